@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The contract's "Accounts" routes.
+struct AccountsController {
+    let users: UserRepository
+    let sessions: SessionRepository
+    let passwords: Passwords
+    let throttle: LoginThrottle
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("auth/register", use: register)
+        group.post("auth/login", use: login)
+        group.post("auth/logout", use: logout)
+        group.get("me", use: me)
+        group.patch("me", use: rename)
+        group.put("me/password", use: changePassword)
+        group.put("me/avatar", use: setAvatar)
+        group.get("users/:id", use: user)
+    }
+
+    struct RegisterBody: Decodable {
+        var name: String?
+        var password: String?
+        var role: String?
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SessionView> {
+        var request = request
+        let body = try await request.decodeJSON(RegisterBody.self)
+        let name = try AccountRules.validName(body.name)
+        let password = try AccountRules.checkPassword(body.password)
+        let role = try AccountRules.registrableRole(body.role)
+        if try await users.credentials(name: name) != nil {
+            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+        }
+        let user = try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
+        let token = try await sessions.create(userID: user.id)
+        return JSONResponse(SessionView(token: token, user: user), status: .created)
+    }
+
+    struct LoginBody: Decodable {
+        var name: String?
+        var password: String?
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SessionView> {
+        var request = request
+        let body = try await request.decodeJSON(LoginBody.self)
+        let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw Problem.badRequest("name_required", "The name must not be blank.") }
+        if let wait = throttle.retryAfter(name: name, address: context.clientAddress) {
+            throw Problem(
+                .tooManyRequests, "too_many_attempts", "Too many failed sign-ins; try again in \(wait) seconds.",
+                headers: [.retryAfter: String(wait)])
+        }
+        guard let credentials = try await users.credentials(name: name) else {
+            throttle.recordFailure(name: name, address: context.clientAddress)
+            throw Problem.notFound("user_not_found", "No user is named \(name).")
+        }
+        guard try await passwords.verify(body.password ?? "", hash: credentials.passwordHash) else {
+            throttle.recordFailure(name: name, address: context.clientAddress)
+            throw Problem(.unauthorized, "wrong_password", "The password is wrong.")
+        }
+        throttle.recordSuccess(name: name)
+        let token = try await sessions.create(userID: credentials.id)
+        guard let user = try await users.view(id: credentials.id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        return JSONResponse(SessionView(token: token, user: user))
+    }
+
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.requireUser()
+        try await sessions.revoke(tokenHash: user.tokenHash)
+        return .noContent
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
+        let user = try context.requireUser()
+        guard let view = try await users.view(id: user.id) else { throw Problem.invalidToken }
+        return JSONResponse(view)
+    }
+
+    struct RenameBody: Decodable {
+        var name: String?
+    }
+
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
+        let user = try context.requireUser()
+        var request = request
+        let body = try await request.decodeJSON(RenameBody.self)
+        let name = try AccountRules.validName(body.name)
+        return JSONResponse(try await users.rename(id: user.id, to: name))
+    }
+
+    struct PasswordBody: Decodable {
+        var currentPassword: String?
+        var newPassword: String?
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.requireUser()
+        var request = request
+        let body = try await request.decodeJSON(PasswordBody.self)
+        let newPassword = try AccountRules.checkPassword(body.newPassword)
+        guard let credentials = try await users.credentials(id: user.id),
+            try await passwords.verify(body.currentPassword ?? "", hash: credentials.passwordHash)
+        else { throw Problem(.unauthorized, "wrong_password", "The current password is wrong.") }
+        try await users.setPassword(id: user.id, hash: try await passwords.hash(newPassword), keeping: user.tokenHash)
+        return .noContent
+    }
+
+    struct AvatarBody: Decodable {
+        var imageId: String
+    }
+
+    @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
+        let user = try context.requireUser()
+        var request = request
+        let body = try await request.decodeJSON(AvatarBody.self)
+        return JSONResponse(try await users.setAvatar(id: user.id, imageID: body.imageId))
+    }
+
+    @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
+        let id = try context.parameters.require("id")
+        guard let view = try await users.view(id: id) else { throw Problem.notFound("user_not_found", "No user \(id).") }
+        return JSONResponse(view)
+    }
+}

@@ -1,0 +1,39 @@
+import HTTPTypes
+import Hummingbird
+
+/// Puts the viewer into the context: a bearer token's user (401 `invalid_token` when it is not live),
+/// else an `X-Visitor-Id` visitor (400 `invalid_visitor_id` when malformed), else nobody.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let sessions: SessionRepository
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let header = request.headers[.authorization] {
+            guard let token = Self.bearerToken(header), let user = try await sessions.authenticate(token: token) else {
+                throw Problem.invalidToken
+            }
+            context.viewer = .user(user)
+        } else if let visitor = request.headers[.xVisitorID] {
+            guard Self.isValidVisitorID(visitor) else {
+                throw Problem.badRequest("invalid_visitor_id", "X-Visitor-Id must be 8–64 of A–Z, a–z, 0–9, _ and -.")
+            }
+            context.viewer = .visitor(visitor)
+        }
+        return try await next(request, context)
+    }
+
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty || token.count > 512 ? nil : token
+    }
+
+    static func isValidVisitorID(_ id: String) -> Bool {
+        (8...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+    }
+}
+
+import Foundation

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Users in PostgreSQL. Names are unique case-insensitively (a unique index on lower(name)).
+public struct UserRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public struct Credentials: Sendable {
+        public let id: String
+        public let name: String
+        public let role: Role
+        public let passwordHash: String
+    }
+
+    public func create(name: String, passwordHash: String, role: Role) async throws -> UserView {
+        do {
+            let rows = try await database.query("""
+                WITH u AS (
+                    INSERT INTO users (name, password_hash, role) VALUES (\(name), \(passwordHash), \(role.rawValue))
+                    RETURNING *
+                )
+                SELECT u.id, u.name, u.role, u.avatar_image_id, u.created_at, 0 FROM u
+                """)
+            return try UserView(row: rows[0])
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+        }
+    }
+
+    public func view(id: String) async throws -> UserView? {
+        try await database.query("SELECT \(unescaped: UserView.columns) FROM users u WHERE u.id = \(id)")
+            .first.map(UserView.init(row:))
+    }
+
+    public func credentials(name: String) async throws -> Credentials? {
+        try await database.query(
+            "SELECT id, name, role, password_hash FROM users WHERE lower(name) = lower(\(name))"
+        ).first.map { row in
+            let (id, name, role, hash) = try row.decode((String, String, String, String).self)
+            return Credentials(id: id, name: name, role: Role(rawValue: role) ?? .user, passwordHash: hash)
+        }
+    }
+
+    public func credentials(id: String) async throws -> Credentials? {
+        try await database.query("SELECT id, name, role, password_hash FROM users WHERE id = \(id)").first.map { row in
+            let (id, name, role, hash) = try row.decode((String, String, String, String).self)
+            return Credentials(id: id, name: name, role: Role(rawValue: role) ?? .user, passwordHash: hash)
+        }
+    }
+
+    public func rename(id: String, to name: String) async throws -> UserView {
+        do {
+            try await database.query(
+                "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)")
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+        }
+        guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        return user
+    }
+
+    /// Sets the password hash and revokes every session but `keeping` (all of them when nil), atomically.
+    public func setPassword(id: String, hash: String, keeping tokenHash: [UInt8]?) async throws {
+        let keep = tokenHash ?? []
+        try await database.transaction { connection in
+            try await connection.query(
+                "UPDATE users SET password_hash = \(hash), updated_at = now(), version = version + 1 WHERE id = \(id)",
+                logger: database.logger)
+            try await connection.query(
+                """
+                UPDATE sessions SET revoked_at = now()
+                WHERE user_id = \(id) AND revoked_at IS NULL AND token_hash <> \(Data(keep))
+                """, logger: database.logger)
+        }
+    }
+
+    /// Sets the avatar to an image the user uploaded: 404 `image_not_found`, 400 `invalid_images` when not theirs.
+    public func setAvatar(id: String, imageID: String) async throws -> UserView {
+        let rows = try await database.query("SELECT uploader_id FROM images WHERE id = \(imageID)")
+        guard let row = rows.first else { throw Problem.notFound("image_not_found", "No image \(imageID).") }
+        guard try row.decode(String?.self) == id else {
+            throw Problem.badRequest("invalid_images", "Only the uploader may use image \(imageID).")
+        }
+        try await database.query(
+            "UPDATE users SET avatar_image_id = \(imageID), updated_at = now(), version = version + 1 WHERE id = \(id)")
+        guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        return user
+    }
+
+    public func list() async throws -> [UserView] {
+        try await database.query("SELECT \(unescaped: UserView.columns) FROM users u ORDER BY lower(u.name), u.id")
+            .map(UserView.init(row:))
+    }
+
+    /// Changes a role by name; returns false when no such user.
+    public func setRole(name: String, role: Role) async throws -> Bool {
+        let rows = try await database.query(
+            "UPDATE users SET role = \(role.rawValue), updated_at = now(), version = version + 1 WHERE lower(name) = lower(\(name)) RETURNING id")
+        return !rows.isEmpty
+    }
+}

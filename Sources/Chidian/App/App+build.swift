@@ -1,0 +1,47 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// What every controller may need; built once per application (and per test).
+public struct AppServices: Sendable {
+    public let config: AppConfiguration
+    public let database: Database
+    public let logger: Logger
+    public let loginThrottle: LoginThrottle
+
+    public init(config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle = LoginThrottle()) {
+        self.config = config
+        self.database = database
+        self.logger = logger
+        self.loginThrottle = loginThrottle
+    }
+}
+
+/// The router, shared by `serve` and the tests.
+public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ResponseHeadersMiddleware())
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ProblemMiddleware())
+    HealthController(database: services.database, migrator: Migrator(logger: services.logger)).addRoutes(to: router)
+
+    let sessions = SessionRepository(database: services.database, lifetime: services.config.sessionLifetime)
+    let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
+    AccountsController(
+        users: UserRepository(database: services.database), sessions: sessions,
+        passwords: Passwords(cost: services.config.bcryptCost), throttle: services.loginThrottle
+    ).addRoutes(to: api)
+    return router
+}
+
+/// The application; `runDatabase` adds the pool as a service (tests run the pool themselves).
+public func buildApplication(_ services: AppServices, runDatabase: Bool = true) -> Application<RouterResponder<AppRequestContext>> {
+    _ = MetricsRegistry.shared
+    var app = Application(
+        router: buildRouter(services),
+        configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
+        logger: services.logger)
+    if runDatabase { app.addServices(services.database.client) }
+    return app
+}

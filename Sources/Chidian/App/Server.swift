@@ -1,0 +1,42 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+public struct ServeError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// `chidian serve`: refuses a schema that is behind unless asked to migrate, then serves until SIGTERM/SIGINT,
+/// letting in-flight requests finish.
+public enum Server {
+    public static func run(config: AppConfiguration, migrate: Bool, logger: Logger) async throws {
+        let url = try DatabaseURL(config.databaseURL)
+        let database = Database(url: url, poolSize: config.poolSize, timeout: config.databaseTimeout, logger: logger)
+        var app = buildApplication(AppServices(config: config, database: database, logger: logger))
+        app.beforeServerStarts {
+            try await database.withConnection { connection in
+                let migrator = Migrator(logger: logger)
+                if migrate {
+                    try await migrator.migrate(on: connection)
+                } else if !(try await migrator.isCurrent(on: connection)) {
+                    throw ServeError(
+                        description: "the database schema is behind (\(url.description)): run `chidian migrate` or `chidian serve --migrate`")
+                }
+            }
+        }
+        try await app.runService()
+    }
+}
+
+/// Runs `body` with a small pool for CLI work, closing it afterwards.
+public func withDatabase<T>(
+    _ config: AppConfiguration, logger: Logger, poolSize: Int = 4, _ body: (Database) async throws -> T
+) async throws -> T {
+    let url = try DatabaseURL(config.databaseURL)
+    let database = Database(url: url, poolSize: poolSize, timeout: config.databaseTimeout, logger: logger)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await database.client.run() }
+        defer { group.cancelAll() }
+        return try await body(database)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+
+/// Everything the server and the CLI read from the environment, with defaults; bad values are named at start-up.
+public struct AppConfiguration: Sendable {
+    public var databaseURL: String
+    public var host: String
+    public var port: Int
+    public var logLevel: Logger.Level
+    /// bcrypt cost for new password hashes (12 in production; tests use 4).
+    public var bcryptCost: Int
+    public var poolSize: Int
+    /// How long a request may wait for the database before it is answered 503.
+    public var databaseTimeout: Duration
+    public var imageDirectory: String
+    /// Half-life of click interest, in seconds.
+    public var interestHalfLife: Double
+    public var sessionLifetime: Duration
+
+    public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
+
+    public init(
+        databaseURL: String = AppConfiguration.defaultDatabaseURL,
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        logLevel: Logger.Level = .info,
+        bcryptCost: Int = 12,
+        poolSize: Int = 16,
+        databaseTimeout: Duration = .seconds(3),
+        imageDirectory: String = ".data/images",
+        interestHalfLife: Double = 7 * 86400,
+        sessionLifetime: Duration = .seconds(30 * 86400)
+    ) {
+        self.databaseURL = databaseURL
+        self.host = host
+        self.port = port
+        self.logLevel = logLevel
+        self.bcryptCost = bcryptCost
+        self.poolSize = poolSize
+        self.databaseTimeout = databaseTimeout
+        self.imageDirectory = imageDirectory
+        self.interestHalfLife = interestHalfLife
+        self.sessionLifetime = sessionLifetime
+    }
+
+    /// Reads the environment; throws naming every bad variable at once.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
+        var config = AppConfiguration()
+        if let local = LocalCluster.databaseURL() { config.databaseURL = local }
+        var problems: [String] = []
+        func integer(_ name: String, _ range: ClosedRange<Int>, _ apply: (Int) -> Void) {
+            guard let raw = environment[name], !raw.isEmpty else { return }
+            if let value = Int(raw), range.contains(value) { apply(value) } else {
+                problems.append("\(name)=\(raw) is not an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+        }
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            if (try? DatabaseURL(url)) == nil { problems.append("DATABASE_URL is not a postgres:// URL") }
+            config.databaseURL = url
+        }
+        if let host = environment["HOST"], !host.isEmpty { config.host = host }
+        integer("PORT", 1...65535) { config.port = $0 }
+        if let level = environment["LOG_LEVEL"], !level.isEmpty {
+            if let parsed = Logger.Level(rawValue: level.lowercased()) { config.logLevel = parsed } else {
+                problems.append("LOG_LEVEL=\(level) is not one of trace, debug, info, notice, warning, error, critical")
+            }
+        }
+        integer("BCRYPT_COST", 4...31) { config.bcryptCost = $0 }
+        integer("DB_POOL_SIZE", 1...200) { config.poolSize = $0 }
+        integer("DB_TIMEOUT_MS", 100...120_000) { config.databaseTimeout = .milliseconds($0) }
+        if let dir = environment["IMAGE_DIR"], !dir.isEmpty { config.imageDirectory = dir }
+        integer("INTEREST_HALF_LIFE_HOURS", 1...(24 * 365 * 10)) { config.interestHalfLife = Double($0) * 3600 }
+        integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
+        if !problems.isEmpty { throw ConfigurationError(problems: problems) }
+        return config
+    }
+}
+
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let problems: [String]
+    public var description: String { "bad configuration: " + problems.joined(separator: "; ") }
+}

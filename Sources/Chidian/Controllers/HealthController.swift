@@ -1,0 +1,37 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// `/health` (the process runs), `/ready` (the database answers and the schema is current), `/metrics`.
+struct HealthController {
+    let database: Database
+    let migrator: Migrator
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/health") { _, _ in JSONResponse(["status": "ok"]) }
+        router.get("/ready") { _, _ in try await ready() }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: MetricsRegistry.render())))
+        }
+    }
+
+    func ready() async throws -> JSONResponse<[String: String]> {
+        let migrator = self.migrator
+        // A readiness probe should answer quickly; a short wait is enough to tell "down".
+        let current = try await database.with(timeout: .seconds(1)).withConnection { connection in
+            (try? await migrator.isCurrent(on: connection)) ?? false
+        }
+        guard current else {
+            throw Problem(.serviceUnavailable, "schema_behind", "The database schema is not current; run `chidian migrate`.")
+        }
+        return JSONResponse(["status": "ready"])
+    }
+}
+
+extension Database {
+    public func with(timeout: Duration) -> Database {
+        Database(client: client, timeout: timeout, logger: logger)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL pool with a bounded wait: PostgresNIO's pool otherwise waits forever for a connection
+/// when the server is gone, which hangs requests and blocks shutdown.
+public struct Database: Sendable {
+    public let client: PostgresClient
+    public let timeout: Duration
+    public let logger: Logger
+
+    public init(client: PostgresClient, timeout: Duration, logger: Logger) {
+        self.client = client
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    public init(url: DatabaseURL, poolSize: Int, timeout: Duration, logger: Logger) {
+        var configuration = url.clientConfiguration
+        configuration.options.maximumConnections = poolSize
+        configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = timeout
+        self.init(client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
+    }
+
+    /// Runs `body` on a pooled connection. Waiting for the connection is bounded by `timeout`;
+    /// once `body` has started it is not interrupted (a half-run statement helps nobody).
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let started = StartFlag()
+        let client = self.client
+        let timeout = self.timeout
+        do {
+            return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
+                group.addTask {
+                    .value(try await client.withConnection { connection in
+                        started.set()
+                        return try await body(connection)
+                    })
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return .deadline
+                }
+                while let outcome = try await group.next() {
+                    switch outcome {
+                    case .value(let value):
+                        group.cancelAll()
+                        return value
+                    case .deadline where !started.isSet:
+                        group.cancelAll()
+                        throw DatabaseUnavailable(reason: "no connection within \(timeout)")
+                    case .deadline:
+                        continue
+                    }
+                }
+                throw DatabaseUnavailable(reason: "connection attempt ended")
+            }
+        } catch let error as PSQLError where error.isConnectionFailure {
+            throw DatabaseUnavailable(reason: "\(error.code)")
+        } catch is CancellationError where !started.isSet {
+            throw DatabaseUnavailable(reason: "cancelled while waiting for a connection")
+        }
+    }
+
+    /// Runs `body` inside BEGIN/COMMIT; any error rolls back.
+    public func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let logger = self.logger
+        return try await withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs one statement and returns all its rows.
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = self.logger
+        return try await withConnection { connection in
+            try await connection.query(query, logger: logger).collect()
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs one statement on this connection and returns all its rows.
+    @discardableResult
+    public func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await self.query(query, logger: logger).collect()
+    }
+}
+
+private enum Outcome<T: Sendable>: Sendable {
+    case value(T)
+    case deadline
+}
+
+private final class StartFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// The database could not be reached in time; answered 503 `database_unavailable` with `Retry-After`.
+public struct DatabaseUnavailable: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { "database unavailable: \(reason)" }
+}
+
+extension PSQLError {
+    /// Failures that mean "the server is not there", as opposed to a bad statement.
+    var isConnectionFailure: Bool {
+        switch code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed,
+            .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .messageDecodingFailure:
+            return true
+        case .server:
+            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
+            let state = serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08")
+        default:
+            return false
+        }
+    }
+
+    /// The SQLSTATE of a server error, if any.
+    public var sqlState: String? { serverInfo?[.sqlState] }
+}

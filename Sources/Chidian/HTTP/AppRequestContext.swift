@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Who is asking: a signed-in user, an anonymous visitor named by `X-Visitor-Id`, or nobody.
+public enum Viewer: Sendable, Equatable {
+    case user(AuthUser)
+    case visitor(String)
+    case nobody
+
+    public var user: AuthUser? {
+        if case .user(let user) = self { return user }
+        return nil
+    }
+
+    /// The key click interests are stored under, or nil for nobody.
+    public var interestKey: String? {
+        switch self {
+        case .user(let user): return "u:\(user.id)"
+        case .visitor(let id): return "v:\(id)"
+        case .nobody: return nil
+        }
+    }
+}
+
+/// The signed-in user as the authentication middleware found them.
+public struct AuthUser: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    public let role: Role
+    public let tokenHash: [UInt8]
+}
+
+public enum Role: String, Sendable, Codable, CaseIterable {
+    case user, manager, admin
+}
+
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var viewer: Viewer = .nobody
+    /// The client's IP address (for login throttling), when the request came over a socket.
+    public let clientAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
+    }
+
+    /// Bodies are read with explicit limits by `decodeJSON` and the image upload.
+    public var maxUploadSize: Int { 8 * 1024 * 1024 + 64 * 1024 }
+
+    public var responseEncoder: JSONEncoder { .chidian }
+
+    /// The signed-in user, or 401 `login_required`.
+    public func requireUser() throws -> AuthUser {
+        guard let user = viewer.user else { throw Problem.loginRequired }
+        return user
+    }
+
+    /// The signed-in user with one of `roles`, or 401 / 403 with `code`.
+    public func requireRole(_ roles: Set<Role>, code: String, detail: String) throws -> AuthUser {
+        let user = try requireUser()
+        guard roles.contains(user.role) else { throw Problem.forbidden(code, detail) }
+        return user
+    }
+}
+
+extension JSONEncoder {
+    /// RFC 3339 timestamps in UTC.
+    static var chidian: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+}

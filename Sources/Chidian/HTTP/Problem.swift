@@ -1,0 +1,65 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An RFC 9457 problem: every error a client sees, with a stable snake_case `code` to branch on.
+public struct Problem: Error, Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var detail: String
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ detail: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers
+    }
+
+    public static func == (a: Problem, b: Problem) -> Bool {
+        a.status == b.status && a.code == b.code && a.detail == b.detail
+    }
+}
+
+extension Problem {
+    public static func badRequest(_ code: String, _ detail: String) -> Problem { Problem(.badRequest, code, detail) }
+    public static func forbidden(_ code: String, _ detail: String) -> Problem { Problem(.forbidden, code, detail) }
+    public static func notFound(_ code: String, _ detail: String) -> Problem { Problem(.notFound, code, detail) }
+    public static func conflict(_ code: String, _ detail: String) -> Problem { Problem(.conflict, code, detail) }
+
+    public static let loginRequired = Problem(.unauthorized, "login_required", "Sign in first.")
+    public static let invalidToken = Problem(.unauthorized, "invalid_token", "The token is unknown, expired or revoked.")
+
+    public static func invalidBody(_ detail: String) -> Problem { .badRequest("invalid_body", detail) }
+
+    public static func databaseUnavailable(retryAfter: Int = 2) -> Problem {
+        Problem(
+            .serviceUnavailable, "database_unavailable", "The database is unavailable; try again shortly.",
+            headers: [.retryAfter: String(retryAfter)])
+    }
+}
+
+/// The JSON body of a problem response.
+struct ProblemBody: Encodable {
+    let type: String
+    let title: String
+    let status: Int
+    let detail: String
+    let code: String
+    let requestId: String
+}
+
+extension Problem {
+    func response(requestID: String) -> Response {
+        let body = ProblemBody(
+            type: "https://chidian.dev/problems/\(code.replacingOccurrences(of: "_", with: "-"))",
+            title: status.reasonPhrase.isEmpty ? "Error" : status.reasonPhrase,
+            status: status.code, detail: detail, code: code, requestId: requestID)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

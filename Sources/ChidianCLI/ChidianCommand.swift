@@ -1,0 +1,43 @@
+import ArgumentParser
+import Chidian
+import Foundation
+import Logging
+
+@main
+struct ChidianCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chidian",
+        abstract: "Chidian (今天吃点啥): the restaurant review backend and its admin tools.",
+        discussion: """
+            Every subcommand reads DATABASE_URL; without it, the project's private cluster \
+            (started by `make db-start`) is used.
+            """,
+        subcommands: [Serve.self, Migrate.self]
+    )
+}
+
+/// Logging goes to standard error so command output stays clean on standard output.
+enum CLI {
+    static let bootstrap: Void = {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+    }()
+
+    static func setUp() throws -> (AppConfiguration, Logger) {
+        _ = bootstrap
+        let config = try AppConfiguration.fromEnvironment()
+        var logger = Logger(label: "chidian")
+        logger.logLevel = config.logLevel
+        return (config, logger)
+    }
+
+    /// Quiet logger for commands whose output is the point.
+    static func quietLogger(_ config: AppConfiguration) -> Logger {
+        var logger = Logger(label: "chidian")
+        logger.logLevel = min(.warning, config.logLevel == .trace ? .trace : .warning)
+        return logger
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import Chidian
+
+@Suite struct HealthTests {
+    @Test func healthReadyAndMetrics() async throws {
+        try await TestApp.run { client, _ in
+            let health = try await client.send(.get, "/health")
+            #expect(health.status == .ok)
+            #expect(try health.json()["status"] as? String == "ok")
+            #expect(health.headers[.xContentTypeOptions] == "nosniff")
+            #expect(health.headers[.xRequestID]?.isEmpty == false)
+
+            let ready = try await client.send(.get, "/ready")
+            #expect(ready.status == .ok)
+            #expect(try ready.json()["status"] as? String == "ready")
+
+            let metrics = try await client.send(.get, "/metrics")
+            #expect(metrics.status == .ok)
+            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
+            #expect(metrics.text.contains("hb_requests"))
+        }
+    }
+
+    @Test func readyIs503WhenTheSchemaIsBehind() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, url in
+            let services = AppServices(config: TestApp.testConfig(url: url), database: database, logger: TestDatabase.logger)
+            try await buildApplication(services, runDatabase: false).test(.router) { client in
+                let ready = try await client.send(.get, "/ready")
+                #expect(ready.status == .serviceUnavailable)
+                #expect(ready.problemCode == "schema_behind")
+            }
+        }
+    }
+
+    @Test func unreachableDatabaseIsA503WithRetryAfterWithinSeconds() async throws {
+        // A port nobody listens on.
+        let url = try DatabaseURL("postgres://postgres@127.0.0.1:9/nothing")
+        var config = TestApp.testConfig(url: url)
+        config.databaseTimeout = .milliseconds(800)
+        try await withDatabase(config, logger: TestDatabase.logger) { database in
+            let services = AppServices(config: config, database: database, logger: TestDatabase.logger)
+            try await buildApplication(services, runDatabase: false).test(.router) { client in
+                let clock = ContinuousClock()
+                let start = clock.now
+                let ready = try await client.send(.get, "/ready")
+                let health = try await client.send(.get, "/health")
+                #expect(clock.now - start < .seconds(5))
+                #expect(ready.status == .serviceUnavailable)
+                #expect(ready.problemCode == "database_unavailable")
+                #expect(ready.headers[.retryAfter] != nil)
+                #expect(health.status == .ok)
+            }
+        }
+    }
+}
+
+@Suite struct ProblemTests {
+    @Test func unknownRouteIsAProblem() async throws {
+        try await TestApp.run { client, _ in
+            let response = try await client.send(.get, "/v1/nowhere")
+            #expect(response.status == .notFound)
+            #expect(response.headers[.contentType] == "application/problem+json")
+            let body = try response.json()
+            #expect(body["code"] as? String == "not_found")
+            #expect(body["status"] as? Int == 404)
+            #expect(body["title"] as? String == "Not Found")
+            #expect((body["requestId"] as? String)?.isEmpty == false)
+            #expect(body["type"] as? String != nil)
+        }
+    }
+
+    @Test func unknownErrorsAre500WithoutInternals() async throws {
+        struct Secret: Error { let sql = "SELECT password_hash FROM users" }
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: ResponseHeadersMiddleware())
+        router.add(middleware: ProblemMiddleware())
+        router.get("/boom") { _, _ -> String in throw Secret() }
+        router.get("/problem") { _, _ -> String in throw Problem.badRequest("thing_wrong", "The thing is wrong.") }
+        try await Application(router: router).test(.router) { client in
+            let boom = try await client.send(.get, "/boom")
+            #expect(boom.status == .internalServerError)
+            #expect(boom.problemCode == "internal_error")
+            #expect(!boom.text.contains("SELECT"))
+            #expect(!boom.text.contains("Secret"))
+
+            let problem = try await client.send(.get, "/problem")
+            #expect(problem.status == .badRequest)
+            #expect(problem.problemCode == "thing_wrong")
+            #expect(try problem.json()["detail"] as? String == "The thing is wrong.")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import Chidian
+
+@Suite struct MigratorTests {
+    let logger = TestDatabase.logger
+    let files = [
+        Migration(name: "001_a.sql", sql: "CREATE TABLE a (id int); INSERT INTO a VALUES (1);"),
+        Migration(name: "002_b.sql", sql: "CREATE TABLE b (id int);"),
+    ]
+
+    func appliedNames(_ database: Database) async throws -> [String] {
+        try await database.query("SELECT name FROM schema_migrations ORDER BY name").map { try $0.decode(String.self) }
+    }
+
+    @Test func appliesInOrderOnceAndRecordsChecksums() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            let migrator = Migrator(migrations: files, logger: logger)
+            // MUT
+            let first = try await database.withConnection { try await migrator.migrate(on: $0) }
+            let second = try await database.withConnection { try await migrator.migrate(on: $0) }
+            // validate
+            #expect(first == ["001_a.sql", "002_b.sql"])
+            #expect(second == [])
+            #expect(try await appliedNames(database) == ["001_a.sql", "002_b.sql"])
+            let checksum = try await database.query("SELECT sha256 FROM schema_migrations WHERE name = '001_a.sql'")
+            #expect(try checksum[0].decode(String.self) == files[0].checksum)
+            #expect(files[0].checksum.count == 64)
+        }
+    }
+
+    @Test func appliesOnlyTheNewFile() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            _ = try await database.withConnection { try await Migrator(migrations: [files[0]], logger: logger).migrate(on: $0) }
+            let applied = try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            #expect(applied == ["002_b.sql"])
+        }
+    }
+
+    @Test func refusesAChangedFile() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            _ = try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            let changed = [files[0], Migration(name: "002_b.sql", sql: "CREATE TABLE b (id bigint);")]
+            await #expect(throws: MigrationError(description: "applied migration 002_b.sql has changed since it was applied")) {
+                try await database.withConnection { try await Migrator(migrations: changed, logger: logger).migrate(on: $0) }
+            }
+        }
+    }
+
+    @Test func refusesAMissingFile() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            _ = try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            await #expect(throws: MigrationError(description: "applied migration 001_a.sql is missing from sql/")) {
+                try await database.withConnection { try await Migrator(migrations: [files[1]], logger: logger).migrate(on: $0) }
+            }
+        }
+    }
+
+    @Test func refusesAFileSortingBeforeAnAppliedOne() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            _ = try await database.withConnection { try await Migrator(migrations: [files[1]], logger: logger).migrate(on: $0) }
+            await #expect(throws: MigrationError.self) {
+                try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            }
+        }
+    }
+
+    @Test func aFailingFileRollsBackEverything() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            let broken = [files[0], Migration(name: "002_bad.sql", sql: "CREATE TABLE c (id int); SELECT * FROM nowhere;")]
+            await #expect(throws: MigrationError.self) {
+                try await database.withConnection { try await Migrator(migrations: broken, logger: logger).migrate(on: $0) }
+            }
+            let tables = try await database.query("SELECT count(*) FROM pg_tables WHERE tablename IN ('a', 'c')")
+            #expect(try tables[0].decode(Int.self) == 0)
+        }
+    }
+
+    @Test func dryRunListsPendingAndChangesNothing() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            let pending = try await database.withConnection { try await Migrator(migrations: files, logger: logger).pending(on: $0) }
+            #expect(pending.map(\.name) == ["001_a.sql", "002_b.sql"])
+            #expect(try await appliedNames(database) == [])
+        }
+    }
+
+    @Test func embeddedMigrationsMatchTheSQLFolder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../sql")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(Migration.embedded.map(\.name) == names)
+        for migration in Migration.embedded {
+            #expect(try String(contentsOf: folder.appendingPathComponent(migration.name), encoding: .utf8) == migration.sql)
+        }
+    }
+
+    @Test func theRealSchemaAppliesToAnEmptyDatabase() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            let applied = try await database.with(timeout: .seconds(30)).withConnection {
+                try await Migrator(logger: logger).migrate(on: $0)
+            }
+            #expect(applied == Migration.embedded.map(\.name))
+            #expect(try await database.withConnection { try await Migrator(logger: logger).isCurrent(on: $0) })
+        }
+    }
+}
+
+@Suite struct SQLScriptTests {
+    @Test func splitsOnSemicolonsOutsideQuotesCommentsAndDollarBodies() {
+        let script = """
+            -- a comment; with a semicolon
+            CREATE TABLE t (s text DEFAULT 'a;b', "odd;name" int);
+            /* block; comment */
+            CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$;
+            CREATE FUNCTION g() RETURNS int LANGUAGE plpgsql AS $body$ BEGIN RETURN 2; END $body$;
+            SELECT 'it''s; fine', $1
+            """
+        #expect(SQLScript.statements(script) == [
+            "CREATE TABLE t (s text DEFAULT 'a;b', \"odd;name\" int)",
+            "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$",
+            "CREATE FUNCTION g() RETURNS int LANGUAGE plpgsql AS $body$ BEGIN RETURN 2; END $body$",
+            "SELECT 'it''s; fine', $1",
+        ])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+
+@testable import Chidian
+
+/// A running application on a fresh database, for tests that go through HTTP.
+struct TestApp: Sendable {
+    let services: AppServices
+    let url: DatabaseURL
+    var database: Database { services.database }
+
+    static func testConfig(url: DatabaseURL) -> AppConfiguration {
+        AppConfiguration(
+            databaseURL: url.description, bcryptCost: 4, poolSize: 8, databaseTimeout: .seconds(10),
+            imageDirectory: NSTemporaryDirectory() + "chidian-test-images-\(url.database)")
+    }
+
+    /// Runs `body` against the router (no sockets) with the pool running.
+    static func run(
+        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ body: @Sendable (any TestClientProtocol, TestApp) async throws -> Void
+    ) async throws {
+        try await TestDatabase.withFresh { database, url in
+            var config = testConfig(url: url)
+            configure(&config)
+            let services = AppServices(config: config, database: database, logger: TestDatabase.logger)
+            let app = buildApplication(services, runDatabase: false)
+            let testApp = TestApp(services: services, url: url)
+            try await app.test(.router) { client in try await body(client, testApp) }
+            try? FileManager.default.removeItem(atPath: config.imageDirectory)
+        }
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView))
+        guard let dictionary = object as? [String: Any] else { throw TestFailure("body is not a JSON object") }
+        return dictionary
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(T.self, from: Data(body.readableBytesView))
+    }
+
+    /// The problem `code`, or nil when the body is not a problem.
+    var problemCode: String? {
+        guard headers[.contentType] == "application/problem+json" else { return nil }
+        return (try? json())?["code"] as? String
+    }
+
+    var text: String { String(buffer: body) }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension TestClientProtocol {
+    /// Sends `body` (a JSON object built from literals) with an optional bearer token.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, body: [String: Any]? = nil, token: String? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var buffer: ByteBuffer?
+        if let body {
+            headers[.contentType] = "application/json"
+            buffer = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body))
+        }
+        return try await execute(uri: uri, method: method, headers: headers, body: buffer)
+    }
+
+    /// Sends raw text as the body.
+    func sendRaw(
+        _ method: HTTPRequest.Method, _ uri: String, body: String, token: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: body))
+    }
+}

@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+
+@testable import Chidian
+
+/// Each test gets its own database cloned from a migrated template (kept between runs, named by the
+/// migrations' checksums). Only a local server is ever touched.
+enum TestDatabase {
+    static let logger: Logger = {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    static let serverURL: DatabaseURL = {
+        let raw = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? LocalCluster.databaseURL()
+            ?? AppConfiguration.defaultDatabaseURL
+        guard let url = try? DatabaseURL(raw) else { fatalError("DATABASE_URL is not a postgres URL") }
+        precondition(url.isLocal, "tests refuse a non-local database host (\(url.host))")
+        return url
+    }()
+
+    static var templateName: String {
+        let digest = SHA256.hash(data: Data(Migration.embedded.map(\.checksum).joined().utf8))
+        return "chidian_tpl_" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Runs `body` with a pool on the server's maintenance database.
+    static func withAdmin<T>(_ body: (Database) async throws -> T) async throws -> T {
+        let config = AppConfiguration(databaseURL: serverURL.with(database: "postgres").description)
+        return try await withDatabase(config, logger: logger, poolSize: 1) { try await body($0) }
+    }
+
+    private static let template = Task<String, any Error> {
+        let name = templateName
+        try await withAdmin { admin in
+            let exists = try await admin.query("SELECT 1 FROM pg_database WHERE datname = \(name)")
+            if !exists.isEmpty { return }
+            let building = name + "_building_\(ProcessInfo.processInfo.processIdentifier)"
+            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(building)\" WITH (FORCE)"))
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(building)\""))
+            let config = AppConfiguration(databaseURL: serverURL.with(database: building).description)
+            try await withDatabase(config, logger: logger, poolSize: 1) { database in
+                try await database.with(timeout: .seconds(60)).withConnection { connection in
+                    try await Migrator(logger: logger).migrate(on: connection)
+                }
+            }
+            // Another test process may have won the race; either template is the same.
+            do {
+                try await admin.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \"\(building)\" RENAME TO \"\(name)\""))
+            } catch {
+                try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(building)\""))
+            }
+        }
+        return name
+    }
+
+    /// A new database holding the migrated schema and no data.
+    static func fresh(migrated: Bool = true) async throws -> DatabaseURL {
+        let name = "chidian_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let source = migrated ? try await template.value : "template0"
+        try await withAdmin { admin in
+            try await admin.with(timeout: .seconds(60)).query(
+                PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\" TEMPLATE \"\(source)\""))
+        }
+        return serverURL.with(database: name)
+    }
+
+    static func drop(_ url: DatabaseURL) async throws {
+        try await withAdmin { admin in
+            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(url.database)\" WITH (FORCE)"))
+        }
+    }
+
+    /// Runs `body` with a pool on a fresh database, dropping it afterwards.
+    static func withFresh<T>(migrated: Bool = true, _ body: (Database, DatabaseURL) async throws -> T) async throws -> T {
+        let url = try await fresh(migrated: migrated)
+        do {
+            let config = AppConfiguration(databaseURL: url.description)
+            let result = try await withDatabase(config, logger: logger, poolSize: 8) { try await body($0, url) }
+            try await drop(url)
+            return result
+        } catch {
+            try? await drop(url)
+            throw error
+        }
+    }
+}
