@@ -79,7 +79,7 @@ enum TestDatabase {
         let url = try await fresh(migrated: migrated)
         do {
             let config = AppConfiguration(databaseURL: url.description)
-            let result = try await withDatabase(config, logger: logger, poolSize: 8) { try await body($0, url) }
+            let result = try await withDatabase(config, logger: logger, poolSize: 4) { try await body($0, url) }
             try await drop(url)
             return result
         } catch {
