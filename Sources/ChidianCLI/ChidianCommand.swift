@@ -12,7 +12,7 @@ struct ChidianCommand: AsyncParsableCommand {
             Every subcommand reads DATABASE_URL; without it, the project's private cluster \
             (started by `make db-start`) is used.
             """,
-        subcommands: [Serve.self, Migrate.self]
+        subcommands: [Serve.self, Migrate.self, UserCommand.self]
     )
 }
 
