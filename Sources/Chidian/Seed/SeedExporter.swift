@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `chidian export DIR`: the seed format, streamed from the database (passwords as bcrypt hashes, images by id).
+public struct SeedExporter: Sendable {
+    let database: Database
+    let imageStore: ImageStore
+    let logger: Logger
+
+    public init(database: Database, config: AppConfiguration) {
+        self.database = database
+        imageStore = ImageStore(directory: config.imageDirectory)
+        logger = database.logger
+    }
+
+    public struct Report: Sendable, CustomStringConvertible {
+        public var users = 0
+        public var stores = 0
+        public var comments = 0
+        public var images = 0
+        public var description: String { "exported \(users) users, \(stores) stores, \(comments) comments, \(images) images" }
+    }
+
+    public func run(directory: URL, progress: ProgressReporter? = nil) async throws -> Report {
+        let files = FileManager.default
+        if files.fileExists(atPath: directory.path) {
+            guard (try files.contentsOfDirectory(atPath: directory.path)).isEmpty else {
+                throw AdminError("\(directory.path) is not empty")
+            }
+        }
+        try files.createDirectory(at: directory.appendingPathComponent(SeedFormat.imagesFolder), withIntermediateDirectories: true)
+        let logger = self.logger
+        let imageStore = self.imageStore
+        return try await database.with(timeout: .seconds(30)).withConnection { connection in
+            // One snapshot for all three files.
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            defer { Task { _ = try? await connection.query("COMMIT", logger: logger) } }
+            var report = Report()
+            var writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.usersFile))
+            for try await (id, name, hash, role, avatar, createdAt) in try await connection.query(
+                "SELECT id, name, password_hash, role, avatar_image_id, created_at FROM users ORDER BY id", logger: logger
+            ).decode((String, String, String, String, String?, Date).self) {
+                try writer.append(SeedFormat.User(id: id, name: name, keyword: hash, type: role, avatar: avatar, createdAt: createdAt))
+                report.users += 1
+            }
+            try writer.close()
+
+            writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.storesFile))
+            for try await row in try await connection.query(Self.storesQuery, logger: logger) {
+                let (id, name, category, categoryID, manager, spend, description, address, archived, createdAt, updatedAt, version, images, fans) =
+                    try row.decode((String, String, String, String, String, Int, String, String, Bool, Date, Date, Int, [String], [String]).self)
+                try writer.append(
+                    SeedFormat.Store(
+                        id: id, name: name, imageName: images, category: category, manager: manager, sumCost: spend,
+                        staredUserId: fans, categoryId: categoryID, description: description, address: address,
+                        archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version))
+                report.stores += 1
+            }
+            try writer.close()
+
+            writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.commentsFile))
+            for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
+                let (id, storeID, authorID, rating, body, kind, hidden, createdAt, updatedAt, version, images) =
+                    try row.decode((String, String, String, Int, String, String, Bool, Date, Date, Int, [String]).self)
+                try writer.append(
+                    SeedFormat.Comment(
+                        id: id, store_id: storeID, user_id: authorID, rating: rating, context: body, commentImageName: images,
+                        kind: kind, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt, version: version))
+                report.comments += 1
+                if report.comments % 10_000 == 0 { progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments) }
+            }
+            try writer.close()
+            progress?.finish()
+
+            for try await (id, sha256, contentType) in try await connection.query(Self.imagesQuery, logger: logger)
+                .decode((String, Data, String).self)
+            {
+                let source = imageStore.path(sha256: [UInt8](sha256))
+                let target = directory.appendingPathComponent(SeedFormat.imagesFolder)
+                    .appendingPathComponent("\(id).\(Self.fileExtension(contentType))")
+                try FileManager.default.copyItem(atPath: source, toPath: target.path)
+                report.images += 1
+            }
+            return report
+        }
+    }
+
+    static func fileExtension(_ contentType: String) -> String {
+        switch contentType {
+        case "image/png": return "png"
+        case "image/webp": return "webp"
+        case "image/gif": return "gif"
+        default: return "jpg"
+        }
+    }
+
+    static let storesQuery: PostgresQuery = """
+        SELECT s.id, s.name, c.name, c.id, s.manager_id, s.ad_spend::int8, s.description, s.address, s.archived_at IS NOT NULL,
+               s.created_at, s.updated_at, s.version::int8,
+               coalesce((SELECT array_agg(image_id ORDER BY position) FROM store_images WHERE store_id = s.id), '{}'),
+               coalesce((SELECT array_agg(user_id ORDER BY user_id) FROM favorites WHERE store_id = s.id), '{}')
+        FROM stores s JOIN categories c ON c.id = s.category_id
+        ORDER BY s.id
+        """
+
+    static let commentsQuery: PostgresQuery = """
+        SELECT m.id, m.store_id, m.author_id, coalesce(m.rating, 0)::int8, m.body, m.kind, m.hidden_at IS NOT NULL,
+               m.created_at, m.updated_at, m.version::int8,
+               coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}')
+        FROM comments m
+        ORDER BY m.id
+        """
+
+    static let imagesQuery: PostgresQuery = """
+        SELECT i.id, i.sha256, i.content_type FROM images i
+        WHERE EXISTS (SELECT 1 FROM users u WHERE u.avatar_image_id = i.id)
+           OR EXISTS (SELECT 1 FROM store_images s WHERE s.image_id = i.id)
+           OR EXISTS (SELECT 1 FROM comment_images c WHERE c.image_id = i.id)
+        ORDER BY i.id
+        """
+}
+
+/// Writes one JSON array, an element per line, without holding the elements.
+struct JSONArrayWriter {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var count = 0
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(SeedDates.format(date))
+        }
+        return encoder
+    }()
+
+    init(url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw AdminError("cannot create \(url.path)") }
+        handle = try FileHandle(forWritingTo: url)
+        buffer.append(contentsOf: Array("[".utf8))
+    }
+
+    mutating func append(_ value: some Encodable) throws {
+        buffer.append(contentsOf: Array((count == 0 ? "\n" : ",\n").utf8))
+        buffer.append(try encoder.encode(value))
+        count += 1
+        if buffer.count > 1 << 20 {
+            try handle.write(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    mutating func close() throws {
+        buffer.append(contentsOf: Array("\n]\n".utf8))
+        try handle.write(contentsOf: buffer)
+        try handle.close()
+    }
+}

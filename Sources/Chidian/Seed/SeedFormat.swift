@@ -1,0 +1,63 @@
+import Foundation
+
+/// The original app's JSON files (`userInfo.json`, `store.json`, `comment.json`), field for field.
+/// Fields after the original ones are optional additions written by `chidian export` so that a seed of an
+/// export reproduces the same API views; the original's files simply do not have them.
+public enum SeedFormat {
+    public static let usersFile = "userInfo.json"
+    public static let storesFile = "store.json"
+    public static let commentsFile = "comment.json"
+    public static let imagesFolder = "images"
+    public static let imageExtensions = ["jpg", "jpeg", "png", "webp", "gif"]
+
+    public struct User: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        /// The password: plain text (hashed on the way in) or a bcrypt hash starting `$2`.
+        public var keyword: String
+        /// "user", "manager" or "admin".
+        public var type: String
+        // Additions.
+        public var avatar: String?
+        public var createdAt: Date?
+    }
+
+    public struct Store: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var imageName: [String]
+        /// A category name; created if new.
+        public var category: String
+        /// The manager's user id.
+        public var manager: String
+        /// The ad spend total.
+        public var sumCost: Int
+        /// Users who favorited the store; unknown ids are skipped with a warning.
+        public var staredUserId: [String]
+        // Additions.
+        public var categoryId: String?
+        public var description: String?
+        public var address: String?
+        public var archived: Bool?
+        public var createdAt: Date?
+        public var updatedAt: Date?
+        public var version: Int?
+    }
+
+    public struct Comment: Codable, Sendable, Equatable {
+        public var id: String
+        public var store_id: String
+        public var user_id: String
+        /// 1–5 for reviews; ignored for notices (comments by the store's manager).
+        public var rating: Int
+        /// The text.
+        public var context: String
+        public var commentImageName: [String]
+        // Additions.
+        public var kind: String?
+        public var hidden: Bool?
+        public var createdAt: Date?
+        public var updatedAt: Date?
+        public var version: Int?
+    }
+}

@@ -1,0 +1,140 @@
+/// One problem in a seed directory, naming the file, the array index, the field and the bad value.
+public struct SeedIssue: Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let index: Int?
+    public let field: String?
+    public let value: String?
+    public let message: String
+
+    public var description: String {
+        var place = file
+        if let index { place += "[\(index)]" }
+        if let field { place += ".\(field)" }
+        if let value { place += " = \(value)" }
+        return "\(place): \(message)"
+    }
+}
+
+/// A rejected seed: every issue found, not just the first. Nothing was written.
+public struct SeedError: Error, Sendable, CustomStringConvertible {
+    public let issues: [SeedIssue]
+    public var description: String {
+        "seed rejected with \(issues.count) error\(issues.count == 1 ? "" : "s"), nothing written: "
+            + issues.prefix(3).map(\.description).joined(separator: "; ") + (issues.count > 3 ? "; …" : "")
+    }
+}
+
+/// Collects issues; past a limit it stops recording (a million bad rows need not be listed one by one).
+final class SeedIssues: @unchecked Sendable {
+    private(set) var issues: [SeedIssue] = []
+    private(set) var count = 0
+    var warnings: [SeedIssue] = []
+    let limit = 1000
+
+    var isEmpty: Bool { count == 0 }
+
+    func add(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
+        count += 1
+        if issues.count < limit { issues.append(SeedIssue(file: file, index: index, field: field, value: value, message: message)) }
+    }
+
+    func warn(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
+        if warnings.count < limit { warnings.append(SeedIssue(file: file, index: index, field: field, value: value, message: message)) }
+    }
+
+    func error() -> SeedError {
+        var list = issues
+        if count > issues.count {
+            list.append(SeedIssue(file: "…", index: nil, field: nil, value: nil, message: "and \(count - issues.count) more errors"))
+        }
+        return SeedError(issues: list)
+    }
+}
+
+/// Reads typed fields out of one element, recording an issue for each wrong one.
+struct FieldReader {
+    let file: String
+    let index: Int
+    let object: [String: JValue]
+    let issues: SeedIssues
+
+    func fail(_ field: String, _ value: JValue?, _ message: String) {
+        issues.add(file, index, field, value?.description, message)
+    }
+
+    func string(_ key: String, required: Bool = true) -> String? {
+        switch object[key] {
+        case .string(let text)?: return text
+        case nil, .null?:
+            if required { fail(key, nil, "is required") }
+            return nil
+        case let other?:
+            fail(key, other, "must be a string")
+            return nil
+        }
+    }
+
+    func integer(_ key: String, required: Bool = true) -> Int? {
+        switch object[key] {
+        case .number(let text)?:
+            if let value = Int(text) { return value }
+            fail(key, .number(text), "must be a whole number")
+            return nil
+        case nil, .null?:
+            if required { fail(key, nil, "is required") }
+            return nil
+        case let other?:
+            fail(key, other, "must be a number")
+            return nil
+        }
+    }
+
+    func bool(_ key: String) -> Bool? {
+        switch object[key] {
+        case .bool(let value)?: return value
+        case nil, .null?: return nil
+        case let other?:
+            fail(key, other, "must be true or false")
+            return nil
+        }
+    }
+
+    /// An array of strings; missing means empty, as the original's files always had them.
+    func strings(_ key: String) -> [String] {
+        switch object[key] {
+        case .array(let items)?:
+            var result: [String] = []
+            for (position, item) in items.enumerated() {
+                if case .string(let text) = item { result.append(text) } else {
+                    issues.add(file, index, "\(key)[\(position)]", item.description, "must be a string")
+                }
+            }
+            return result
+        case nil, .null?: return []
+        case let other?:
+            fail(key, other, "must be an array of strings")
+            return []
+        }
+    }
+
+    func date(_ key: String) -> Date? {
+        guard let text = string(key, required: false) else { return nil }
+        if let date = SeedDates.parse(text) { return date }
+        fail(key, .string(text), "must be an RFC 3339 timestamp")
+        return nil
+    }
+}
+
+import Foundation
+
+/// RFC 3339 timestamps with or without fractional seconds; exports write microseconds.
+enum SeedDates {
+    static func parse(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+
+/// Reads and validates a seed directory. Users and stores are small enough to hold; comments are streamed.
+/// Used by one task at a time (validation, then the import's transaction), hence unchecked.
+struct SeedReader: @unchecked Sendable {
+    let directory: URL
+    let existing: ExistingData
+    let issues = SeedIssues()
+    var images: SeedImageFiles
+
+    private(set) var users: [SeedUser] = []
+    private(set) var stores: [SeedStore] = []
+    /// Every user the comments may name: the file's and the database's.
+    private var roles: [String: Role] = [:]
+    private var managers: [String: String] = [:]
+    private var commentIDs = Set<String>()
+
+    init(directory: URL, existing: ExistingData) {
+        self.directory = directory
+        self.existing = existing
+        images = SeedImageFiles(directory: directory)
+        roles = existing.userRoles
+        managers = existing.storeManagers
+    }
+
+    func url(_ file: String) -> URL { directory.appendingPathComponent(file) }
+
+    /// Opens a file's array, recording a missing file or a syntax error.
+    func scanner(_ file: String) -> JSONScanner? {
+        guard FileManager.default.fileExists(atPath: url(file).path) else {
+            issues.add(file, nil, nil, nil, "the file is missing")
+            return nil
+        }
+        do {
+            return try JSONScanner(contentsOf: url(file))
+        } catch {
+            issues.add(file, nil, nil, nil, "cannot be read: \(error.localizedDescription)")
+            return nil
+        }
+    }
+
+    /// Iterates a file's objects; a syntax error is recorded with its line and column and ends the file.
+    func forEachObject(_ file: String, _ body: (Int, FieldReader) throws -> Void) rethrows {
+        guard var scanner = scanner(file) else { return }
+        while true {
+            let element: JValue?
+            do {
+                element = try scanner.next()
+            } catch let error as JSONSyntaxError {
+                issues.add(file, nil, nil, nil, "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
+                return
+            } catch {
+                issues.add(file, nil, nil, nil, "malformed JSON: \(error)")
+                return
+            }
+            guard let element else { return }
+            guard case .object(let object) = element else {
+                issues.add(file, scanner.index, nil, element.description, "each element must be a JSON object")
+                continue
+            }
+            try body(scanner.index, FieldReader(file: file, index: scanner.index, object: object, issues: issues))
+        }
+    }
+
+    mutating func readUsers() {
+        let file = SeedFormat.usersFile
+        var seenIDs = Set<String>()
+        var seenNames: [String: String] = [:]
+        var parsed: [SeedUser] = []
+        forEachObject(file) { index, field in
+            let id = field.string("id")
+            let rawName = field.string("name")
+            let keyword = field.string("keyword")
+            let type = field.string("type")
+            let avatar = field.string("avatar", required: false)
+            let createdAt = field.date("createdAt")
+            var ok = true
+            if let id {
+                if id.isEmpty || id.count > 64 { field.fail("id", .string(id), "must be 1–64 characters"); ok = false }
+                if !seenIDs.insert(id).inserted { field.fail("id", .string(id), "is a duplicate id"); ok = false }
+            } else { ok = false }
+            var name: String? = nil
+            if let rawName {
+                do {
+                    name = try AccountRules.validName(rawName)
+                } catch let problem as Problem {
+                    field.fail("name", .string(rawName), problem.detail)
+                } catch {}
+            }
+            if let name, let id {
+                let lower = name.lowercased()
+                if let other = seenNames[lower] {
+                    field.fail("name", .string(name), "is already used by user \(other) (names are unique ignoring case)")
+                    ok = false
+                } else if let owner = existing.userIDsByLowerName[lower], owner != id {
+                    field.fail("name", .string(name), "is already used by existing user \(owner)")
+                    ok = false
+                }
+                seenNames[lower] = id
+            } else { ok = false }
+            if let keyword {
+                if keyword.isEmpty { field.fail("keyword", .string(""), "must not be empty"); ok = false }
+                if keyword.hasPrefix("$2") && keyword.count != 60 {
+                    field.fail("keyword", .string("$2…"), "looks like a bcrypt hash but is not 60 characters"); ok = false
+                }
+            } else { ok = false }
+            let role = type.flatMap(Role.init(rawValue:))
+            if let type, role == nil { field.fail("type", .string(type), "must be user, manager or admin"); ok = false }
+            if let avatar, !images.check(avatar, file: file, index: index, field: "avatar", issues: issues) { ok = false }
+            if ok, let id, let name, let keyword, let role {
+                parsed.append(SeedUser(id: id, name: name, keyword: keyword, role: role, avatar: avatar, createdAt: createdAt))
+                if let avatar { images.claim(avatar, by: id) }
+                roles[id] = role
+            }
+        }
+        users = parsed
+    }
+
+    mutating func readStores() {
+        let file = SeedFormat.storesFile
+        var seenIDs = Set<String>()
+        var parsed: [SeedStore] = []
+        forEachObject(file) { index, field in
+            let id = field.string("id")
+            let rawName = field.string("name")
+            let imageNames = field.strings("imageName")
+            let category = field.string("category")
+            let manager = field.string("manager")
+            let sumCost = field.integer("sumCost", required: false) ?? 0
+            let stars = field.strings("staredUserId")
+            let categoryID = field.string("categoryId", required: false)
+            let description = field.string("description", required: false) ?? ""
+            let address = field.string("address", required: false) ?? ""
+            let archived = field.bool("archived") ?? false
+            let createdAt = field.date("createdAt")
+            let updatedAt = field.date("updatedAt")
+            let version = field.integer("version", required: false)
+            var ok = true
+            if let id {
+                if id.isEmpty || id.count > 64 { field.fail("id", .string(id), "must be 1–64 characters"); ok = false }
+                if !seenIDs.insert(id).inserted { field.fail("id", .string(id), "is a duplicate id"); ok = false }
+            } else { ok = false }
+            let name = rawName?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let name, name.isEmpty || name.count > 64 {
+                field.fail("name", .string(rawName ?? ""), "must be 1–64 characters"); ok = false
+            } else if name == nil { ok = false }
+            let categoryName = category?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let categoryName, categoryName.isEmpty || categoryName.count > 64 {
+                field.fail("category", .string(category ?? ""), "must be 1–64 characters"); ok = false
+            } else if categoryName == nil { ok = false }
+            if let manager {
+                switch roles[manager] {
+                case nil: field.fail("manager", .string(manager), "is not a user id in userInfo.json or the database"); ok = false
+                case .manager?: break
+                case let role?: field.fail("manager", .string(manager), "is a \(role.rawValue), not a manager"); ok = false
+                }
+            } else { ok = false }
+            if sumCost < 0 || sumCost > 1_000_000_000 {
+                field.fail("sumCost", .number(String(sumCost)), "must be 0–1,000,000,000"); ok = false
+            }
+            if let id, let spent = existing.storeAdSpend[id], sumCost < spent {
+                field.fail("sumCost", .number(String(sumCost)), "is below the store's recorded ad spend \(spent) (the ledger only grows)")
+                ok = false
+            }
+            if imageNames.count > 9 { field.fail("imageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false }
+            for (position, image) in imageNames.enumerated()
+            where !images.check(image, file: file, index: index, field: "imageName[\(position)]", issues: issues) {
+                ok = false
+            }
+            if description.count > 2000 { field.fail("description", .string(description), "must be at most 2000 characters"); ok = false }
+            if address.count > 200 { field.fail("address", .string(address), "must be at most 200 characters"); ok = false }
+            if let version, version < 1 { field.fail("version", .number(String(version)), "must be at least 1"); ok = false }
+            var favoritedBy: [String] = []
+            var seenFans = Set<String>()
+            for (position, fan) in stars.enumerated() where seenFans.insert(fan).inserted {
+                if roles[fan] == nil {
+                    issues.warn(file, index, "staredUserId[\(position)]", "\"\(fan)\"", "unknown user skipped")
+                } else {
+                    favoritedBy.append(fan)
+                }
+            }
+            if ok, let id, let name, let categoryName, let manager {
+                parsed.append(
+                    SeedStore(
+                        id: id, name: name, imageNames: imageNames, category: categoryName, categoryID: categoryID,
+                        managerID: manager, sumCost: sumCost, favoritedBy: favoritedBy, description: description,
+                        address: address, archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version))
+                managers[id] = manager
+                for image in imageNames { images.claim(image, by: manager) }
+            }
+        }
+        stores = parsed
+    }
+
+    /// Streams comments, validating each; `body` sees only valid ones.
+    mutating func readComments(
+        progress: ProgressReporter? = nil, phase: String = "comments", _ body: (SeedComment) async throws -> Void
+    ) async throws {
+        let file = SeedFormat.commentsFile
+        guard var scanner = scanner(file) else { return }
+        while true {
+            let element: JValue?
+            do {
+                element = try scanner.next()
+            } catch let error as JSONSyntaxError {
+                issues.add(file, nil, nil, nil, "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
+                return
+            }
+            guard let element else { return }
+            let index = scanner.index
+            if index % 4096 == 0 {
+                progress?.update(phase: phase, done: scanner.bytesRead, total: scanner.byteCount, rows: index)
+            }
+            guard case .object(let object) = element else {
+                issues.add(file, index, nil, element.description, "each element must be a JSON object")
+                continue
+            }
+            if let comment = comment(FieldReader(file: file, index: index, object: object, issues: issues)) {
+                try await body(comment)
+            }
+        }
+    }
+
+    private mutating func comment(_ field: FieldReader) -> SeedComment? {
+        let file = field.file
+        let index = field.index
+        let id = field.string("id")
+        let storeID = field.string("store_id")
+        let userID = field.string("user_id")
+        let body = field.string("context")
+        let imageNames = field.strings("commentImageName")
+        let kindField = field.string("kind", required: false)
+        let hidden = field.bool("hidden") ?? false
+        let createdAt = field.date("createdAt")
+        let updatedAt = field.date("updatedAt")
+        let version = field.integer("version", required: false)
+        var ok = true
+        if let id {
+            if id.isEmpty || id.count > 64 { field.fail("id", .string(id), "must be 1–64 characters"); ok = false }
+            if !commentIDs.insert(id).inserted { field.fail("id", .string(id), "is a duplicate id"); ok = false }
+        } else { ok = false }
+        let manager = storeID.flatMap { managers[$0] }
+        if let storeID, manager == nil {
+            field.fail("store_id", .string(storeID), "is not a store id in store.json or the database"); ok = false
+        } else if storeID == nil { ok = false }
+        if let userID, roles[userID] == nil {
+            field.fail("user_id", .string(userID), "is not a user id in userInfo.json or the database"); ok = false
+        } else if userID == nil { ok = false }
+        // The original's rule: a comment by the store's manager is a notice, anything else a review.
+        var kind = (userID != nil && userID == manager) ? "notice" : "review"
+        if let kindField {
+            if kindField == "review" || kindField == "notice" { kind = kindField } else {
+                field.fail("kind", .string(kindField), "must be review or notice"); ok = false
+            }
+        }
+        var rating: Int? = nil
+        if kind == "review" {
+            rating = field.integer("rating")
+            if let value = rating, !(1...5).contains(value) {
+                field.fail("rating", .number(String(value)), "must be 1–5 for a review"); ok = false
+            } else if rating == nil { ok = false }
+        }
+        if let body {
+            let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { field.fail("context", .string(body), "must not be blank"); ok = false }
+            if body.count > 5000 { field.fail("context", .string(body), "must be at most 5000 characters"); ok = false }
+        } else { ok = false }
+        if imageNames.count > 9 { field.fail("commentImageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false }
+        for (position, image) in imageNames.enumerated()
+        where !images.check(image, file: file, index: index, field: "commentImageName[\(position)]", issues: field.issues) {
+            ok = false
+        }
+        if let version, version < 1 { field.fail("version", .number(String(version)), "must be at least 1"); ok = false }
+        guard ok, let id, let storeID, let userID, let body else { return nil }
+        for image in imageNames { images.claim(image, by: userID) }
+        return SeedComment(
+            id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: imageNames,
+            hidden: hidden, createdAt: createdAt, updatedAt: updatedAt, version: version)
+    }
+}

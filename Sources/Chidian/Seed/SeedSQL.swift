@@ -1,0 +1,170 @@
+/// The SQL of a seed import. Every merge compares content first, so an unchanged row is not written at all.
+extension SeedWriter {
+    static let stagingTables = """
+        CREATE TEMP TABLE seed_users (id text, name text, password_hash text, role text, avatar text,
+            created_at timestamptz) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_stores (id text, name text, category text, category_id text, manager_id text,
+            sum_cost bigint, description text, address text, archived boolean, created_at timestamptz,
+            updated_at timestamptz, version integer) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_store_images (store_id text, position smallint, image_id text) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_favorites (user_id text, store_id text) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_comments (id text, kind text, store_id text, author_id text, rating smallint, body text,
+            hidden boolean, created_at timestamptz, updated_at timestamptz, version integer) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_comment_images (comment_id text, position smallint, image_id text) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_images (id text, sha256 bytea, content_type text, width integer, height integer,
+            bytes integer, owner text) ON COMMIT DROP;
+        """
+
+    static let mergeImages = """
+        WITH merged AS (
+            INSERT INTO images AS i (id, sha256, content_type, width, height, bytes)
+            SELECT id, sha256, content_type, width, height, bytes FROM seed_images
+            ON CONFLICT (id) DO UPDATE SET sha256 = EXCLUDED.sha256, content_type = EXCLUDED.content_type,
+                width = EXCLUDED.width, height = EXCLUDED.height, bytes = EXCLUDED.bytes
+            WHERE i.sha256 IS DISTINCT FROM EXCLUDED.sha256
+            RETURNING 1
+        )
+        SELECT count(*)::int FROM merged
+        """
+
+    /// An image's uploader is whoever attaches it first in the seed; only an unowned image is claimed.
+    static let setImageOwners: PostgresQuery = """
+        UPDATE images i SET uploader_id = s.owner FROM seed_images s
+        WHERE i.id = s.id AND i.uploader_id IS NULL AND s.owner IS NOT NULL
+          AND EXISTS (SELECT 1 FROM users u WHERE u.id = s.owner)
+        """
+
+    static let mergeUsers = """
+        WITH merged AS (
+            INSERT INTO users AS u (id, name, password_hash, role, avatar_image_id, created_at, updated_at)
+            SELECT s.id, s.name, s.password_hash, s.role, s.avatar, coalesce(s.created_at, e.created_at, now()),
+                   coalesce(s.created_at, e.created_at, now())
+            FROM seed_users s LEFT JOIN users e ON e.id = s.id
+            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash,
+                role = EXCLUDED.role, avatar_image_id = EXCLUDED.avatar_image_id, created_at = EXCLUDED.created_at,
+                updated_at = now(), version = u.version + 1
+            WHERE (u.name, u.password_hash, u.role, u.avatar_image_id, u.created_at)
+                IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.password_hash, EXCLUDED.role, EXCLUDED.avatar_image_id,
+                                  EXCLUDED.created_at)
+            RETURNING 1
+        )
+        SELECT count(*)::int FROM merged
+        """
+
+    /// Categories are named in store.json; a new name becomes a category (keeping an exported id when given).
+    static let mergeCategories: PostgresQuery = """
+        INSERT INTO categories (id, name)
+        SELECT DISTINCT ON (lower(s.category)) coalesce(s.category_id, new_id('c_')), s.category
+        FROM seed_stores s
+        WHERE NOT EXISTS (SELECT 1 FROM categories c WHERE lower(c.name) = lower(s.category))
+          AND NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = s.category_id)
+        ORDER BY lower(s.category), s.category_id NULLS LAST
+        ON CONFLICT DO NOTHING
+        """
+
+    static let mergeStores = """
+        WITH merged AS (
+            INSERT INTO stores AS st (id, name, category_id, manager_id, description, address, archived_at,
+                                      created_at, updated_at, version)
+            SELECT s.id, s.name,
+                   coalesce((SELECT c.id FROM categories c WHERE c.id = s.category_id AND lower(c.name) = lower(s.category)),
+                            (SELECT c.id FROM categories c WHERE lower(c.name) = lower(s.category))),
+                   s.manager_id, s.description, s.address,
+                   CASE WHEN s.archived THEN coalesce(e.archived_at, now()) END,
+                   coalesce(s.created_at, e.created_at, now()), coalesce(s.updated_at, now()),
+                   coalesce(s.version, e.version + 1, 1)
+            FROM seed_stores s LEFT JOIN stores e ON e.id = s.id
+            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category_id = EXCLUDED.category_id,
+                manager_id = EXCLUDED.manager_id, description = EXCLUDED.description, address = EXCLUDED.address,
+                archived_at = EXCLUDED.archived_at, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+                version = EXCLUDED.version
+            WHERE (st.name, st.category_id, st.manager_id, st.description, st.address, st.archived_at IS NULL, st.created_at)
+                IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category_id, EXCLUDED.manager_id, EXCLUDED.description,
+                                  EXCLUDED.address, EXCLUDED.archived_at IS NULL, EXCLUDED.created_at)
+            RETURNING 1
+        )
+        SELECT count(*)::int FROM merged
+        """
+
+    /// The carousel is replaced only for stores whose image list differs.
+    static let mergeStoreImages = """
+        CREATE TEMP TABLE seed_changed_stores ON COMMIT DROP AS
+        SELECT s.id FROM seed_stores s
+        WHERE coalesce((SELECT array_agg(image_id ORDER BY position) FROM seed_store_images x WHERE x.store_id = s.id), '{}')
+              IS DISTINCT FROM
+              coalesce((SELECT array_agg(image_id ORDER BY position) FROM store_images x WHERE x.store_id = s.id), '{}');
+        DELETE FROM store_images WHERE store_id IN (SELECT id FROM seed_changed_stores);
+        INSERT INTO store_images (store_id, position, image_id)
+        SELECT store_id, position, image_id FROM seed_store_images WHERE store_id IN (SELECT id FROM seed_changed_stores);
+        """
+
+    /// The ledger only grows: a higher sumCost is recorded as one adjustment purchase.
+    static let adSpendAdjustments: PostgresQuery = """
+        INSERT INTO promotions (store_id, buyer_id, amount)
+        SELECT s.id, NULL, s.sum_cost - st.ad_spend FROM seed_stores s JOIN stores st ON st.id = s.id
+        WHERE s.sum_cost > st.ad_spend
+        """
+
+    static let mergeFavorites = """
+        WITH merged AS (
+            INSERT INTO favorites (user_id, store_id) SELECT DISTINCT user_id, store_id FROM seed_favorites
+            ON CONFLICT DO NOTHING RETURNING 1
+        )
+        SELECT count(*)::int FROM merged
+        """
+
+    /// Row triggers are off while this runs, so the store's category copy is filled here.
+    static let mergeComments = """
+        WITH merged AS (
+            INSERT INTO comments AS c (id, kind, store_id, author_id, rating, body, category_id, store_archived,
+                                       hidden_at, created_at, updated_at, version)
+            SELECT s.id, s.kind, s.store_id, s.author_id, CASE WHEN s.kind = 'review' THEN s.rating END, s.body,
+                   st.category_id, st.archived_at IS NOT NULL,
+                   CASE WHEN s.hidden THEN coalesce(e.hidden_at, now()) END,
+                   coalesce(s.created_at, e.created_at, now()), coalesce(s.updated_at, now()),
+                   coalesce(s.version, e.version + 1, 1)
+            FROM seed_comments s JOIN stores st ON st.id = s.store_id LEFT JOIN comments e ON e.id = s.id
+            ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, store_id = EXCLUDED.store_id,
+                author_id = EXCLUDED.author_id, rating = EXCLUDED.rating, body = EXCLUDED.body,
+                category_id = EXCLUDED.category_id, store_archived = EXCLUDED.store_archived,
+                hidden_at = EXCLUDED.hidden_at, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+                version = EXCLUDED.version
+            WHERE (c.kind, c.store_id, c.author_id, c.rating, c.body, c.hidden_at IS NULL, c.created_at)
+                IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.store_id, EXCLUDED.author_id, EXCLUDED.rating, EXCLUDED.body,
+                                  EXCLUDED.hidden_at IS NULL, EXCLUDED.created_at)
+            RETURNING 1
+        )
+        SELECT count(*)::int FROM merged
+        """
+
+    static let mergeCommentImages = """
+        CREATE TEMP TABLE seed_changed_comments ON COMMIT DROP AS
+        SELECT s.id FROM seed_comments s
+        WHERE EXISTS (SELECT 1 FROM seed_comment_images x WHERE x.comment_id = s.id)
+           OR EXISTS (SELECT 1 FROM comment_images x WHERE x.comment_id = s.id);
+        DELETE FROM seed_changed_comments s
+        WHERE coalesce((SELECT array_agg(image_id ORDER BY position) FROM seed_comment_images x WHERE x.comment_id = s.id), '{}')
+              IS NOT DISTINCT FROM
+              coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images x WHERE x.comment_id = s.id), '{}');
+        DELETE FROM comment_images WHERE comment_id IN (SELECT id FROM seed_changed_comments);
+        INSERT INTO comment_images (comment_id, position, image_id)
+        SELECT comment_id, position, image_id FROM seed_comment_images
+        WHERE comment_id IN (SELECT id FROM seed_changed_comments);
+        """
+
+    /// The rating totals of every store the seed touched, from its live reviews, written only where they differ.
+    static let recomputeRatings: PostgresQuery = """
+        UPDATE stores st SET rating_count = a.n, rating_sum = a.total
+        FROM (
+            SELECT s.id,
+                   count(c.id) FILTER (WHERE c.kind = 'review' AND c.hidden_at IS NULL)::int AS n,
+                   coalesce(sum(c.rating) FILTER (WHERE c.kind = 'review' AND c.hidden_at IS NULL), 0)::bigint AS total
+            FROM stores s LEFT JOIN comments c ON c.store_id = s.id
+            WHERE s.id IN (SELECT DISTINCT store_id FROM seed_comments UNION SELECT id FROM seed_stores)
+            GROUP BY s.id
+        ) a
+        WHERE st.id = a.id AND (st.rating_count, st.rating_sum) IS DISTINCT FROM (a.n, a.total)
+        """
+}
+
+import PostgresNIO

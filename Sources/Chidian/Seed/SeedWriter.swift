@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The write half of a seed import, inside one transaction: rows are streamed with COPY into temporary
+/// tables, then merged into the real tables with upserts that touch only rows whose content differs.
+struct SeedWriter: Sendable {
+    let logger: Logger
+    let imageStore: ImageStore
+
+    func write(
+        reader: inout SeedReader, hashes: [String: String], on connection: PostgresConnection, progress: ProgressReporter?
+    ) async throws -> SeedImporter.Report {
+        var report = SeedImporter.Report()
+        // One import at a time.
+        try await connection.query("SELECT pg_advisory_xact_lock(7041978)", logger: logger)
+        for statement in SQLScript.statements(Self.stagingTables) {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+
+        // Images of users and stores first (users point at avatars); their uploaders are set once users exist.
+        var imagesWritten = Set<String>()
+        try await stageImages(reader.images, names: Set(reader.images.owners.keys), written: &imagesWritten, on: connection)
+
+        try await copy("seed_users", ["id", "name", "password_hash", "role", "avatar", "created_at"], on: connection) { buffer in
+            for user in reader.users {
+                buffer.append([user.id, user.name, hashes[user.id], user.role.rawValue, user.avatar, CopyBuffer.date(user.createdAt)])
+            }
+        }
+        let users = reader.users
+        let stores = reader.stores
+        try await copy(
+            "seed_stores",
+            ["id", "name", "category", "category_id", "manager_id", "sum_cost", "description", "address", "archived",
+             "created_at", "updated_at", "version"], on: connection
+        ) { buffer in
+            for store in stores {
+                buffer.append([
+                    store.id, store.name, store.category, store.categoryID, store.managerID, String(store.sumCost),
+                    store.description, store.address, store.archived ? "t" : "f", CopyBuffer.date(store.createdAt),
+                    CopyBuffer.date(store.updatedAt), store.version.map(String.init),
+                ])
+            }
+        }
+        try await copy("seed_store_images", ["store_id", "position", "image_id"], on: connection) { buffer in
+            for store in stores {
+                for (position, image) in store.imageNames.enumerated() { buffer.append([store.id, String(position), image]) }
+            }
+        }
+        try await copy("seed_favorites", ["user_id", "store_id"], on: connection) { buffer in
+            for store in stores {
+                for fan in store.favoritedBy { buffer.append([fan, store.id]) }
+            }
+        }
+        report.changed["images"] = try await count(Self.mergeImages, on: connection)
+        report.changed["users"] = try await count(Self.mergeUsers, on: connection)
+        try await connection.query(Self.setImageOwners, logger: logger)
+        try await connection.query(Self.mergeCategories, logger: logger)
+        report.changed["stores"] = try await count(Self.mergeStores, on: connection)
+        try await run(Self.mergeStoreImages, on: connection)
+        try await connection.query(Self.adSpendAdjustments, logger: logger)
+        report.changed["favorites"] = try await count(Self.mergeFavorites, on: connection)
+
+        // Comments stream straight from the file into COPY, validated on the way.
+        var comments = 0
+        var commentImages: [(String, Int, String)] = []
+        var commentImageNames = Set<String>()
+        try await connection.copyFrom(
+            table: "seed_comments",
+            columns: ["id", "kind", "store_id", "author_id", "rating", "body", "hidden", "created_at", "updated_at", "version"],
+            logger: logger
+        ) { writer in
+            var buffer = CopyBuffer()
+            try await reader.readComments(progress: progress) { comment in
+                comments += 1
+                buffer.append([
+                    comment.id, comment.kind, comment.storeID, comment.userID, comment.rating.map(String.init), comment.body,
+                    comment.hidden ? "t" : "f", CopyBuffer.date(comment.createdAt), CopyBuffer.date(comment.updatedAt),
+                    comment.version.map(String.init),
+                ])
+                for (position, image) in comment.imageNames.enumerated() {
+                    commentImages.append((comment.id, position, image))
+                    commentImageNames.insert(image)
+                }
+                if buffer.isFull { try await buffer.flush(to: writer) }
+            }
+            // A bad comment anywhere rejects the whole import: nothing is committed.
+            guard reader.issues.isEmpty else { throw reader.issues.error() }
+            try await buffer.flush(to: writer)
+        }
+        try await stageImages(reader.images, names: commentImageNames, written: &imagesWritten, on: connection)
+        report.changed["images", default: 0] += try await count(Self.mergeImages, on: connection)
+        try await connection.query(Self.setImageOwners, logger: logger)
+        let images = commentImages
+        try await copy("seed_comment_images", ["comment_id", "position", "image_id"], on: connection) { buffer in
+            for (comment, position, image) in images { buffer.append([comment, String(position), image]) }
+        }
+        progress?.update(phase: "merging comments", done: 1, total: 1, rows: comments)
+        // Row triggers would update a store row per review; the totals are recomputed once below instead.
+        try await connection.query("ALTER TABLE comments DISABLE TRIGGER USER", logger: logger)
+        report.changed["comments"] = try await count(Self.mergeComments, on: connection)
+        try await run(Self.mergeCommentImages, on: connection)
+        try await connection.query(Self.recomputeRatings, logger: logger)
+        try await connection.query("ALTER TABLE comments ENABLE TRIGGER USER", logger: logger)
+
+        report.users = users.count
+        report.stores = stores.count
+        report.comments = comments
+        report.images = imagesWritten.count
+        report.warnings = reader.issues.warnings
+        return report
+    }
+
+    private func copy(
+        _ table: String, _ columns: [String], on connection: PostgresConnection, rows: (inout CopyBuffer) -> Void
+    ) async throws {
+        var buffer = CopyBuffer()
+        rows(&buffer)
+        guard buffer.rows > 0 else { return }
+        try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+            try await buffer.flush(to: writer)
+        }
+    }
+
+    /// Saves image files under their hash and stages their rows.
+    private func stageImages(
+        _ files: SeedImageFiles, names: Set<String>, written: inout Set<String>, on connection: PostgresConnection
+    ) async throws {
+        try await connection.query("TRUNCATE seed_images", logger: logger)
+        var buffer = CopyBuffer()
+        var files = files
+        for name in names.sorted() where !written.contains(name) {
+            guard let url = files.file(for: name), let info = files.info(name) else { continue }
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let digest = ImageStore.sha256(bytes)
+            try await imageStore.save(bytes, sha256: digest)
+            buffer.append([
+                name, CopyBuffer.hex(digest), info.format.contentType, String(info.width), String(info.height),
+                String(bytes.count), files.owners[name],
+            ])
+            written.insert(name)
+        }
+        guard buffer.rows > 0 else { return }
+        try await connection.copyFrom(
+            table: "seed_images", columns: ["id", "sha256", "content_type", "width", "height", "bytes", "owner"], logger: logger
+        ) { writer in try await buffer.flush(to: writer) }
+    }
+
+    private func count(_ sql: String, on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.rows(PostgresQuery(unsafeSQL: sql), logger: logger)
+        return try rows.first?.decode(Int.self) ?? 0
+    }
+
+    private func run(_ script: String, on connection: PostgresConnection) async throws {
+        for statement in SQLScript.statements(script) {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+    }
+}
