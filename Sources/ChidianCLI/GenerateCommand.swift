@@ -1,0 +1,57 @@
+import ArgumentParser
+import Chidian
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `chidian generate DIR`: synthetic seed data for load tests and demos; needs no database.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a synthetic seed directory (userInfo.json, store.json, comment.json) for `chidian seed`.",
+        discussion: """
+            The same arguments always give the same bytes. Every generated account's password is \
+            "\(Generator.password)"; user u000001 is the admin "admin".
+            """)
+
+    @Argument(help: "The directory to write; created if missing, refused unless empty.") var directory: String
+    @Option(help: "How many stores.") var stores: Int
+    @Option(help: "How many users (one admin, about 5% managers, the rest reviewers).") var users: Int
+    @Option(help: "How many comments (about 3% notices by the store's manager, the rest reviews).") var comments: Int
+    @Option(help: "The random seed.") var seed: UInt64 = Generator.defaultSeed
+
+    func run() throws {
+        let started = ContinuousClock.now
+        // Progress only for a person watching; either way the result is one summary line on standard output.
+        let interactive = isatty(STDERR_FILENO) == 1
+        let summary: Generator.Summary
+        let progress: ((Generator.Progress) -> Void)? = interactive ? { Self.showProgress($0) } : nil
+        do {
+            summary = try Generator.write(
+                to: URL(fileURLWithPath: directory), stores: stores, users: users, comments: comments, seed: seed,
+                progress: progress)
+        } catch {
+            // A GeneratorError's description is the one line ArgumentParser prints after "Error: ".
+            if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            throw error
+        }
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let megabytes = Double(summary.bytes) / 1_048_576
+        let line = "generated \(summary.users) users (\(summary.managers) managers), \(summary.stores) stores, "
+            + "\(summary.reviews) reviews and \(summary.notices) notices in \(directory) "
+            + "(\(String(format: "%.1f", megabytes)) MB, \(String(format: "%.1f", seconds)) s)"
+        print(line)
+    }
+
+    private static func showProgress(_ progress: Generator.Progress) {
+        let percent = progress.total == 0 ? 100 : progress.done * 100 / progress.total
+        let line = "\r\u{1B}[K\(progress.file) \(progress.done)/\(progress.total) (\(percent)%)"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
