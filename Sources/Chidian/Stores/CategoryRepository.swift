@@ -1,0 +1,54 @@
+import PostgresNIO
+
+/// Categories are data (added and renamed with the CLI); names are unique case-insensitively.
+public struct CategoryRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Every category with its count of live stores, by name in code-point order.
+    public func list() async throws -> [CategoryView] {
+        try await database.query(
+            """
+            SELECT c.id, c.name,
+                (SELECT count(*) FROM stores s WHERE s.category_id = c.id AND s.archived_at IS NULL)::int
+            FROM categories c ORDER BY c.name COLLATE "C", c.id
+            """
+        ).map { row in
+            let (id, name, count) = try row.decode((String, String, Int).self)
+            return CategoryView(id: id, name: name, storeCount: count)
+        }
+    }
+
+    public func exists(id: String) async throws -> Bool {
+        guard StoreRules.isPlausibleID(id) else { return false }
+        return try await !database.query("SELECT 1 FROM categories WHERE id = \(id)").isEmpty
+    }
+
+    /// Adds a category and returns it; nil when the name is taken (ignoring case).
+    public func add(name: String) async throws -> CategoryView? {
+        do {
+            let rows = try await database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")
+            return CategoryView(id: try rows[0].decode(String.self), name: name, storeCount: 0)
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            return nil
+        }
+    }
+
+    public enum RenameOutcome: Sendable, Equatable {
+        case renamed, notFound, nameTaken
+    }
+
+    public func rename(id: String, to name: String) async throws -> RenameOutcome {
+        guard StoreRules.isPlausibleID(id) else { return .notFound }
+        do {
+            let rows = try await database.query(
+                "UPDATE categories SET name = \(name), updated_at = now() WHERE id = \(id) RETURNING id")
+            return rows.isEmpty ? .notFound : .renamed
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            return .nameTaken
+        }
+    }
+}

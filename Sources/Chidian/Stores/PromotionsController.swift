@@ -1,0 +1,64 @@
+import HTTPTypes
+import Hummingbird
+
+/// Promotion: a store's manager buys ad spend; the home page's daily promotions show the biggest spenders.
+struct PromotionsController {
+    let stores: StoreRepository
+    let promotions: PromotionRepository
+
+    init(database: Database) {
+        stores = StoreRepository(database: database)
+        promotions = PromotionRepository(database: database)
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("stores/:id/promotions", use: buy)
+        group.get("stores/:id/promotions", use: list)
+        group.get("promotions/daily", use: daily)
+    }
+
+    /// `amount` is kept as raw JSON so a string or a fraction is `invalid_amount`, not `invalid_body`;
+    /// so is a number no Swift type holds (`1e400`). A body that is not a JSON object stays `invalid_body`.
+    struct PurchaseBody: Decodable {
+        var amount: JSONValue?
+
+        enum CodingKeys: String, CodingKey { case amount }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            amount = (try? container.decodeIfPresent(JSONValue.self, forKey: .amount)) ?? nil
+        }
+    }
+
+    @Sendable func buy(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<PromotionView> {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try StorePermissions.requireManager(user, managerID: try await stores.requireManagerID(of: id))
+        var request = request
+        let amount = try StoreRules.validAmount(try await request.decodeJSON(PurchaseBody.self).amount)
+        return JSONResponse(try await promotions.purchase(storeID: id, buyerID: user.id, amount: amount), status: .created)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<PromotionView>> {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))
+        return JSONResponse(try await promotions.list(storeID: id, page: try PageRequest(request)))
+    }
+
+    struct Daily: Encodable, Sendable {
+        var items: [StoreView]
+    }
+
+    /// `?limit=` 1–100, default 10; no cursor: it is a short ranking, not a list to walk.
+    @Sendable func daily(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Daily> {
+        var limit = 10
+        if let raw = request.uri.queryParameters["limit"] {
+            guard let value = Int(String(raw)), (1...100).contains(value) else {
+                throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 100.")
+            }
+            limit = value
+        }
+        return JSONResponse(Daily(items: try await stores.promoted(limit: limit, viewer: context.viewer.user)))
+    }
+}

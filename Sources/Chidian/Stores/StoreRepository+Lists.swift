@@ -1,0 +1,106 @@
+import Foundation
+import PostgresNIO
+
+/// Keyset-paged store lists. Each query picks the page's ids and sort keys (as text, so the cursor repeats
+/// them exactly) and `views(ids:viewer:)` then loads the stores in that order: two queries per page.
+/// A nil cursor key disables the keyset condition (`NULL IS NULL` folds away when the statement is planned).
+extension StoreRepository {
+    /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists).
+    public func list(sort: StoreSort, categoryID: String?, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
+        let keys = try page.cursor?.keys(for: sort.cursorList, count: 2)
+        let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
+        let query: PostgresQuery
+        switch sort {
+        case .rating:
+            query = """
+                SELECT s.id, s.rating_score::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(k0)::float8 IS NULL OR (s.rating_score, s.id) < (\(k0)::float8, \(k1)::text))
+                ORDER BY s.rating_score DESC, s.id DESC LIMIT \(limit)
+                """
+        case .newest:
+            query = """
+                SELECT s.id, s.created_at::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
+                ORDER BY s.created_at DESC, s.id DESC LIMIT \(limit)
+                """
+        case .name:
+            query = """
+                SELECT s.id, s.name, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(k0)::text IS NULL OR (s.name COLLATE "C", s.id) > (\(k0)::text COLLATE "C", \(k1)::text))
+                ORDER BY s.name COLLATE "C", s.id LIMIT \(limit)
+                """
+        case .popular:
+            query = """
+                SELECT s.id, s.favorite_count::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(k0)::int IS NULL OR (s.favorite_count, s.id) < (\(k0)::int, \(k1)::text))
+                ORDER BY s.favorite_count DESC, s.id DESC LIMIT \(limit)
+                """
+        }
+        return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer)
+    }
+
+    /// `GET /v1/me/stores`: a manager's live stores, newest first.
+    public func managed(by managerID: String, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
+        let list = "stores.managed"
+        let keys = try page.cursor?.keys(for: list, count: 2)
+        let (k0, k1) = (keys?[0], keys?[1])
+        return try await self.page(
+            """
+            SELECT s.id, s.created_at::text, s.id FROM stores s
+            WHERE s.manager_id = \(managerID) AND s.archived_at IS NULL
+                AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
+            ORDER BY s.created_at DESC, s.id DESC LIMIT \(page.limit + 1)
+            """, limit: page.limit, list: list, viewer: viewer)
+    }
+
+    /// `GET /v1/me/favorites`: the user's favorited live stores, most recently favorited first.
+    public func favorites(of userID: String, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
+        let list = "stores.favorites"
+        let keys = try page.cursor?.keys(for: list, count: 2)
+        let (k0, k1) = (keys?[0], keys?[1])
+        return try await self.page(
+            """
+            SELECT f.store_id, f.created_at::text, f.store_id FROM favorites f
+            JOIN stores s ON s.id = f.store_id AND s.archived_at IS NULL
+            WHERE f.user_id = \(userID)
+                AND (\(k0)::timestamptz IS NULL OR (f.created_at, f.store_id) < (\(k0)::timestamptz, \(k1)::text))
+            ORDER BY f.created_at DESC, f.store_id DESC LIMIT \(page.limit + 1)
+            """, limit: page.limit, list: list, viewer: viewer)
+    }
+
+    /// `GET /v1/promotions/daily`: live stores with ad spend, highest first, ties by earlier creation then id.
+    public func promoted(limit: Int, viewer: AuthUser?) async throws -> [StoreView] {
+        let ids = try await database.query(
+            """
+            SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
+            ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT \(limit)
+            """
+        ).map { try $0.decode(String.self) }
+        return try await views(ids: ids, viewer: viewer)
+    }
+
+    /// Runs a page query whose rows are (id, key, key, ...) and loads the stores. A forged cursor whose keys do
+    /// not parse as their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
+    func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?) async throws -> Page<StoreView> {
+        let rows: [PostgresRow]
+        do {
+            rows = try await database.query(query)
+        } catch let error as PSQLError where error.sqlState?.hasPrefix("22") == true {
+            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+        }
+        let keyed = try rows.map { row in
+            let cells = Array(row)
+            return (id: try cells[0].decode(String.self), keys: try cells.dropFirst().map { try $0.decode(String.self) })
+        }
+        let views = try await self.views(ids: keyed.prefix(limit).map(\.id), viewer: viewer)
+        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A store archived between the two queries drops out; the cursor still follows the keys read.
+        let items = keyed.prefix(limit).compactMap { byID[$0.id] }
+        let next = keyed.count > limit ? Cursor(list: list, keys: keyed[limit - 1].keys).token : nil
+        return Page(items: items, nextCursor: next)
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Stores in PostgreSQL. Archived stores (archived_at set) are invisible here: every read and write
+/// treats them as missing, so they answer 404 and leave every list.
+public struct StoreRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Full store views for `ids`, in the order given (duplicates kept), skipping ids that are unknown or archived.
+    /// One query: the carousel comes from one ordered aggregate per row and `favorited` from one EXISTS per row.
+    /// Search and the feed reuse this after choosing their ids.
+    public func views(ids: [String], viewer: AuthUser?) async throws -> [StoreView] {
+        let ids = ids.filter(StoreRules.isPlausibleID)
+        guard !ids.isEmpty else { return [] }
+        return try await database.query(
+            """
+            SELECT s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
+                COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
+                         '{}'::text[]),
+                s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
+                EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id)::text AND f.store_id = s.id),
+                s.ad_spend, s.created_at, s.updated_at, s.version
+            FROM unnest(\(ids)::text[]) WITH ORDINALITY AS wanted (id, position)
+            JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
+            JOIN categories c ON c.id = s.category_id
+            JOIN users u ON u.id = s.manager_id
+            ORDER BY wanted.position
+            """
+        ).map { try StoreView(row: $0, viewer: viewer) }
+    }
+
+    /// One live store as `viewer` sees it, or nil.
+    public func view(id: String, viewer: AuthUser?) async throws -> StoreView? {
+        try await views(ids: [id], viewer: viewer).first
+    }
+
+    /// One live store as `viewer` sees it, or 404 `store_not_found`.
+    public func requireView(id: String, viewer: AuthUser?) async throws -> StoreView {
+        guard let view = try await view(id: id, viewer: viewer) else { throw Self.notFound(id) }
+        return view
+    }
+
+    /// The manager of a live store, or 404 `store_not_found`; for permission checks before a write.
+    public func requireManagerID(of id: String) async throws -> String {
+        guard StoreRules.isPlausibleID(id),
+            let row = try await database.query("SELECT manager_id FROM stores WHERE id = \(id) AND archived_at IS NULL").first
+        else { throw Self.notFound(id) }
+        return try row.decode(String.self)
+    }
+
+    static func notFound(_ id: String) -> Problem {
+        Problem.notFound("store_not_found", "No store \(id).")
+    }
+
+    /// What a new store is made of, already validated for shape.
+    public struct Draft: Sendable {
+        public var name: String
+        public var categoryID: String
+        public var description: String
+        public var address: String
+        public var imageIDs: [String]
+
+        public init(name: String, categoryID: String, description: String = "", address: String = "", imageIDs: [String] = []) {
+            self.name = name
+            self.categoryID = categoryID
+            self.description = description
+            self.address = address
+            self.imageIDs = imageIDs
+        }
+    }
+
+    /// Creates a store managed by `managerID` and returns its id. 400 `unknown_category`, 400 `invalid_images`
+    /// (an image that is not the manager's upload).
+    public func create(_ draft: Draft, managerID: String) async throws -> String {
+        let logger = database.logger
+        return try await Self.mappingForeignKeys {
+            try await database.transaction { connection in
+                try await Self.requireCategory(draft.categoryID, on: connection, logger: logger)
+                try await Self.requireOwnImages(draft.imageIDs, uploaderID: managerID, on: connection, logger: logger)
+                let rows = try await connection.rows(
+                    """
+                    INSERT INTO stores (name, category_id, manager_id, description, address)
+                    VALUES (\(draft.name), \(draft.categoryID), \(managerID), \(draft.description), \(draft.address))
+                    RETURNING id
+                    """, logger: logger)
+                let id = try rows[0].decode(String.self)
+                try await Self.insertImages(draft.imageIDs, storeID: id, on: connection, logger: logger)
+                return id
+            }
+        }
+    }
+
+    /// A partial update: nil fields stay as they are.
+    public struct Changes: Sendable {
+        public var name: String?
+        public var categoryID: String?
+        public var description: String?
+        public var address: String?
+        public var imageIDs: [String]?
+
+        public init(name: String? = nil, categoryID: String? = nil, description: String? = nil, address: String? = nil, imageIDs: [String]? = nil) {
+            self.name = name
+            self.categoryID = categoryID
+            self.description = description
+            self.address = address
+            self.imageIDs = imageIDs
+        }
+
+        public var isEmpty: Bool {
+            name == nil && categoryID == nil && description == nil && address == nil && imageIDs == nil
+        }
+    }
+
+    /// Applies `changes` to a live store, bumping its version, when its version is `expectedVersion` (any when nil):
+    /// the check and the write are one UPDATE, so of two writers holding the same version only one wins and the
+    /// other gets 412 `version_conflict`. Images must be uploads of `actorID`. An empty change writes nothing
+    /// but still answers 404 / 412.
+    public func update(id: String, changes: Changes, actorID: String, expectedVersion: Int?) async throws {
+        guard StoreRules.isPlausibleID(id) else { throw Self.notFound(id) }
+        let logger = database.logger
+        try await Self.mappingForeignKeys {
+            try await database.transaction { connection in
+                if let categoryID = changes.categoryID {
+                    try await Self.requireCategory(categoryID, on: connection, logger: logger)
+                }
+                if let imageIDs = changes.imageIDs {
+                    try await Self.requireOwnImages(imageIDs, uploaderID: actorID, on: connection, logger: logger)
+                }
+                let updated: [PostgresRow]
+                if changes.isEmpty {
+                    updated = try await connection.rows(
+                        """
+                        SELECT id FROM stores WHERE id = \(id) AND archived_at IS NULL
+                            AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
+                        """, logger: logger)
+                } else {
+                    updated = try await connection.rows(
+                        """
+                        UPDATE stores SET
+                            name = COALESCE(\(changes.name)::text, name),
+                            category_id = COALESCE(\(changes.categoryID)::text, category_id),
+                            description = COALESCE(\(changes.description)::text, description),
+                            address = COALESCE(\(changes.address)::text, address),
+                            updated_at = now(), version = version + 1
+                        WHERE id = \(id) AND archived_at IS NULL
+                            AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
+                        RETURNING id
+                        """, logger: logger)
+                }
+                guard !updated.isEmpty else {
+                    try await Self.explainMiss(id: id, on: connection, logger: logger)
+                    return
+                }
+                if let imageIDs = changes.imageIDs {
+                    try await connection.rows("DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
+                    try await Self.insertImages(imageIDs, storeID: id, on: connection, logger: logger)
+                }
+            }
+        }
+    }
+
+    /// Archives a live store (version checked like `update`): it leaves every list and answers 404; its data stays.
+    public func archive(id: String, expectedVersion: Int?) async throws {
+        guard StoreRules.isPlausibleID(id) else { throw Self.notFound(id) }
+        let logger = database.logger
+        try await database.withConnection { connection in
+            let archived = try await connection.rows(
+                """
+                UPDATE stores SET archived_at = now(), updated_at = now(), version = version + 1
+                WHERE id = \(id) AND archived_at IS NULL
+                    AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
+                RETURNING id
+                """, logger: logger)
+            if archived.isEmpty { try await Self.explainMiss(id: id, on: connection, logger: logger) }
+        }
+    }
+
+    /// After a guarded write matched no row: 404 when the store is gone, else the version was stale (412).
+    private static func explainMiss(id: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let live = try await connection.rows("SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
+        throw live.isEmpty ? notFound(id) : Versioning.versionConflict
+    }
+
+    /// 400 `unknown_category` unless the category exists.
+    static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let found = StoreRules.isPlausibleID(id)
+            ? try await connection.rows("SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
+        guard !found.isEmpty else { throw Problem.badRequest("unknown_category", "No category \(id).") }
+    }
+
+    /// 400 `invalid_images` unless every id is an image uploaded by `uploaderID`.
+    static func requireOwnImages(_ ids: [String], uploaderID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let distinct = Array(Set(try StoreRules.checkImageCount(ids)))
+        guard !distinct.isEmpty else { return }
+        let rows = try await connection.rows(
+            "SELECT count(*)::int FROM images WHERE id = ANY(\(distinct)::text[]) AND uploader_id = \(uploaderID)",
+            logger: logger)
+        guard try rows[0].decode(Int.self) == distinct.count else {
+            throw Problem.badRequest("invalid_images", "Every image must be one you uploaded.")
+        }
+    }
+
+    /// The carousel in the given order: position 0, 1, ...
+    static func insertImages(_ ids: [String], storeID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !ids.isEmpty else { return }
+        try await connection.rows(
+            """
+            INSERT INTO store_images (store_id, position, image_id)
+            SELECT \(storeID), given.position - 1, given.image_id
+            FROM unnest(\(ids)::text[]) WITH ORDINALITY AS given (image_id, position)
+            """, logger: logger)
+    }
+
+    /// A category or image deleted between the check and the write surfaces as a foreign-key violation.
+    static func mappingForeignKeys<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError where error.sqlState == "23503" {
+            let constraint = error.serverInfo?[.constraintName] ?? ""
+            if constraint.contains("category") { throw Problem.badRequest("unknown_category", "The category no longer exists.") }
+            if constraint.contains("image") { throw Problem.badRequest("invalid_images", "An image no longer exists.") }
+            throw error
+        }
+    }
+}

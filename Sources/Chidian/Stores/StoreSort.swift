@@ -1,0 +1,26 @@
+/// The orders of `GET /v1/stores`. Each is a keyset: its keys are carried in the cursor as text.
+public enum StoreSort: String, Sendable, CaseIterable {
+    /// `rating.score` descending, then id descending.
+    case rating
+    /// `createdAt` descending, then id descending.
+    case newest
+    /// Name in code-point order (`COLLATE "C"`), then id ascending.
+    case name
+    /// `favoriteCount` descending, then id descending.
+    case popular
+
+    /// `?sort=` (absent or empty: `rating`), else 400 `invalid_sort`.
+    public init(query raw: String?) throws {
+        guard let raw, !raw.isEmpty else {
+            self = .rating
+            return
+        }
+        guard let sort = StoreSort(rawValue: raw) else {
+            throw Problem.badRequest("invalid_sort", "sort must be one of rating, newest, name, popular.")
+        }
+        self = sort
+    }
+
+    /// The cursor's list name, so a cursor from one order is refused by another.
+    var cursorList: String { "stores.\(rawValue)" }
+}

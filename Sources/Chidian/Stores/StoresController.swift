@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The contract's store routes: list, create, read, update, archive, and a manager's own stores.
+struct StoresController {
+    let stores: StoreRepository
+    let categories: CategoryRepository
+
+    init(database: Database) {
+        stores = StoreRepository(database: database)
+        categories = CategoryRepository(database: database)
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("categories", use: listCategories)
+        group.get("stores", use: list)
+        group.post("stores", use: create)
+        group.get("stores/:id", use: read)
+        group.patch("stores/:id", use: update)
+        group.delete("stores/:id", use: archive)
+        group.get("me/stores", use: mine)
+    }
+
+    struct CategoryList: Encodable, Sendable {
+        var items: [CategoryView]
+    }
+
+    @Sendable func listCategories(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CategoryList> {
+        JSONResponse(CategoryList(items: try await categories.list()))
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<StoreView>> {
+        let query = request.uri.queryParameters
+        let sort = try StoreSort(query: query["sort"].map(String.init))
+        // An empty `?category=` means no filter, as a form or URL builder sends it.
+        let categoryID = query["category"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        let page = try PageRequest(request)
+        if let categoryID, try await !categories.exists(id: categoryID) {
+            throw Problem.badRequest("unknown_category", "No category \(categoryID).")
+        }
+        return JSONResponse(try await stores.list(sort: sort, categoryID: categoryID, page: page, viewer: context.viewer.user))
+    }
+
+    /// Field types are checked by the decoder (400 `invalid_body` naming the field); absent or null means
+    /// "not given" (for PATCH: unchanged).
+    struct StoreBody: Decodable {
+        var name: String?
+        var categoryId: String?
+        var description: String?
+        var address: String?
+        var imageIds: [String]?
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreView> {
+        let user = try StorePermissions.requireManagerRole(context)
+        var request = request
+        let body = try await request.decodeJSON(StoreBody.self)
+        let draft = StoreRepository.Draft(
+            name: try StoreRules.validName(body.name),
+            categoryID: body.categoryId ?? "",
+            description: try StoreRules.validDescription(body.description),
+            address: try StoreRules.validAddress(body.address),
+            imageIDs: try StoreRules.checkImageCount(body.imageIds ?? []))
+        let id = try await stores.create(draft, managerID: user.id)
+        let view = try await stores.requireView(id: id, viewer: user)
+        return JSONResponse(view, status: .created, headers: Versioning.etag(view.version))
+    }
+
+    @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreView> {
+        let view = try await stores.requireView(id: try context.parameters.require("id"), viewer: context.viewer.user)
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreView> {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))
+        let expected = try Versioning.ifMatch(request)
+        var request = request
+        let body = try await request.decodeJSON(StoreBody.self)
+        let changes = StoreRepository.Changes(
+            name: try body.name.map(StoreRules.validName),
+            categoryID: body.categoryId,
+            description: try body.description.map(StoreRules.validDescription),
+            address: try body.address.map(StoreRules.validAddress),
+            imageIDs: try body.imageIds.map(StoreRules.checkImageCount))
+        try await stores.update(id: id, changes: changes, actorID: user.id, expectedVersion: expected)
+        let view = try await stores.requireView(id: id, viewer: user)
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    /// Archives (the contract's delete); an `If-Match` is honoured here too.
+    @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))
+        try await stores.archive(id: id, expectedVersion: try Versioning.ifMatch(request))
+        return .noContent
+    }
+
+    @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<StoreView>> {
+        let user = try StorePermissions.requireManagerRole(context)
+        return JSONResponse(try await stores.managed(by: user.id, page: try PageRequest(request), viewer: user))
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PostgresNIO
+import Testing
+
+@testable import Chidian
+
+@Suite struct PromotionPurchaseTests {
+    @Test func aPurchaseAnswersTheLedgerRowAndTheNewTotal() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            // MUT
+            let first = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 1], token: manager.token)
+            let second = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 1_000_000], token: manager.token)
+            // validate
+            #expect(first.status == .created)
+            let body = try first.json()
+            #expect(Set(body.keys) == ["id", "storeId", "amount", "createdAt", "adSpend"])
+            #expect((body["id"] as? String)?.hasPrefix("p_") == true)
+            #expect(body["storeId"] as? String == id)
+            #expect(body["amount"] as? Int == 1)
+            #expect(body["adSpend"] as? Int == 1)
+            #expect(second.status == .created)
+            #expect(try second.json()["adSpend"] as? Int == 1_000_001)
+            let store = try await client.send(.get, "/v1/stores/\(id)", token: manager.token).json()
+            #expect(store["adSpend"] as? Int == 1_000_001)
+            #expect(store["promoted"] as? Bool == true)
+        }
+    }
+
+    @Test func onlyTheStoresManagerBuys() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let rival = try await client.register("Rival", role: "manager")
+            let user = try await client.register("Eater")
+            let admin = try await app.admin(client)
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let path = "/v1/stores/\(id)/promotions"
+            // MUT
+            let refused = [
+                try await client.send(.post, path, body: ["amount": 5], token: admin.token),
+                try await client.send(.post, path, body: ["amount": 5], token: rival.token),
+                try await client.send(.post, path, body: ["amount": 5], token: user.token),
+            ]
+            let nobody = try await client.send(.post, path, body: ["amount": 5])
+            let visitor = try await client.send(.post, path, body: ["amount": 5], headers: StoreFixture.visitor())
+            let unknown = try await client.send(.post, "/v1/stores/s_nope/promotions", body: ["amount": 5], token: manager.token)
+            // validate
+            for response in refused {
+                #expect(response.status == .forbidden)
+                #expect(response.problemCode == "not_store_owner")
+            }
+            #expect(nobody.status == .unauthorized)
+            #expect(nobody.problemCode == "login_required")
+            #expect(visitor.problemCode == "login_required")
+            #expect(unknown.status == .notFound)
+            #expect(unknown.problemCode == "store_not_found")
+            #expect(try await app.database.query("SELECT 1 FROM promotions").isEmpty)
+            #expect(try await client.send(.get, "/v1/stores/\(id)", token: manager.token).json()["adSpend"] as? Int == 0)
+        }
+    }
+
+    @Test func amountMustBeAJSONIntegerInRange() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let bodies = [
+                #"{"amount": "5"}"#, #"{"amount": 5.5}"#, #"{"amount": null}"#, #"{}"#, #"{"amount": 0}"#,
+                #"{"amount": -1}"#, #"{"amount": 1000001}"#, #"{"amount": true}"#, #"{"amount": [5]}"#,
+                #"{"amount": {"value": 5}}"#, #"{"amount": 99999999999999999999999}"#, #"{"amount": 1e400}"#,
+            ]
+            for body in bodies {
+                // MUT
+                let response = try await client.sendRaw(.post, "/v1/stores/\(id)/promotions", body: body, token: manager.token)
+                // validate
+                #expect(response.status == .badRequest, "\(body): \(response.text)")
+                #expect(response.problemCode == "invalid_amount", "\(body)")
+            }
+            let notJSON = try await client.sendRaw(.post, "/v1/stores/\(id)/promotions", body: "amount=5", token: manager.token)
+            #expect(notJSON.problemCode == "invalid_body")
+            #expect(try await app.database.query("SELECT 1 FROM promotions").isEmpty)
+        }
+    }
+
+    @Test func sixtyFourConcurrentPurchasesSumExactly() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let token = manager.token
+            // MUT
+            let totals = try await withThrowingTaskGroup(of: Int.self) { group in
+                for amount in 1...64 {
+                    group.addTask {
+                        let response = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: token)
+                        guard response.status == .created else { throw TestFailure("purchase: \(response.status) \(response.text)") }
+                        return try response.json()["adSpend"] as! Int
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // validate: 1 + 2 + ... + 64 = 2080, and each purchase saw its own total.
+            #expect(totals.count == 64)
+            #expect(Set(totals).count == 64, "two purchases reported the same total")
+            #expect(totals.max() == 2080)
+            #expect(try await client.send(.get, "/v1/stores/\(id)", token: token).json()["adSpend"] as? Int == 2080)
+            let ledger = try await app.database.query(
+                "SELECT count(*)::int, sum(amount)::bigint, (SELECT ad_spend FROM stores WHERE id = \(id)) FROM promotions WHERE store_id = \(id)")
+            let (count, sum, adSpend) = try ledger[0].decode((Int, Int, Int).self)
+            #expect(count == 64)
+            #expect(sum == 2080)
+            #expect(adSpend == 2080)
+            let walked = try await StoreFixture.walk(client, "/v1/stores/\(id)/promotions?", limit: 10, token: token)
+            #expect(walked.ids.count == 64)
+            #expect(walked.pages == 7)
+        }
+    }
+}
+
+@Suite struct PromotionListTests {
+    @Test func managerAndAdminsReadTheLedgerNewestFirst() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let rival = try await client.register("Rival", role: "manager")
+            let user = try await client.register("Eater")
+            let admin = try await app.admin(client)
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            var bought: [String] = []
+            for amount in [10, 20, 30] {
+                let response = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: manager.token)
+                bought.append(try response.json()["id"] as! String)
+            }
+            let path = "/v1/stores/\(id)/promotions"
+            // MUT
+            let mine = try await client.send(.get, path, token: manager.token)
+            let asAdmin = try await client.send(.get, path, token: admin.token)
+            let walked = try await StoreFixture.walk(client, path + "?", limit: 2, token: admin.token)
+            let refused = [try await client.send(.get, path, token: rival.token), try await client.send(.get, path, token: user.token)]
+            let nobody = try await client.send(.get, path)
+            // validate
+            #expect(mine.status == .ok)
+            let items = try StoreFixture.items(mine)
+            #expect(items.map { $0["id"] as! String } == bought.reversed())
+            #expect(items.map { $0["amount"] as! Int } == [30, 20, 10])
+            #expect(items.allSatisfy { $0["storeId"] as? String == id && $0["createdAt"] is String })
+            #expect(try StoreFixture.ids(asAdmin) == bought.reversed())
+            #expect(walked.ids == bought.reversed())
+            #expect(walked.pages == 2)
+            for response in refused {
+                #expect(response.status == .forbidden)
+                #expect(response.problemCode == "not_store_owner")
+            }
+            #expect(nobody.problemCode == "login_required")
+        }
+    }
+}
+
+@Suite struct DailyPromotionTests {
+    @Test func highestSpendFirstTiesByEarlierCreationThenID() async throws {
+        try await TestApp.run { client, app in
+            // setup: made directly so creation times and ad spend tie exactly where wanted.
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let rows = try await app.database.query(
+                """
+                INSERT INTO stores (id, name, category_id, manager_id, created_at, ad_spend) VALUES
+                    ('s_a_late',  'A', \(category), \(manager.id), '2024-01-02T00:00:00Z', 500),
+                    ('s_b_early', 'B', \(category), \(manager.id), '2024-01-01T00:00:00Z', 500),
+                    ('s_c_same2', 'C', \(category), \(manager.id), '2024-01-01T00:00:00Z', 500),
+                    ('s_c_same1', 'D', \(category), \(manager.id), '2024-01-01T00:00:00Z', 500),
+                    ('s_d_top',   'E', \(category), \(manager.id), '2024-01-03T00:00:00Z', 900),
+                    ('s_e_low',   'F', \(category), \(manager.id), '2023-01-01T00:00:00Z', 1),
+                    ('s_f_zero',  'G', \(category), \(manager.id), '2023-01-01T00:00:00Z', 0)
+                RETURNING id
+                """)
+            #expect(rows.count == 7)
+            // MUT
+            let response = try await client.send(.get, "/v1/promotions/daily")
+            // validate
+            #expect(response.status == .ok)
+            #expect(try response.json()["nextCursor"] == nil, "a ranking, not a page")
+            let items = try StoreFixture.items(response)
+            #expect(items.map { $0["id"] as! String } == ["s_d_top", "s_b_early", "s_c_same1", "s_c_same2", "s_a_late", "s_e_low"])
+            #expect(items.allSatisfy { $0["promoted"] as? Bool == true })
+            #expect(items.allSatisfy { $0["adSpend"] == nil }, "nobody sees ad spend")
+            #expect(try StoreFixture.ids(try await client.send(.get, "/v1/promotions/daily?limit=2")) == ["s_d_top", "s_b_early"])
+        }
+    }
+
+    @Test func limitDefaultsToTenAndIsChecked() async throws {
+        try await TestApp.run { client, app in
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            try await app.database.query(
+                """
+                INSERT INTO stores (name, category_id, manager_id, ad_spend)
+                SELECT 'S' || n, \(category), \(manager.id), n FROM generate_series(1, 12) AS n
+                """)
+            #expect(try StoreFixture.ids(try await client.send(.get, "/v1/promotions/daily")).count == 10)
+            #expect(try StoreFixture.ids(try await client.send(.get, "/v1/promotions/daily?limit=100")).count == 12)
+            for limit in ["0", "101", "abc", "-1", "1.5", ""] {
+                let response = try await client.send(.get, "/v1/promotions/daily?limit=\(limit)")
+                #expect(response.status == .badRequest, "\(limit)")
+                #expect(response.problemCode == "invalid_limit", "\(limit)")
+            }
+        }
+    }
+
+    @Test func eachViewerSeesOnlyTheAdSpendTheyMay() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let boss = try await client.register("Boss", role: "manager")
+            let rival = try await client.register("Rival", role: "manager")
+            let admin = try await app.admin(client)
+            let category = try await StoreFixture.category(app, "火锅")
+            let bossStore = try await StoreFixture.store(client, boss, name: "Boss's", categoryID: category)["id"] as! String
+            let rivalStore = try await StoreFixture.store(client, rival, name: "Rival's", categoryID: category)["id"] as! String
+            _ = try await client.send(.post, "/v1/stores/\(bossStore)/promotions", body: ["amount": 200], token: boss.token)
+            _ = try await client.send(.post, "/v1/stores/\(rivalStore)/promotions", body: ["amount": 100], token: rival.token)
+            func adSpends(_ token: String) async throws -> [Int?] {
+                try StoreFixture.items(try await client.send(.get, "/v1/promotions/daily", token: token)).map { $0["adSpend"] as? Int }
+            }
+            // MUT + validate
+            #expect(try await adSpends(boss.token) == [200, nil])
+            #expect(try await adSpends(rival.token) == [nil, 100])
+            #expect(try await adSpends(admin.token) == [200, 100])
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import Chidian
+
+@Suite struct StoreCreateTests {
+    @Test func createAnswersTheFullStoreWithETag() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let first = try await StoreFixture.image(app, uploaderID: manager.id)
+            let second = try await StoreFixture.image(app, uploaderID: manager.id)
+            // MUT
+            let response = try await client.send(
+                .post, "/v1/stores",
+                body: [
+                    "name": "  小龙坎 ", "categoryId": category, "description": "麻辣\n鲜香", "address": " 成都 ",
+                    "imageIds": [second, first],
+                ], token: manager.token)
+            // validate
+            #expect(response.status == .created)
+            #expect(StoreFixture.etag(response) == "\"1\"")
+            let store = try response.json()
+            #expect(Set(store.keys) == [
+                "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls", "rating",
+                "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
+            ])
+            #expect((store["id"] as? String)?.hasPrefix("s_") == true)
+            #expect(store["name"] as? String == "小龙坎")
+            #expect(store["description"] as? String == "麻辣\n鲜香")
+            #expect(store["address"] as? String == "成都")
+            #expect(store["category"] as? [String: String] == ["id": category, "name": "火锅"])
+            #expect(store["managerId"] as? String == manager.id)
+            #expect(store["managerName"] as? String == "Boss")
+            #expect(store["imageUrls"] as? [String] == ["/v1/images/\(second)", "/v1/images/\(first)"])
+            let rating = try #require(store["rating"] as? [String: Any])
+            #expect(rating["average"] is NSNull)
+            #expect(rating["count"] as? Int == 0)
+            #expect(rating["score"] as? Double == 3.5)
+            #expect(store["favoriteCount"] as? Int == 0)
+            #expect(store["favorited"] as? Bool == false)
+            #expect(store["promoted"] as? Bool == false)
+            #expect(store["adSpend"] as? Int == 0)
+            #expect(store["version"] as? Int == 1)
+            #expect((store["createdAt"] as? String)?.hasSuffix("Z") == true)
+        }
+    }
+
+    @Test func onlyManagersCreate() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let category = try await StoreFixture.category(app, "烧烤")
+            let user = try await client.register("Eater")
+            let admin = try await app.admin(client)
+            let body: [String: Any] = ["name": "串串", "categoryId": category]
+            // MUT
+            let nobody = try await client.send(.post, "/v1/stores", body: body)
+            let visitor = try await client.send(.post, "/v1/stores", body: body, headers: StoreFixture.visitor())
+            let asUser = try await client.send(.post, "/v1/stores", body: body, token: user.token)
+            let asAdmin = try await client.send(.post, "/v1/stores", body: body, token: admin.token)
+            // validate
+            #expect(nobody.status == .unauthorized)
+            #expect(nobody.problemCode == "login_required")
+            #expect(visitor.status == .unauthorized)
+            #expect(visitor.problemCode == "login_required")
+            #expect(asUser.status == .forbidden)
+            #expect(asUser.problemCode == "manager_required")
+            #expect(asAdmin.status == .forbidden)
+            #expect(asAdmin.problemCode == "manager_required")
+            #expect(try await app.database.query("SELECT 1 FROM stores").isEmpty)
+        }
+    }
+
+    @Test func createValidatesEveryField() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let other = try await client.register("Other", role: "manager")
+            let category = try await StoreFixture.category(app, "面馆")
+            let mine = try await StoreFixture.image(app, uploaderID: manager.id)
+            let theirs = try await StoreFixture.image(app, uploaderID: other.id)
+            let cases: [([String: Any], String)] = [
+                (["name": "   ", "categoryId": category], "name_required"),
+                (["categoryId": category], "name_required"),
+                (["name": String(repeating: "a", count: 65), "categoryId": category], "invalid_name"),
+                (["name": "bad\u{7}name", "categoryId": category], "invalid_name"),
+                (["name": "two\nlines", "categoryId": category], "invalid_name"),
+                (["name": "Noodles", "categoryId": category, "description": String(repeating: "面", count: 2001)], "invalid_description"),
+                (["name": "Noodles", "categoryId": category, "description": "nul\u{0}"], "invalid_description"),
+                (["name": "Noodles", "categoryId": category, "address": String(repeating: "路", count: 201)], "invalid_address"),
+                (["name": "Noodles", "categoryId": category, "imageIds": Array(repeating: mine, count: 10)], "invalid_images"),
+                (["name": "Noodles", "categoryId": category, "imageIds": [mine, theirs]], "invalid_images"),
+                (["name": "Noodles", "categoryId": category, "imageIds": ["i_doesnotexist"]], "invalid_images"),
+                (["name": "Noodles", "categoryId": "c_nope"], "unknown_category"),
+                (["name": "Noodles"], "unknown_category"),
+                (["name": 5, "categoryId": category], "invalid_body"),
+                (["name": "Noodles", "categoryId": category, "imageIds": "i_x"], "invalid_body"),
+            ]
+            for (body, code) in cases {
+                // MUT
+                let response = try await client.send(.post, "/v1/stores", body: body, token: manager.token)
+                // validate
+                #expect(response.status == .badRequest, "\(code): \(response.text)")
+                #expect(response.problemCode == code, "\(body)")
+            }
+            #expect(try await app.database.query("SELECT 1 FROM stores").isEmpty)
+        }
+    }
+
+    @Test func limitsCountCharactersNotBytes() async throws {
+        try await TestApp.run { client, app in
+            let manager = try await client.register("Boss", role: "manager")
+            let category = try await StoreFixture.category(app, "面馆")
+            let images = try await StoreFixture.images(app, uploaderID: manager.id, count: 9)
+            // MUT
+            let store = try await StoreFixture.store(
+                client, manager, name: String(repeating: "👨‍👩‍👧", count: 64), categoryID: category,
+                extra: [
+                    "description": String(repeating: "面", count: 2000), "address": String(repeating: "路", count: 200),
+                    "imageIds": images,
+                ])
+            // validate
+            #expect((store["name"] as? String)?.count == 64)
+            #expect((store["imageUrls"] as? [String]) == images.map { "/v1/images/\($0)" })
+        }
+    }
+}
+
+@Suite struct StoreReadTests {
+    @Test func unknownStoresAre404() async throws {
+        try await TestApp.run { client, _ in
+            for path in ["/v1/stores/s_nope", "/v1/stores/%00", "/v1/stores/\(String(repeating: "x", count: 300))"] {
+                let response = try await client.send(.get, path)
+                #expect(response.status == .notFound, "\(path)")
+                #expect(response.problemCode == "store_not_found", "\(path)")
+            }
+        }
+    }
+
+    @Test func adSpendIsShownOnlyToItsManagerAndAdmins() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let rival = try await client.register("Rival", role: "manager")
+            let user = try await client.register("Eater")
+            let admin = try await app.admin(client)
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let bought = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 300], token: manager.token)
+            #expect(bought.status == .created)
+            // MUT + validate
+            for (token, sees) in [(manager.token, true), (admin.token, true), (rival.token, false), (user.token, false), (nil, false)] {
+                let response = try await client.send(.get, "/v1/stores/\(id)", token: token)
+                #expect(response.status == .ok)
+                #expect(StoreFixture.etag(response) == "\"1\"")
+                let store = try response.json()
+                #expect(store["promoted"] as? Bool == true)
+                #expect(store.keys.contains("adSpend") == sees)
+                if sees { #expect(store["adSpend"] as? Int == 300) }
+                let listed = try StoreFixture.items(try await client.send(.get, "/v1/stores", token: token))
+                #expect(listed.count == 1)
+                #expect(listed.first?.keys.contains("adSpend") == sees)
+            }
+            let visitor = try await client.send(.get, "/v1/stores/\(id)", headers: StoreFixture.visitor())
+            #expect(try visitor.json().keys.contains("adSpend") == false)
+            #expect(!visitor.text.contains("300"))
+        }
+    }
+
+    @Test func viewsKeepTheGivenOrderForTheViewer() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let fan = try await client.register("Fan")
+            let category = try await StoreFixture.category(app, "火锅")
+            let a = try await StoreFixture.store(client, manager, name: "A", categoryID: category)["id"] as! String
+            let b = try await StoreFixture.store(client, manager, name: "B", categoryID: category)["id"] as! String
+            let image = try await StoreFixture.image(app, uploaderID: manager.id)
+            _ = try await client.send(.patch, "/v1/stores/\(b)", body: ["imageIds": [image]], token: manager.token)
+            _ = try await client.send(.put, "/v1/stores/\(b)/favorite", token: fan.token)
+            let repository = StoreRepository(database: app.database)
+            let fanUser = AuthUser(id: fan.id, name: fan.name, role: .user, tokenHash: [])
+            let managerUser = AuthUser(id: manager.id, name: manager.name, role: .manager, tokenHash: [])
+            // MUT
+            let forFan = try await repository.views(ids: [b, "s_nope", a, b, "\u{0}"], viewer: fanUser)
+            let forManager = try await repository.views(ids: [a, b], viewer: managerUser)
+            let none = try await repository.views(ids: [], viewer: nil)
+            // validate
+            #expect(forFan.map(\.id) == [b, a, b])
+            #expect(forFan.map(\.favorited) == [true, false, true])
+            #expect(forFan.map(\.adSpend) == [nil, nil, nil])
+            #expect(forFan[0].imageUrls == [ImageURL.path(image)])
+            #expect(forManager.map(\.adSpend) == [0, 0])
+            #expect(none.isEmpty)
+        }
+    }
+
+    @Test func ratingAverageAndBayesianScore() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let manager = try await client.register("Boss", role: "manager")
+            let critic = try await client.register("Critic")
+            let category = try await StoreFixture.category(app, "火锅")
+            let one = try await StoreFixture.store(client, manager, name: "One five", categoryID: category)["id"] as! String
+            let fifty = try await StoreFixture.store(client, manager, name: "Fifty", categoryID: category)["id"] as! String
+            try await StoreFixture.review(app, storeID: one, authorID: critic.id, ratings: [5])
+            // Fifty reviews averaging 4.6: thirty 5s and twenty 4s.
+            try await StoreFixture.review(app, storeID: fifty, authorID: critic.id, ratings: Array(repeating: 5, count: 30) + Array(repeating: 4, count: 20))
+            // MUT
+            let single = try await client.send(.get, "/v1/stores/\(one)").json()["rating"] as! [String: Any]
+            let many = try await client.send(.get, "/v1/stores/\(fifty)").json()["rating"] as! [String: Any]
+            let ranked = try StoreFixture.ids(try await client.send(.get, "/v1/stores?sort=rating"))
+            // validate: score = (sum + 3.5 * 5) / (count + 5)
+            #expect(single["average"] as? Double == 5)
+            #expect(single["count"] as? Int == 1)
+            #expect(single["score"] as? Double == 3.75)
+            #expect(many["average"] as? Double == 4.6)
+            #expect(many["count"] as? Int == 50)
+            #expect(many["score"] as? Double == 4.5)
+            #expect(ranked == [fifty, one])
+        }
+    }
+}

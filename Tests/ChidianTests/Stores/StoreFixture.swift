@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PostgresNIO
+import Testing
+
+@testable import Chidian
+
+/// Test data for the store suites: categories, images and ratings go straight to the database,
+/// stores through the API.
+enum StoreFixture {
+    static func category(_ app: TestApp, _ name: String) async throws -> String {
+        try await StoreAdmin(database: app.database).addCategory(name: name).id
+    }
+
+    /// An image row uploaded by `uploaderID` (the bytes are not needed here).
+    static func image(_ app: TestApp, uploaderID: String) async throws -> String {
+        try await app.database.query(
+            """
+            INSERT INTO images (sha256, content_type, width, height, bytes, uploader_id)
+            VALUES (sha256(\(UUID().uuidString)::bytea), 'image/png', 1, 1, 10, \(uploaderID)) RETURNING id
+            """)[0].decode(String.self)
+    }
+
+    static func images(_ app: TestApp, uploaderID: String, count: Int) async throws -> [String] {
+        var ids: [String] = []
+        for _ in 0..<count { ids.append(try await image(app, uploaderID: uploaderID)) }
+        return ids
+    }
+
+    /// Creates a store through the API and returns its JSON.
+    static func store(
+        _ client: any TestClientProtocol, _ manager: Session, name: String, categoryID: String, extra: [String: Any] = [:]
+    ) async throws -> [String: Any] {
+        var body = extra
+        body["name"] = name
+        body["categoryId"] = categoryID
+        let response = try await client.send(.post, "/v1/stores", body: body, token: manager.token)
+        guard response.status == .created else { throw TestFailure("create store \(name): \(response.status) \(response.text)") }
+        return try response.json()
+    }
+
+    /// Reviews by `authorID` with these ratings; the comments trigger updates the store's totals.
+    static func review(_ app: TestApp, storeID: String, authorID: String, ratings: [Int]) async throws {
+        try await app.database.query(
+            """
+            INSERT INTO comments (kind, store_id, author_id, rating, body)
+            SELECT 'review', \(storeID), \(authorID), r, 'tasty' FROM unnest(\(ratings)::int[]) AS r
+            """)
+    }
+
+    static func items(_ response: TestResponse) throws -> [[String: Any]] {
+        guard let items = try response.json()["items"] as? [[String: Any]] else { throw TestFailure("no items: \(response.text)") }
+        return items
+    }
+
+    static func ids(_ response: TestResponse) throws -> [String] {
+        try items(response).map { $0["id"] as! String }
+    }
+
+    static func nextCursor(_ response: TestResponse) throws -> String? {
+        try response.json()["nextCursor"] as? String
+    }
+
+    /// Every page of `path` (which has a `?`), `limit` at a time; fails on a repeated id.
+    static func walk(_ client: any TestClientProtocol, _ path: String, limit: Int, token: String? = nil) async throws -> (ids: [String], pages: Int) {
+        var ids: [String] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let uri = path + "&limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let response = try await client.send(.get, uri, token: token)
+            guard response.status == .ok else { throw TestFailure("\(uri): \(response.status) \(response.text)") }
+            let page = try Self.ids(response)
+            #expect(page.count <= limit)
+            ids += page
+            cursor = try nextCursor(response)
+            pages += 1
+            if pages > 100 { throw TestFailure("endless paging") }
+        } while cursor != nil
+        #expect(Set(ids).count == ids.count, "a page repeated an item")
+        return (ids, pages)
+    }
+
+    static func etag(_ response: TestResponse) -> String? {
+        response.headers[.eTag]
+    }
+
+    static func visitor(_ id: String = "visitor-0001") -> HTTPFields {
+        [HTTPField.Name("X-Visitor-Id")!: id]
+    }
+}
