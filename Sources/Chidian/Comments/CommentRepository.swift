@@ -1,0 +1,289 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Reviews and notices in PostgreSQL. Store rating totals follow in the same transaction through the
+/// triggers of 001 (insert, rating change, hide, delete).
+public struct CommentRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    // MARK: Reading
+
+    /// The visible comments among `ids`, in the order given (unknown, hidden and archived ones left out).
+    /// One query whatever the number of ids: the feed and search turn their id lists into comments with it.
+    public func views(ids: [String]) async throws -> [CommentView] {
+        let logger = database.logger
+        return try await database.withConnection { try await Self.views(ids: ids, on: $0, logger: logger) }
+    }
+
+    /// `views(ids:)` on a given connection, so writes can answer from inside their transaction.
+    public static func views(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [CommentView] {
+        let ids = ids.filter(PlausibleID.check)
+        guard !ids.isEmpty else { return [] }
+        let rows = try await connection.rows(
+            """
+            \(unescaped: CommentView.select) \(unescaped: CommentView.from)
+            WHERE c.id = ANY(\(ids)::text[]) AND \(unescaped: CommentView.visible)
+            """, logger: logger)
+        let byID = Dictionary(try rows.map { let view = try CommentView(row: $0); return (view.id, view) }) { a, _ in a }
+        return ids.compactMap { byID[$0] }
+    }
+
+    public func view(id: String) async throws -> CommentView? {
+        try await views(ids: [id]).first
+    }
+
+    /// A store's comments, optionally of one kind.
+    public func storeComments(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws -> Page<CommentView> {
+        let kind = kind?.rawValue
+        switch sort {
+        case .newest:
+            let list = "store-comments.newest"
+            let after = try CommentKeyset.Newest(page.cursor, list: list)
+            return try await CommentKeyset.page(
+                """
+                \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
+                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible)
+                  AND (\(kind)::text IS NULL OR c.kind = \(kind)::text)
+                  AND (\(after.createdAt)::timestamptz IS NULL
+                       OR (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text))
+                ORDER BY \(unescaped: CommentKeyset.newestOrder)
+                LIMIT \(page.limit + 1)
+                """, keyCount: 2, limit: page.limit, list: list, database: database)
+        case .rating:
+            let list = "store-comments.rating"
+            let after = try CommentKeyset.Rating(page.cursor, list: list)
+            // Notices carry no rating; as 0 they sort after every review. Reviews alone sort by the
+            // plain column, which walks the comments_store_rating index.
+            let ratingKey = kind == CommentKind.review.rawValue ? "c.rating" : "COALESCE(c.rating, 0)"
+            return try await CommentKeyset.page(
+                """
+                \(unescaped: CommentView.select), \(unescaped: ratingKey)::text, c.created_at::text, c.id
+                \(unescaped: CommentView.from)
+                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible)
+                  AND (\(kind)::text IS NULL OR c.kind = \(kind)::text)
+                  AND (\(after.rating)::int IS NULL
+                       OR (\(unescaped: ratingKey), c.created_at, c.id)
+                          < (\(after.rating)::int, \(after.createdAt)::timestamptz, \(after.id)::text))
+                ORDER BY \(unescaped: ratingKey) DESC, c.created_at DESC, c.id DESC
+                LIMIT \(page.limit + 1)
+                """, keyCount: 3, limit: page.limit, list: list, database: database)
+        }
+    }
+
+    /// A user's comments, newest first.
+    public func userComments(userID: String, page: PageRequest) async throws -> Page<CommentView> {
+        let list = "user-comments.newest"
+        let after = try CommentKeyset.Newest(page.cursor, list: list)
+        return try await CommentKeyset.page(
+            """
+            \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
+            WHERE c.author_id = \(userID) AND \(unescaped: CommentView.visible)
+              AND (\(after.createdAt)::timestamptz IS NULL
+                   OR (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text))
+            ORDER BY \(unescaped: CommentKeyset.newestOrder)
+            LIMIT \(page.limit + 1)
+            """, keyCount: 2, limit: page.limit, list: list, database: database)
+    }
+
+    /// A store that is not archived: its manager, or nil (→ 404 `store_not_found`).
+    public func liveStoreManager(storeID: String) async throws -> String? {
+        guard PlausibleID.check(storeID) else { return nil }
+        return try await database.query(
+            "SELECT manager_id FROM stores WHERE id = \(storeID) AND archived_at IS NULL"
+        ).first?.decode(String.self)
+    }
+
+    public func userExists(id: String) async throws -> Bool {
+        guard PlausibleID.check(id) else { return false }
+        return try await !database.query("SELECT 1 FROM users WHERE id = \(id)").isEmpty
+    }
+
+    /// What permission checks need of a visible comment.
+    public struct Target: Sendable {
+        public let id: String
+        public let authorID: String
+        public let kind: CommentKind
+        public let version: Int
+    }
+
+    public func target(id: String) async throws -> Target? {
+        guard PlausibleID.check(id) else { return nil }
+        let rows = try await database.query(
+            """
+            SELECT c.author_id, c.kind, c.version FROM comments c JOIN stores s ON s.id = c.store_id
+            WHERE c.id = \(id) AND \(unescaped: CommentView.visible)
+            """)
+        guard let row = rows.first else { return nil }
+        let (author, kind, version) = try row.decode((String, String, Int).self)
+        return Target(id: id, authorID: author, kind: CommentKind(rawValue: kind) ?? .review, version: version)
+    }
+
+    // MARK: Writing
+
+    public struct NewComment: Sendable {
+        public var storeID: String
+        public var authorID: String
+        public var kind: CommentKind
+        public var rating: Int?
+        public var body: String
+        public var imageIDs: [String]
+
+        public init(storeID: String, authorID: String, kind: CommentKind, rating: Int?, body: String, imageIDs: [String]) {
+            self.storeID = storeID
+            self.authorID = authorID
+            self.kind = kind
+            self.rating = kind == .notice ? nil : rating
+            self.body = body
+            self.imageIDs = imageIDs
+        }
+    }
+
+    /// Inserts the comment and its images in one transaction; the store's rating totals move with it.
+    public func create(_ new: NewComment) async throws -> CommentView {
+        let logger = database.logger
+        do {
+            return try await database.transaction { connection in
+                try await Self.checkImages(new.imageIDs, owner: new.authorID, on: connection, logger: logger)
+                let rows = try await connection.rows(
+                    """
+                    INSERT INTO comments (kind, store_id, author_id, rating, body)
+                    VALUES (\(new.kind.rawValue), \(new.storeID), \(new.authorID), \(new.rating)::smallint, \(new.body))
+                    RETURNING id
+                    """, logger: logger)
+                let id = try rows[0].decode(String.self)
+                try await Self.setImages(new.imageIDs, commentID: id, on: connection, logger: logger)
+                // The store may have been archived since it was checked: then the comment is not visible.
+                guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
+                    throw CommentProblems.storeNotFound(new.storeID)
+                }
+                return view
+            }
+        } catch let error as PSQLError where error.sqlState == "23503" {
+            throw CommentProblems.storeNotFound(new.storeID)
+        }
+    }
+
+    /// Fields to change; nil leaves a field as it is. `imageIDs` replaces the whole list.
+    public struct Patch: Sendable {
+        public var rating: Int?
+        public var body: String?
+        public var imageIDs: [String]?
+
+        public init(rating: Int? = nil, body: String? = nil, imageIDs: [String]? = nil) {
+            self.rating = rating
+            self.body = body
+            self.imageIDs = imageIDs
+        }
+
+        public var isEmpty: Bool { rating == nil && body == nil && imageIDs == nil }
+    }
+
+    /// Applies `patch` to the author's visible comment. The version check is part of the `UPDATE`,
+    /// so of two writers holding the same version exactly one succeeds: the other gets 412.
+    public func update(id: String, authorID: String, patch: Patch, ifMatch: Int?) async throws -> CommentView {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            if patch.isEmpty {
+                // Nothing to change: no new version, but a stale If-Match is still refused.
+                guard let version = try await Self.lockedTarget(id: id, on: connection, logger: logger) else {
+                    throw CommentProblems.commentNotFound(id)
+                }
+                if let ifMatch, ifMatch != version { throw Versioning.versionConflict }
+            } else {
+                if let imageIDs = patch.imageIDs {
+                    try await Self.checkImages(imageIDs, owner: authorID, on: connection, logger: logger)
+                }
+                let updated = try await connection.rows(
+                    """
+                    UPDATE comments SET
+                        rating = COALESCE(\(patch.rating)::smallint, rating),
+                        body = COALESCE(\(patch.body)::text, body),
+                        updated_at = now(), version = version + 1
+                    WHERE id = \(id) AND author_id = \(authorID) AND hidden_at IS NULL AND NOT store_archived
+                      AND (\(ifMatch)::int IS NULL OR version = \(ifMatch)::int)
+                    RETURNING id
+                    """, logger: logger)
+                if updated.isEmpty {
+                    guard try await Self.lockedTarget(id: id, on: connection, logger: logger) != nil else {
+                        throw CommentProblems.commentNotFound(id)
+                    }
+                    throw Versioning.versionConflict
+                }
+                if let imageIDs = patch.imageIDs {
+                    try await connection.rows("DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
+                    try await Self.setImages(imageIDs, commentID: id, on: connection, logger: logger)
+                }
+            }
+            guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
+                throw CommentProblems.commentNotFound(id)
+            }
+            return view
+        }
+    }
+
+    /// Deletes a visible comment (its images rows cascade); 404 when there is none, 412 on a stale If-Match.
+    public func delete(id: String, ifMatch: Int?) async throws {
+        let logger = database.logger
+        try await database.transaction { connection in
+            let deleted = try await connection.rows(
+                """
+                DELETE FROM comments
+                WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
+                  AND (\(ifMatch)::int IS NULL OR version = \(ifMatch)::int)
+                RETURNING id
+                """, logger: logger)
+            if deleted.isEmpty {
+                guard try await Self.lockedTarget(id: id, on: connection, logger: logger) != nil else {
+                    throw CommentProblems.commentNotFound(id)
+                }
+                throw Versioning.versionConflict
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The visible comment's version, locked for the rest of the transaction.
+    static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
+        let rows = try await connection.rows(
+            """
+            SELECT version FROM comments
+            WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
+            FOR UPDATE
+            """, logger: logger)
+        return try rows.first?.decode(Int.self)
+    }
+
+    /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
+    static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !ids.isEmpty else { return }
+        let rows = try await connection.rows(
+            "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
+        guard try rows[0].decode(Int.self) == Set(ids).count else {
+            throw Problem.badRequest("invalid_images", "Every image must exist and be one you uploaded.")
+        }
+    }
+
+    /// Writes the image list in the order given.
+    static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !ids.isEmpty else { return }
+        try await connection.rows(
+            """
+            INSERT INTO comment_images (comment_id, position, image_id)
+            SELECT \(commentID), (t.n - 1)::smallint, t.image_id
+            FROM unnest(\(ids)::text[]) WITH ORDINALITY AS t(image_id, n)
+            """, logger: logger)
+    }
+}
+
+/// The not-found answers of this module (named apart from other modules' helpers).
+enum CommentProblems {
+    static func storeNotFound(_ id: String) -> Problem { .notFound("store_not_found", "No store \(id.prefix(64)).") }
+    static func commentNotFound(_ id: String) -> Problem { .notFound("comment_not_found", "No comment \(id.prefix(64)).") }
+    static func userNotFound(_ id: String) -> Problem { .notFound("user_not_found", "No user \(id.prefix(64)).") }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The contract's "Reviews and notices" routes, plus the per-user comment lists.
+struct CommentsController {
+    let comments: CommentRepository
+    /// Opening a review counts as a click for the feed's recommender.
+    let interests: InterestRepository
+    let clock: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("stores/:id/comments", use: storeComments)
+        group.post("stores/:id/comments", use: create)
+        group.get("comments/:id", use: read)
+        group.patch("comments/:id", use: edit)
+        group.delete("comments/:id", use: delete)
+        group.get("users/:id/comments", use: userComments)
+        group.get("me/comments", use: myComments)
+    }
+
+    // MARK: Lists
+
+    @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
+        let storeID = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let kind = try query["kind"].map { raw in
+            guard let kind = CommentKind(rawValue: String(raw)) else {
+                throw Problem.badRequest("invalid_kind", "kind must be \"review\" or \"notice\".")
+            }
+            return kind
+        }
+        let sort = try query["sort"].map { raw in
+            guard let sort = CommentSort(rawValue: String(raw)) else {
+                throw Problem.badRequest("invalid_sort", "sort must be \"newest\" or \"rating\".")
+            }
+            return sort
+        } ?? .newest
+        let page = try PageRequest(request)
+        guard try await comments.liveStoreManager(storeID: storeID) != nil else {
+            throw CommentProblems.storeNotFound(storeID)
+        }
+        return JSONResponse(try await comments.storeComments(storeID: storeID, kind: kind, sort: sort, page: page))
+    }
+
+    @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
+        let userID = try context.parameters.require("id")
+        let page = try PageRequest(request)
+        guard try await comments.userExists(id: userID) else { throw CommentProblems.userNotFound(userID) }
+        return JSONResponse(try await comments.userComments(userID: userID, page: page))
+    }
+
+    @Sendable func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
+        let user = try context.requireUser()
+        return JSONResponse(try await comments.userComments(userID: user.id, page: try PageRequest(request)))
+    }
+
+    // MARK: One comment
+
+    struct CreateBody: Decodable {
+        /// Kept raw so a string or a fraction is `invalid_rating`, not `invalid_body`.
+        var rating: JSONValue?
+        var body: String?
+        var imageIds: [String]?
+    }
+
+    /// Users write reviews; managers write notices on their own stores; admins write nothing.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
+        let user = try context.requireUser()
+        guard user.role != .admin else {
+            throw Problem.forbidden("forbidden", "Admins moderate comments; they do not write them.")
+        }
+        let storeID = try context.parameters.require("id")
+        guard let managerID = try await comments.liveStoreManager(storeID: storeID) else {
+            throw CommentProblems.storeNotFound(storeID)
+        }
+        let kind: CommentKind = user.role == .manager ? .notice : .review
+        if kind == .notice, managerID != user.id {
+            throw Problem.forbidden("not_store_owner", "Managers post notices only on their own stores.")
+        }
+        var request = request
+        let body = try await request.decodeJSON(CreateBody.self)
+        let text = try CommentRules.validBody(body.body)
+        // A rating sent with a notice is ignored.
+        let rating = kind == .review ? try CommentRules.validRating(body.rating) : nil
+        let imageIDs = try CommentRules.validImageIDs(body.imageIds ?? [])
+        let view = try await comments.create(
+            .init(storeID: storeID, authorID: user.id, kind: kind, rating: rating, body: text, imageIDs: imageIDs))
+        var headers = Versioning.etag(view.version)
+        headers[.location] = "/v1/comments/\(view.id)"
+        return JSONResponse(view, status: .created, headers: headers)
+    }
+
+    /// `?track=false` is accepted; click tracking is added by the feed.
+    @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
+        let id = try context.parameters.require("id")
+        guard let view = try await comments.view(id: id) else { throw CommentProblems.commentNotFound(id) }
+        if view.kind == .review, request.uri.queryParameters["track"] != "false", let viewer = context.viewer.interestKey {
+            try await interests.recordOpen(viewer: viewer, commentID: view.id, at: clock())
+        }
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    struct PatchBody: Decodable {
+        var rating: JSONValue?
+        var body: String?
+        var imageIds: [String]?
+    }
+
+    /// Only the author edits, admins included in "everyone else".
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        guard let target = try await comments.target(id: id) else { throw CommentProblems.commentNotFound(id) }
+        guard target.authorID == user.id else {
+            throw Problem.forbidden("not_author", "Only the author may edit this comment.")
+        }
+        let ifMatch = try Versioning.ifMatch(request)
+        var request = request
+        let body = try await request.decodeJSON(PatchBody.self)
+        let patch = CommentRepository.Patch(
+            rating: target.kind == .review ? try body.rating.map { try CommentRules.validRating($0) } : nil,
+            body: try body.body.map { try CommentRules.validBody($0) },
+            imageIDs: try body.imageIds.map { try CommentRules.validImageIDs($0) })
+        let view = try await comments.update(id: id, authorID: user.id, patch: patch, ifMatch: ifMatch)
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    /// The author or an admin; `If-Match` is honoured here too.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        guard let target = try await comments.target(id: id) else { throw CommentProblems.commentNotFound(id) }
+        guard target.authorID == user.id || user.role == .admin else {
+            throw Problem.forbidden("not_author", "Only the author or an admin may delete this comment.")
+        }
+        try await comments.delete(id: id, ifMatch: try Versioning.ifMatch(request))
+        return .noContent
+    }
+}

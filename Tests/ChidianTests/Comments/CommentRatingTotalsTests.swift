@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import Chidian
+
+/// The store's rating_count and rating_sum always equal its live reviews' count and sum.
+@Suite struct CommentRatingTotalsTests {
+    @Test func totalsFollowCreateEditDeleteAndHide() async throws {
+        try await TestApp.run { client, app in
+            // setup
+            let world = try await CommentWorld.make(client, app)
+            func totals() async throws -> (kept: [Int], live: [Int]) { try await CommentFixture.totals(app, storeID: world.storeID) }
+            // create
+            let a = try await world.review(5)["id"] as! String
+            let b = try await world.review(2)["id"] as! String
+            _ = try await world.comment(["body": "通知不计分"], as: world.manager)
+            var now = try await totals()
+            #expect(now.kept == [2, 7])
+            #expect(now.kept == now.live)
+            // edit
+            _ = try await client.send(.patch, "/v1/comments/\(b)", body: ["rating": 4], token: world.user.token)
+            now = try await totals()
+            #expect(now.kept == [2, 9])
+            #expect(now.kept == now.live)
+            // hide
+            #expect(try await CommentModeration.hide(id: a, database: app.database) == .hidden)
+            now = try await totals()
+            #expect(now.kept == [1, 4])
+            #expect(now.kept == now.live)
+            // hiding again changes nothing
+            #expect(try await CommentModeration.hide(id: a, database: app.database) == .alreadyHidden)
+            #expect(try await totals().kept == [1, 4])
+            // delete
+            let deleted = try await client.send(.delete, "/v1/comments/\(b)", token: world.user.token)
+            #expect(deleted.status == .noContent)
+            now = try await totals()
+            #expect(now.kept == [0, 0])
+            #expect(now.kept == now.live)
+        }
+    }
+
+    @Test func refusedWritesLeaveTotalsAlone() async throws {
+        try await TestApp.run { client, app in
+            let world = try await CommentWorld.make(client, app)
+            let id = try await world.review(3)["id"] as! String
+            _ = try await world.post(["rating": 5, "body": "x", "imageIds": ["i_missing"]], as: world.user)
+            _ = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 5, "imageIds": ["i_missing"]], token: world.user.token)
+            _ = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 1], token: world.user.token, headers: [.ifMatch: "\"9\""])
+            let totals = try await CommentFixture.totals(app, storeID: world.storeID)
+            #expect(totals.kept == [1, 3])
+            #expect(totals.kept == totals.live)
+        }
+    }
+}
