@@ -22,12 +22,13 @@ struct TestApp: Sendable {
     /// Runs `body` against the router (no sockets) with the pool running.
     static func run(
         configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Date = { Date() },
         _ body: @Sendable (any TestClientProtocol, TestApp) async throws -> Void
     ) async throws {
         try await TestDatabase.withFresh { database, url in
             var config = testConfig(url: url)
             configure(&config)
-            let services = AppServices(config: config, database: database, logger: TestDatabase.logger)
+            let services = AppServices(config: config, database: database, logger: TestDatabase.logger, clock: clock)
             let app = buildApplication(services, runDatabase: false)
             let testApp = TestApp(services: services, url: url)
             try await app.test(.router) { client in try await body(client, testApp) }

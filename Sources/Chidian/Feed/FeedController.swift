@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The featured feed and the viewer's interests ("Feed and recommendations").
+struct FeedController {
+    let feed: FeedRepository
+    let interests: InterestRepository
+    let comments: CommentRepository
+    let database: Database
+    let clock: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("feed/featured", use: featured)
+        group.get("me/interests", use: listInterests)
+        group.delete("me/interests", use: resetInterests)
+    }
+
+    struct CategoryScore: Encodable, Sendable {
+        var id: String
+        var name: String
+        var score: Double
+    }
+
+    struct Personalization: Encodable, Sendable {
+        var categories: [CategoryScore]
+    }
+
+    struct FeedPage: Encodable, Sendable {
+        var items: [CommentView]
+        @Nullable var nextCursor: String?
+        var personalization: Personalization
+    }
+
+    @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<FeedPage> {
+        let page = try PageRequest(request)
+        var ordering = FeedRepository.Ordering(categories: [])
+        var names: [String: String] = [:]
+        if page.cursor == nil, let viewer = context.viewer.interestKey {
+            let current = try await interests.interests(viewer: viewer, at: clock())
+            ordering.categories = current.map { (id: $0.categoryID, score: $0.score) }
+            names = Dictionary(current.map { ($0.categoryID, $0.categoryName) }) { a, _ in a }
+        }
+        let result = try await feed.page(ordering: ordering, cursor: page.cursor, limit: page.limit)
+        if page.cursor != nil, !result.ordering.categories.isEmpty {
+            let ids = result.ordering.categories.map(\.id)
+            let rows = try await database.query("SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
+            names = Dictionary(try rows.map { try $0.decode((String, String).self) }) { a, _ in a }
+        }
+        let items = try await comments.views(ids: result.ids)
+        let personalization = Personalization(
+            categories: result.ordering.categories.compactMap { entry in
+                names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }
+            })
+        return JSONResponse(FeedPage(items: items, nextCursor: result.nextCursor, personalization: personalization))
+    }
+
+    struct InterestItem: Encodable, Sendable {
+        struct Category: Encodable, Sendable {
+            var id: String
+            var name: String
+        }
+        var category: Category
+        var score: Double
+        var clicks: Int
+    }
+
+    struct InterestList: Encodable, Sendable {
+        var items: [InterestItem]
+    }
+
+    @Sendable func listInterests(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<InterestList> {
+        guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }
+        let list = try await interests.interests(viewer: viewer, at: clock())
+        return JSONResponse(
+            InterestList(
+                items: list.map {
+                    InterestItem(category: .init(id: $0.categoryID, name: $0.categoryName), score: $0.score, clicks: $0.clicks)
+                }))
+    }
+
+    @Sendable func resetInterests(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }
+        try await interests.reset(viewer: viewer)
+        return .noContent
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The featured-review feed: reviews of the viewer's highest-scoring category first (newest first), then the
+/// next category, then every other review newest first. Each page costs one index scan per segment it touches
+/// (a category walks `comments_feed_category`), never a scan of all reviews.
+public struct FeedRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// The category order a feed walk uses; frozen into its cursor so later pages keep it while the viewer clicks.
+    public struct Ordering: Sendable, Equatable {
+        public var categories: [(id: String, score: Double)]
+
+        public static func == (a: Ordering, b: Ordering) -> Bool {
+            a.categories.map(\.id) == b.categories.map(\.id) && a.categories.map(\.score) == b.categories.map(\.score)
+        }
+    }
+
+    /// Where a walk stopped: the segment (a category index, or `categories.count` for the rest) and the last row.
+    struct Position {
+        var segment: Int
+        var createdAt: String?
+        var id: String?
+    }
+
+    static let list = "feed"
+
+    public struct Result: Sendable {
+        public var ids: [String]
+        public var nextCursor: String?
+        public var ordering: Ordering
+    }
+
+    /// One page of review ids in feed order.
+    public func page(ordering: Ordering, cursor: Cursor?, limit: Int) async throws -> Result {
+        var ordering = ordering
+        var position = Position(segment: 0)
+        if let cursor { (ordering, position) = try Self.decode(cursor) }
+        let logger = database.logger
+        let frozen = ordering
+        let start = position
+        let rows: [(id: String, keys: [String])] = try await database.withConnection { connection in
+            var rows: [(id: String, keys: [String])] = []
+            var position = start
+            let clicked = frozen.categories.map(\.id)
+            while rows.count <= limit && position.segment <= clicked.count {
+                let want = limit + 1 - rows.count
+                let found: [(String, String)]
+                if position.segment < clicked.count {
+                    found = try await Self.category(clicked[position.segment], after: position, limit: want, on: connection, logger: logger)
+                } else {
+                    found = try await Self.rest(excluding: clicked, after: position, limit: want, on: connection, logger: logger)
+                }
+                rows += found.map { (id: $0.0, keys: [String(position.segment), $0.1, $0.0]) }
+                position = Position(segment: position.segment + 1)
+            }
+            return rows
+        }
+        let ids = rows.prefix(limit).map(\.id)
+        var next: String? = nil
+        if rows.count > limit, let last = rows.prefix(limit).last {
+            next = Cursor(list: Self.list, keys: last.keys + frozen.categories.map { "\($0.id)|\($0.score)" }).token
+        }
+        return Result(ids: ids, nextCursor: next, ordering: frozen)
+    }
+
+    static func decode(_ cursor: Cursor) throws -> (Ordering, Position) {
+        let invalid = Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+        guard cursor.list == list, cursor.keys.count >= 3, let segment = Int(cursor.keys[0]), segment >= 0 else { throw invalid }
+        var categories: [(id: String, score: Double)] = []
+        for entry in cursor.keys.dropFirst(3) {
+            let parts = entry.split(separator: "|", maxSplits: 1)
+            guard parts.count == 2, let score = Double(parts[1]) else { throw invalid }
+            categories.append((String(parts[0]), score))
+        }
+        guard segment <= categories.count else { throw invalid }
+        return (Ordering(categories: categories), Position(segment: segment, createdAt: cursor.keys[1], id: cursor.keys[2]))
+    }
+
+    static func category(
+        _ category: String, after position: Position, limit: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [(String, String)] {
+        let rows: [PostgresRow]
+        if let createdAt = position.createdAt, let id = position.id {
+            rows = try await connection.rows("""
+                SELECT c.id, c.created_at::text FROM comments c
+                WHERE c.category_id = \(category) AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                  AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
+                """, logger: logger)
+        } else {
+            rows = try await connection.rows("""
+                SELECT c.id, c.created_at::text FROM comments c
+                WHERE c.category_id = \(category) AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
+                """, logger: logger)
+        }
+        return try rows.map { try $0.decode((String, String).self) }
+    }
+
+    /// Every review outside the clicked categories, newest first: one bounded index scan per remaining category,
+    /// merged (a single newest-first scan could walk far past the clicked categories' reviews).
+    static func rest(
+        excluding clicked: [String], after position: Position, limit: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [(String, String)] {
+        let rows: [PostgresRow]
+        switch (clicked.isEmpty, position.createdAt, position.id) {
+        case (true, nil, _), (true, _, nil):
+            rows = try await connection.rows("""
+                SELECT c.id, c.created_at::text FROM comments c
+                WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
+                """, logger: logger)
+        case (true, let createdAt?, let id?):
+            rows = try await connection.rows("""
+                SELECT c.id, c.created_at::text FROM comments c
+                WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                  AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
+                """, logger: logger)
+        case (false, let createdAt?, let id?):
+            rows = try await connection.rows("""
+                SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
+                    SELECT c.id, c.created_at FROM comments c
+                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                      AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
+                ) x
+                WHERE k.id <> ALL(\(clicked)::text[])
+                ORDER BY x.created_at DESC, x.id DESC LIMIT \(limit)
+                """, logger: logger)
+        case (false, _, _):
+            rows = try await connection.rows("""
+                SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
+                    SELECT c.id, c.created_at FROM comments c
+                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
+                ) x
+                WHERE k.id <> ALL(\(clicked)::text[])
+                ORDER BY x.created_at DESC, x.id DESC LIMIT \(limit)
+                """, logger: logger)
+        }
+        return try rows.map { try $0.decode((String, String).self) }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Click interest per viewer and category, kept in PostgreSQL.
+public struct InterestRepository: Sendable {
+    let database: Database
+    let halfLife: Double
+    /// Repeated opens of one review by one viewer within this window count once.
+    public static let dedupeWindow: Double = 10
+
+    public init(database: Database, halfLife: Double) {
+        self.database = database
+        self.halfLife = halfLife
+    }
+
+    public struct Interest: Sendable, Equatable {
+        public let categoryID: String
+        public let categoryName: String
+        public let score: Double
+        public let clicks: Int
+    }
+
+    /// Counts `viewer` opening review `commentID` at `now`, in one statement: the open is recorded unless the
+    /// viewer's last counted open of it was under ten seconds ago, and then the category's score is decayed to
+    /// `now` and incremented. Row locks serialise concurrent opens, so none is lost or counted twice.
+    /// Returns whether it counted.
+    @discardableResult
+    public func recordOpen(viewer: String, commentID: String, at now: Date) async throws -> Bool {
+        let rows = try await database.query("""
+            WITH review AS (
+                SELECT id, category_id FROM comments
+                WHERE id = \(commentID) AND kind = 'review' AND hidden_at IS NULL AND NOT store_archived
+            ), opened AS (
+                INSERT INTO viewer_opens AS o (viewer, comment_id, opened_at)
+                SELECT \(viewer), id, \(now) FROM review
+                ON CONFLICT (viewer, comment_id) DO UPDATE SET opened_at = EXCLUDED.opened_at
+                WHERE o.opened_at <= EXCLUDED.opened_at - make_interval(secs => \(Self.dedupeWindow))
+                RETURNING 1
+            ), counted AS (
+                INSERT INTO viewer_interests AS i (viewer, category_id, score, score_at, clicks)
+                SELECT \(viewer), category_id, 1, \(now), 1 FROM review WHERE EXISTS (SELECT 1 FROM opened)
+                ON CONFLICT (viewer, category_id) DO UPDATE SET
+                    score = i.score * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / \(halfLife)) + 1,
+                    score_at = greatest(i.score_at, EXCLUDED.score_at),
+                    clicks = i.clicks + 1
+                RETURNING 1
+            )
+            SELECT count(*)::int FROM counted
+            """)
+        return try rows.first?.decode(Int.self) == 1
+    }
+
+    /// The viewer's interests decayed to `now`, highest first (ties by category id), above the threshold.
+    public func interests(viewer: String, at now: Date) async throws -> [Interest] {
+        let rows = try await database.query("""
+            SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
+            FROM viewer_interests i JOIN categories c ON c.id = i.category_id
+            WHERE i.viewer = \(viewer)
+            """)
+        return try rows.map { row in
+            let (id, name, score, at, clicks) = try row.decode((String, String, Double, Date, Int).self)
+            return Interest(
+                categoryID: id, categoryName: name, score: Decay.decayed(score, from: at, to: now, halfLife: halfLife),
+                clicks: clicks)
+        }
+        .filter { $0.score > Decay.threshold }
+        .sorted { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
+    }
+
+    /// Forgets everything about the viewer's clicks.
+    public func reset(viewer: String) async throws {
+        try await database.transaction { connection in
+            try await connection.query("DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.query("DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Chidian
+
+struct EvalRecommenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-recommender",
+        abstract: "Simulate viewers and compare the feed's recommender with newest-first, popularity and raw counts.",
+        discussion: "Prints the Markdown table kept in docs/RECOMMENDER.md. Deterministic for a given --seed.")
+
+    @Option(help: "Simulated viewers.") var viewers = 400
+    @Option(help: "Simulated days.") var days = 70
+    @Option(help: "Random seed.") var seed: UInt64 = 1
+
+    func run() async throws {
+        var eval = RecommenderEval()
+        eval.viewers = viewers
+        eval.days = days
+        eval.seed = seed
+        print(eval.markdown())
+    }
+}

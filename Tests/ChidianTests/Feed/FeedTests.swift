@@ -1,0 +1,213 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PostgresNIO
+import Testing
+
+@testable import Chidian
+
+/// A wall clock the test sets.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: Double) { lock.withLock { current += seconds } }
+}
+
+/// Three categories with two stores each and reviews at known times (review i is i minutes old).
+struct FeedWorld {
+    var reviews: [String: [String]] = [:]  // category name → review ids, newest first
+    var all: [String] = []  // every review id, newest first
+    var notice: String = ""
+
+    static func make(_ app: TestApp, _ client: any TestClientProtocol) async throws -> FeedWorld {
+        let manager = try await client.register("Boss", role: "manager")
+        let author = try await client.register("Writer")
+        var world = FeedWorld()
+        var minute = 0
+        var rows: [(String, String, Int)] = []
+        for category in ["火锅", "川菜", "甜品"] {
+            let cat = try await app.database.query("INSERT INTO categories (name) VALUES (\(category)) RETURNING id")[0].decode(String.self)
+            for branch in 0..<2 {
+                let store = try await app.database.query(
+                    "INSERT INTO stores (name, category_id, manager_id) VALUES (\(category + String(branch)), \(cat), \(manager.id)) RETURNING id"
+                )[0].decode(String.self)
+                for _ in 0..<2 {
+                    minute += 1
+                    rows.append((category, store, minute))
+                }
+            }
+        }
+        // Interleave times across categories so "newest first" mixes them.
+        rows.shuffle(using: &FixedRandom.generator)
+        for (offset, row) in rows.enumerated() {
+            let id = "r\(String(format: "%02d", offset))"
+            try await app.database.query("""
+                INSERT INTO comments (id, kind, store_id, author_id, rating, body, created_at)
+                VALUES (\(id), 'review', \(row.1), \(author.id), 4, '好吃', now() - make_interval(mins => \(offset)::int))
+                """)
+            world.reviews[row.0, default: []].append(id)
+            world.all.append(id)
+        }
+        let store = try await app.database.query("SELECT id FROM stores ORDER BY id LIMIT 1")[0].decode(String.self)
+        world.notice = "notice1"
+        try await app.database.query(
+            "INSERT INTO comments (id, kind, store_id, author_id, body) VALUES ('notice1', 'notice', \(store), \(manager.id), '开业大吉')")
+        return world
+    }
+}
+
+enum FixedRandom {
+    nonisolated(unsafe) static var generator = SplitMix(seed: 7)
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
+
+extension TestResponse {
+    var itemIDs: [String] { ((try? json())?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
+}
+
+@Suite(.serialized) struct FeedTests {
+    @Test func clicksReorderTheFeedAndResetRestoresNewestFirst() async throws {
+        let clock = TestClock()
+        try await TestApp.run(clock: { clock.now }) { client, app in
+            // setup
+            let world = try await FeedWorld.make(app, client)
+            let viewer = try await client.register("Viewer")
+            let hotpot = world.reviews["火锅"]!
+            let sichuan = world.reviews["川菜"]!
+            let before = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
+            #expect(before.itemIDs == world.all)
+            // MUT: three opens in 火锅, one in 川菜
+            for id in hotpot.prefix(3) {
+                #expect(try await client.send(.get, "/v1/comments/\(id)", token: viewer.token).status == .ok)
+            }
+            _ = try await client.send(.get, "/v1/comments/\(sichuan[0])", token: viewer.token)
+            // validate
+            let feed = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
+            let rest = world.all.filter { !hotpot.contains($0) && !sichuan.contains($0) }
+            #expect(feed.itemIDs == hotpot + sichuan + rest)
+            let personalization = try feed.json()["personalization"] as? [String: Any]
+            let categories = personalization?["categories"] as? [[String: Any]] ?? []
+            #expect(categories.map { $0["name"] as? String } == ["火锅", "川菜"])
+            #expect(categories.first?["score"] as? Double == 3)
+
+            let interests = try await client.send(.get, "/v1/me/interests", token: viewer.token)
+            let items = try interests.json()["items"] as? [[String: Any]] ?? []
+            #expect(items.map { ($0["category"] as? [String: Any])?["name"] as? String } == ["火锅", "川菜"])
+            #expect(items.map { $0["clicks"] as? Int } == [3, 1])
+
+            #expect(try await client.send(.delete, "/v1/me/interests", token: viewer.token).status == .noContent)
+            let after = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
+            #expect(after.itemIDs == world.all)
+            #expect(try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [Any] != nil)
+            #expect((try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func repeatedOpensWithinTenSecondsCountOnce() async throws {
+        let clock = TestClock()
+        try await TestApp.run(clock: { clock.now }) { client, app in
+            let world = try await FeedWorld.make(app, client)
+            let viewer = try await client.register("Viewer")
+            let review = world.reviews["甜品"]![0]
+            _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
+            clock.advance(9.9)
+            _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
+            _ = try await client.send(.get, "/v1/comments/\(review)?track=false", token: viewer.token)
+            _ = try await client.send(.get, "/v1/comments/\(world.notice)", token: viewer.token)
+            var items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            #expect(items?.map { $0["clicks"] as? Int } == [1])
+            clock.advance(0.2)
+            _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
+            items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            #expect(items?.map { $0["clicks"] as? Int } == [2])
+        }
+    }
+
+    @Test func scoresHalveEachHalfLife() async throws {
+        let clock = TestClock()
+        try await TestApp.run(configure: { $0.interestHalfLife = 86_400 }, clock: { clock.now }) { client, app in
+            let world = try await FeedWorld.make(app, client)
+            let viewer = try await client.register("Viewer")
+            _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![0])", token: viewer.token)
+            clock.advance(86_400)
+            var items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            #expect(abs((items?.first?["score"] as? Double ?? 0) - 0.5) < 1e-9)
+            // A new click decays the old score to now and adds one.
+            _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![1])", token: viewer.token)
+            clock.advance(86_400)
+            items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            #expect(abs((items?.first?["score"] as? Double ?? 0) - 0.75) < 1e-9)
+            // A category clicked long ago falls below a fresh one.
+            _ = try await client.send(.get, "/v1/comments/\(world.reviews["甜品"]![0])", token: viewer.token)
+            let feed = try await client.send(.get, "/v1/feed/featured?limit=2", token: viewer.token)
+            #expect(feed.itemIDs == Array(world.reviews["甜品"]!.prefix(2)))
+        }
+    }
+
+    @Test func visitorsHaveInterestsAndNobodyGetsNewestFirst() async throws {
+        try await TestApp.run { client, app in
+            let world = try await FeedWorld.make(app, client)
+            let visitor: HTTPFields = [.xVisitorID: "visitor-0001"]
+            _ = try await client.send(.get, "/v1/comments/\(world.reviews["川菜"]![0])", headers: visitor)
+            let feed = try await client.send(.get, "/v1/feed/featured?limit=3", headers: visitor)
+            #expect(feed.itemIDs == Array(world.reviews["川菜"]!.prefix(3)))
+            let nobody = try await client.send(.get, "/v1/feed/featured?limit=3")
+            #expect(nobody.itemIDs == Array(world.all.prefix(3)))
+            #expect((try nobody.json()["personalization"] as? [String: Any])?["categories"] as? [Any] != nil)
+            #expect(try await client.send(.get, "/v1/me/interests").problemCode == "login_required")
+            #expect(try await client.send(.delete, "/v1/me/interests").problemCode == "login_required")
+            #expect(try await client.send(.delete, "/v1/me/interests", headers: visitor).status == .noContent)
+        }
+    }
+
+    @Test func pagesKeepTheirOrderingWhileTheViewerClicks() async throws {
+        try await TestApp.run { client, app in
+            let world = try await FeedWorld.make(app, client)
+            let viewer = try await client.register("Viewer")
+            _ = try await client.send(.get, "/v1/comments/\(world.reviews["甜品"]![0])", token: viewer.token)
+            let expected = world.reviews["甜品"]! + world.all.filter { !world.reviews["甜品"]!.contains($0) }
+            var seen: [String] = []
+            var cursor: String? = nil
+            repeat {
+                let uri = "/v1/feed/featured?limit=5" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await client.send(.get, uri, token: viewer.token)
+                #expect(page.status == .ok)
+                seen += page.itemIDs
+                cursor = try page.json()["nextCursor"] as? String
+                // Clicking another category mid-walk must not disturb the walk.
+                _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![seen.count % 4])", token: viewer.token)
+            } while cursor != nil
+            #expect(seen == expected)
+            let bad = try await client.send(.get, "/v1/feed/featured?cursor=nonsense", token: viewer.token)
+            #expect(bad.problemCode == "invalid_cursor")
+        }
+    }
+
+    @Test func concurrentOpensCountExactly() async throws {
+        try await TestApp.run { client, app in
+            let world = try await FeedWorld.make(app, client)
+            let viewer = try await client.register("Viewer")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in world.all {
+                    group.addTask { _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token) }
+                    // The same review twice at once counts once.
+                    group.addTask { _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token) }
+                }
+                try await group.waitForAll()
+            }
+            let items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            #expect(items?.compactMap { $0["clicks"] as? Int }.reduce(0, +) == world.all.count)
+        }
+    }
+}
