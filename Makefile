@@ -15,6 +15,7 @@ build:
 
 run: db-start build
 	DATABASE_URL=$(DB_URL) $(BIN) migrate
+	DATABASE_URL=$(DB_URL) $(BIN) seed seed
 	DATABASE_URL=$(DB_URL) $(BIN) serve --host 127.0.0.1 --port 8080
 
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there.

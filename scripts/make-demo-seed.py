@@ -491,7 +491,21 @@ def build():
             comment["commentImageName"].append(image)
 
     ordered = [{k: c[k] for k in ("id", "store_id", "user_id", "rating", "context", "commentImageName")} for c in comments]
+    # Times, from their own random stream so the rest stays as it was: stores opened over the year before
+    # 2026-07-01, comments spread in id order over the four months after it, so "newest first" reads right.
+    clock = random.Random(11)
+    start = 1782864000  # 2026-07-01T00:00:00Z
+    for index, store in enumerate(stores):
+        store["createdAt"] = iso(start - 365 * 86400 + index * 9 * 86400 + clock.randint(0, 86399))
+    step = 120 * 86400 // max(1, len(ordered))
+    for index, comment in enumerate(ordered):
+        comment["createdAt"] = iso(start + index * step + clock.randint(0, step - 1))
     return users, stores, ordered, images
+
+
+def iso(seconds):
+    import datetime
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def check(users, stores, comments, images):

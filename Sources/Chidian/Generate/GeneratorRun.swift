@@ -27,6 +27,8 @@ struct GeneratorRun {
     private var storeOrder: [Int32] = []
 
     private static let progressStep = 100_000
+    /// 2025-01-01T00:00:00Z: generated data never depends on today's date.
+    static let epoch = 1_735_689_600
 
     init(storeCount: Int, userCount: Int, commentCount: Int, seed: UInt64, progress: ((Generator.Progress) -> Void)?) {
         self.storeCount = storeCount
@@ -230,6 +232,8 @@ struct GeneratorRun {
         writer.string(description)
         writer.raw(",\"address\":")
         writer.string(address)
+        writer.raw(",\"createdAt\":")
+        writer.timestamp(Self.epoch - 30 * 86_400 + index * max(1, 30 * 86_400 / max(storeCount, 1)))
         writer.raw("}")
         try writer.flushIfFull()
     }
@@ -286,7 +290,10 @@ struct GeneratorRun {
             writer.int(rating)
             writer.raw(",\"context\":")
             writer.quoted(text.bytes)
-            writer.raw(",\"commentImageName\":[]}")
+            writer.raw(",\"commentImageName\":[],\"createdAt\":")
+            // Spread over a year in id order, so "newest first" means something.
+            writer.timestamp(Self.epoch + index * max(1, 365 * 86_400 / max(commentCount, 1)))
+            writer.raw("}")
             try writer.flushIfFull()
             report(SeedFormat.commentsFile, index + 1, commentCount)
         }

@@ -52,6 +52,35 @@ struct JSONTextWriter {
     }
 
     /// A quoted id such as "u000042": the prefix then the number zero-padded to `width`.
+    /// `"YYYY-MM-DDTHH:MM:SSZ"` for seconds since 1970, without Foundation's formatters (a million of them).
+    mutating func timestamp(_ seconds: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        raw("\"")
+        appendDigits(UInt64(year), width: 4)
+        raw("-")
+        appendDigits(UInt64(month), width: 2)
+        raw("-")
+        appendDigits(UInt64(day), width: 2)
+        raw("T")
+        appendDigits(UInt64(secondOfDay / 3600), width: 2)
+        raw(":")
+        appendDigits(UInt64(secondOfDay / 60 % 60), width: 2)
+        raw(":")
+        appendDigits(UInt64(secondOfDay % 60), width: 2)
+        raw("Z\"")
+    }
+
     mutating func id(_ prefix: UInt8, _ number: Int, width: Int) {
         buffer.append(UInt8(ascii: "\""))
         buffer.append(prefix)

@@ -15,6 +15,8 @@ public final class ProgressReporter: @unchecked Sendable {
     public init(label: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         self.label = label
         self.isTerminal = isTerminal
+        // In a log, short work prints nothing: the first line comes after one interval.
+        lastPrint = isTerminal ? .distantPast : start
     }
 
     /// `done` of `total` units (bytes or rows), with `rows` processed so far for the rate.

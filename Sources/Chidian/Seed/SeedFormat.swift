@@ -10,6 +10,20 @@ public enum SeedFormat {
     public static let imagesFolder = "images"
     public static let imageExtensions = ["jpg", "jpeg", "png", "webp", "gif"]
 
+    /// A decoder for these files: timestamps are RFC 3339, with or without fractional seconds.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = SeedDates.parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 timestamp: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }
+
     public struct User: Codable, Sendable, Equatable {
         public var id: String
         public var name: String

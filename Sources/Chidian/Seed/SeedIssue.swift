@@ -134,7 +134,13 @@ enum SeedDates {
         return try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
 
+    /// Milliseconds, rounded (not truncated: a stored .123 comes back as 0.12299… seconds and must print .123
+    /// again, or an export of an import would differ from the export it came from).
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let whole = seconds - (fraction < 0 ? 1 : 0)
+        let text = Date(timeIntervalSince1970: Double(whole)).formatted(Date.ISO8601FormatStyle())
+        return String(text.dropLast()) + String(format: ".%03dZ", (fraction + 1000) % 1000)
     }
 }

@@ -14,7 +14,7 @@ struct DemoSeed {
     let comments: [SeedFormat.Comment]
 
     init() throws {
-        let decoder = JSONDecoder()
+        let decoder = SeedFormat.decoder()
         func file(_ name: String) throws -> Data { try Data(contentsOf: Self.directory.appendingPathComponent(name)) }
         users = try decoder.decode([SeedFormat.User].self, from: try file(SeedFormat.usersFile))
         stores = try decoder.decode([SeedFormat.Store].self, from: try file(SeedFormat.storesFile))

@@ -14,7 +14,7 @@ struct GeneratedSeed {
     static func make(stores: Int = 150, users: Int = 400, comments: Int = 4000, seed: UInt64 = 7) throws -> GeneratedSeed {
         let directory = temporaryDirectory()
         let summary = try Generator.write(to: directory, stores: stores, users: users, comments: comments, seed: seed)
-        let decoder = JSONDecoder()
+        let decoder = SeedFormat.decoder()
         return GeneratedSeed(
             directory: directory, summary: summary,
             users: try decoder.decode([SeedFormat.User].self, from: try file(directory, SeedFormat.usersFile)),
@@ -220,9 +220,9 @@ struct GeneratedSeed {
         let empty = parent.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         try Generator.write(to: empty, stores: 0, users: 1, comments: 0)
-        let users = try JSONDecoder().decode([SeedFormat.User].self, from: try GeneratedSeed.file(empty, SeedFormat.usersFile))
+        let users = try SeedFormat.decoder().decode([SeedFormat.User].self, from: try GeneratedSeed.file(empty, SeedFormat.usersFile))
         #expect(users.map(\.type) == ["admin"])
-        #expect(try JSONDecoder().decode([SeedFormat.Store].self, from: try GeneratedSeed.file(empty, SeedFormat.storesFile)).isEmpty)
+        #expect(try SeedFormat.decoder().decode([SeedFormat.Store].self, from: try GeneratedSeed.file(empty, SeedFormat.storesFile)).isEmpty)
     }
 
     @Test func refusesCountsThatCannotMakeAConsistentSeed() throws {
