@@ -1,4 +1,5 @@
 import HTTPTypes
+import Foundation
 import Hummingbird
 import Logging
 
@@ -8,12 +9,18 @@ public struct AppServices: Sendable {
     public let database: Database
     public let logger: Logger
     public let loginThrottle: LoginThrottle
+    /// The time for click decay; tests inject a fixed clock.
+    public let clock: @Sendable () -> Date
 
-    public init(config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle = LoginThrottle()) {
+    public init(
+        config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle = LoginThrottle(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.config = config
         self.database = database
         self.logger = logger
         self.loginThrottle = loginThrottle
+        self.clock = clock
     }
 }
 
@@ -31,6 +38,18 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
         passwords: Passwords(cost: services.config.bcryptCost), throttle: services.loginThrottle
+    ).addRoutes(to: api)
+    StoresController(database: services.database).addRoutes(to: api)
+    FavoritesController(database: services.database).addRoutes(to: api)
+    PromotionsController(database: services.database).addRoutes(to: api)
+    let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
+    CommentsController(comments: CommentRepository(database: services.database), interests: interests, clock: services.clock)
+        .addRoutes(to: api)
+    ImagesController(images: ImageRepository(database: services.database), store: ImageStore(directory: services.config.imageDirectory)).addRoutes(to: api)
+    FeedController(
+        feed: FeedRepository(database: services.database),
+        interests: interests,
+        comments: CommentRepository(database: services.database), database: services.database, clock: services.clock
     ).addRoutes(to: api)
     return router
 }
