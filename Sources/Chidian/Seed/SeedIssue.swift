@@ -74,6 +74,20 @@ struct FieldReader {
         }
     }
 
+    /// The element's `id`: 1–64 characters and not seen before in this file.
+    func id(seen: inout Set<String>) -> String? {
+        guard let id = string("id") else { return nil }
+        guard !id.isEmpty, id.count <= 64 else {
+            fail("id", .string(id), "must be 1–64 characters")
+            return nil
+        }
+        guard seen.insert(id).inserted else {
+            fail("id", .string(id), "is a duplicate id")
+            return nil
+        }
+        return id
+    }
+
     func integer(_ key: String, required: Bool = true) -> Int? {
         switch object[key] {
         case .number(let text)?:

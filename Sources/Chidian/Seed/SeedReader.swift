@@ -68,17 +68,13 @@ struct SeedReader: @unchecked Sendable {
         var seenNames: [String: String] = [:]
         var parsed: [SeedUser] = []
         forEachObject(file) { index, field in
-            let id = field.string("id")
+            let id = field.id(seen: &seenIDs)
             let rawName = field.string("name")
             let keyword = field.string("keyword")
             let type = field.string("type")
             let avatar = field.string("avatar", required: false)
             let createdAt = field.date("createdAt")
-            var ok = true
-            if let id {
-                if id.isEmpty || id.count > 64 { field.fail("id", .string(id), "must be 1–64 characters"); ok = false }
-                if !seenIDs.insert(id).inserted { field.fail("id", .string(id), "is a duplicate id"); ok = false }
-            } else { ok = false }
+            var ok = id != nil
             var name: String? = nil
             if let rawName {
                 do {
@@ -121,7 +117,7 @@ struct SeedReader: @unchecked Sendable {
         var seenIDs = Set<String>()
         var parsed: [SeedStore] = []
         forEachObject(file) { index, field in
-            let id = field.string("id")
+            let id = field.id(seen: &seenIDs)
             let rawName = field.string("name")
             let imageNames = field.strings("imageName")
             let category = field.string("category")
@@ -135,11 +131,7 @@ struct SeedReader: @unchecked Sendable {
             let createdAt = field.date("createdAt")
             let updatedAt = field.date("updatedAt")
             let version = field.integer("version", required: false)
-            var ok = true
-            if let id {
-                if id.isEmpty || id.count > 64 { field.fail("id", .string(id), "must be 1–64 characters"); ok = false }
-                if !seenIDs.insert(id).inserted { field.fail("id", .string(id), "is a duplicate id"); ok = false }
-            } else { ok = false }
+            var ok = id != nil
             let name = rawName?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let name, name.isEmpty || name.count > 64 {
                 field.fail("name", .string(rawName ?? ""), "must be 1–64 characters"); ok = false
@@ -224,7 +216,7 @@ struct SeedReader: @unchecked Sendable {
     private mutating func comment(_ field: FieldReader) -> SeedComment? {
         let file = field.file
         let index = field.index
-        let id = field.string("id")
+        let id = field.id(seen: &commentIDs)
         let storeID = field.string("store_id")
         let userID = field.string("user_id")
         let body = field.string("context")
@@ -234,11 +226,7 @@ struct SeedReader: @unchecked Sendable {
         let createdAt = field.date("createdAt")
         let updatedAt = field.date("updatedAt")
         let version = field.integer("version", required: false)
-        var ok = true
-        if let id {
-            if id.isEmpty || id.count > 64 { field.fail("id", .string(id), "must be 1–64 characters"); ok = false }
-            if !commentIDs.insert(id).inserted { field.fail("id", .string(id), "is a duplicate id"); ok = false }
-        } else { ok = false }
+        var ok = id != nil
         let manager = storeID.flatMap { managers[$0] }
         if let storeID, manager == nil {
             field.fail("store_id", .string(storeID), "is not a store id in store.json or the database"); ok = false
