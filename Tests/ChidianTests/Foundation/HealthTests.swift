@@ -50,7 +50,8 @@ import Testing
                 let start = clock.now
                 let ready = try await client.send(.get, "/ready")
                 let health = try await client.send(.get, "/health")
-                #expect(clock.now - start < .seconds(5))
+                // Bounded, not hung: generous because CI machines are shared and slow.
+                #expect(clock.now - start < .seconds(15))
                 #expect(ready.status == .serviceUnavailable)
                 #expect(ready.problemCode == "database_unavailable")
                 #expect(ready.headers[.retryAfter] != nil)

@@ -15,7 +15,7 @@ struct TestApp: Sendable {
 
     static func testConfig(url: DatabaseURL) -> AppConfiguration {
         AppConfiguration(
-            databaseURL: url.description, bcryptCost: 4, poolSize: 4, databaseTimeout: .seconds(10),
+            databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(30),
             imageDirectory: NSTemporaryDirectory() + "chidian-test-images-\(url.database)")
     }
 
