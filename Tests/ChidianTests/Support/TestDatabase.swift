@@ -78,8 +78,9 @@ enum TestDatabase {
     static func withFresh<T>(migrated: Bool = true, _ body: (Database, DatabaseURL) async throws -> T) async throws -> T {
         let url = try await fresh(migrated: migrated)
         do {
-            let config = AppConfiguration(databaseURL: url.description)
-            let result = try await withDatabase(config, logger: logger, poolSize: 4) { try await body($0, url) }
+            // A generous wait for a pooled connection: tests run in parallel on shared, slow CI machines.
+            let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
+            let result = try await withDatabase(config, logger: logger, poolSize: 6) { try await body($0, url) }
             try await drop(url)
             return result
         } catch {
