@@ -38,7 +38,9 @@ public struct UserRepository: Sendable {
     }
 
     public func credentials(name: String) async throws -> Credentials? {
-        try await database.query(
+        // PostgreSQL text cannot hold NUL, so no user has such a name (and the query would fail).
+        guard !name.contains("\0") else { return nil }
+        return try await database.query(
             "SELECT id, name, role, password_hash FROM users WHERE lower(name) = lower(\(name))"
         ).first.map { row in
             let (id, name, role, hash) = try row.decode((String, String, String, String).self)
@@ -81,6 +83,7 @@ public struct UserRepository: Sendable {
 
     /// Sets the avatar to an image the user uploaded: 404 `image_not_found`, 400 `invalid_images` when not theirs.
     public func setAvatar(id: String, imageID: String) async throws -> UserView {
+        guard !imageID.contains("\0") else { throw Problem.notFound("image_not_found", "No such image.") }
         let rows = try await database.query("SELECT uploader_id FROM images WHERE id = \(imageID)")
         guard let row = rows.first else { throw Problem.notFound("image_not_found", "No image \(imageID).") }
         guard try row.decode(String?.self) == id else {
