@@ -19,8 +19,7 @@ struct HealthController {
 
     func ready() async throws -> JSONResponse<[String: String]> {
         let migrator = self.migrator
-        // A readiness probe should answer quickly; a short wait is enough to tell "down".
-        let current = try await database.with(timeout: .seconds(1)).withConnection { connection in
+        let current = try await database.withConnection { connection in
             (try? await migrator.isCurrent(on: connection)) ?? false
         }
         guard current else {

@@ -21,6 +21,9 @@ public struct Database: Sendable {
         configuration.options.maximumConnections = poolSize
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = timeout
+        // A connection abandoned inside a transaction (its client gave up during an outage) must not keep its
+        // row locks: the server ends such sessions after a few seconds.
+        configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "5000")]
         self.init(client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
     }
 
