@@ -32,6 +32,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
     HealthController(database: services.database, migrator: Migrator(logger: services.logger)).addRoutes(to: router)
+    OpenAPIController().addRoutes(to: router)
 
     let sessions = SessionRepository(database: services.database, lifetime: services.config.sessionLifetime)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))

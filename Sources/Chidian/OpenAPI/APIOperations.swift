@@ -1,0 +1,389 @@
+/// Every route the server answers, as the OpenAPI document describes it. A test fails when the router has a
+/// route this list lacks (or the reverse), so add an entry here with every new route.
+public enum APIOperations {
+    public static let all: [APIOperation] = operations + accounts + stores + comments + feed + images
+
+    // MARK: Parameters
+
+    static func pathID(_ what: String, example: String) -> JSONTree {
+        [
+            "name": "id", "in": "path", "required": true, "description": "The \(what)'s id.",
+            "schema": ["type": "string", "minLength": 1], "example": .string(example),
+        ]
+    }
+
+    static func query(_ name: String, _ description: String, schema: JSONTree, required: Bool = false) -> JSONTree {
+        [
+            "name": .string(name), "in": "query", "required": .bool(required), "description": .string(description),
+            "schema": schema,
+        ]
+    }
+
+    static let ifMatchHeader: JSONTree = [
+        "name": "If-Match", "in": "header", "required": false,
+        "description":
+            "The `ETag` (`\"<version>\"`) the change is based on; a stale one is refused with 412 `version_conflict`.",
+        "schema": ["type": "string"],
+    ]
+
+    // MARK: Operations (outside /v1)
+
+    static let operations: [APIOperation] = [
+        APIOperation(
+            "get", "/health", id: "health", tag: "Operations", summary: "Liveness",
+            description: "200 whenever the process runs; never touches the database.", access: .operations,
+            successes: [.init(200, "The process runs.", schema: "Health")]),
+        APIOperation(
+            "get", "/ready", id: "ready", tag: "Operations", summary: "Readiness",
+            description: "200 when the database answers within a second and its schema is current; otherwise 503.",
+            access: .operations,
+            successes: [.init(200, "Ready to serve.", schema: "Ready")],
+            problems: [503: ["database_unavailable", "schema_behind"]]),
+        APIOperation(
+            "get", "/metrics", id: "metrics", tag: "Operations", summary: "Prometheus metrics",
+            description: "Prometheus text exposition format 0.0.4: request counts and durations by route and status.",
+            access: .operations,
+            successes: [.init(200, "The metrics.", schema: "Metrics")]),
+        APIOperation(
+            "get", "/openapi.json", id: "openapi", tag: "Operations", summary: "This document",
+            description: "The OpenAPI 3.1 document of every route, object and problem code.", access: .operations,
+            successes: [.init(200, "The OpenAPI document.", schema: "OpenAPIDocument")]),
+    ]
+
+    // MARK: Accounts
+
+    static let accounts: [APIOperation] = [
+        APIOperation(
+            "post", "/v1/auth/register", id: "register", tag: "Accounts", summary: "Create an account and sign in",
+            description: """
+                The name is trimmed; blank: `name_required`; over 32 characters (as `String.count`) or with control \
+                characters: `invalid_name`; already used, case-insensitively: 409 `name_taken`. Passwords need 8 \
+                characters (`weak_password`). `role` is `user` (default) or `manager`; admins are made only with \
+                `chidian user create`.
+                """,
+            access: .anyone, body: .json("RegisterRequest"),
+            successes: [.init(201, "The new account, signed in.", schema: "Session")],
+            problems: [400: ["name_required", "invalid_name", "weak_password", "invalid_role"], 409: ["name_taken"]]),
+        APIOperation(
+            "post", "/v1/auth/login", id: "login", tag: "Accounts", summary: "Sign in",
+            description: """
+                The name is matched case-insensitively. After 5 failures for one name or 30 from one client address \
+                within 15 minutes, sign-ins are refused with 429 `too_many_attempts` and `Retry-After` (seconds) \
+                until the window passes.
+                """,
+            access: .anyone, body: .json("LoginRequest"),
+            successes: [.init(200, "A new session.", schema: "Session")],
+            problems: [
+                400: ["name_required"], 401: ["wrong_password"], 404: ["user_not_found"], 429: ["too_many_attempts"],
+            ]),
+        APIOperation(
+            "post", "/v1/auth/logout", id: "logout", tag: "Accounts", summary: "Revoke this session's token",
+            access: .signedIn, successes: [.init(204, "The token is revoked.")]),
+        APIOperation(
+            "get", "/v1/me", id: "getMe", tag: "Accounts", summary: "The signed-in user", access: .signedIn,
+            successes: [.init(200, "The user.", schema: "User")]),
+        APIOperation(
+            "patch", "/v1/me", id: "renameMe", tag: "Accounts", summary: "Rename the signed-in user",
+            description: "The registration name rules apply. The new name shows at once on every comment.",
+            access: .signedIn, body: .json("RenameRequest"),
+            successes: [.init(200, "The renamed user.", schema: "User")],
+            problems: [400: ["name_required", "invalid_name"], 404: ["user_not_found"], 409: ["name_taken"]]),
+        APIOperation(
+            "put", "/v1/me/password", id: "changePassword", tag: "Accounts", summary: "Change the password",
+            description: "Every other session of the user is revoked; this one stays signed in.",
+            access: .signedIn, body: .json("PasswordChangeRequest"),
+            successes: [.init(204, "Changed.")],
+            problems: [400: ["weak_password"], 401: ["wrong_password"]]),
+        APIOperation(
+            "put", "/v1/me/avatar", id: "setAvatar", tag: "Accounts", summary: "Set the avatar",
+            description: "The image must be one the user uploaded (`POST /v1/images`).",
+            access: .signedIn, body: .json("AvatarRequest"),
+            successes: [.init(200, "The user with the new avatar.", schema: "User")],
+            problems: [400: ["invalid_images"], 404: ["image_not_found", "user_not_found"]]),
+        APIOperation(
+            "get", "/v1/users/{id}", id: "getUser", tag: "Accounts", summary: "A user", access: .anyone,
+            parameters: [pathID("user", example: "u001")],
+            successes: [.init(200, "The user.", schema: "User")],
+            problems: [404: ["user_not_found"]]),
+        APIOperation(
+            "get", "/v1/users/{id}/comments", id: "listUserComments", tag: "Reviews and notices",
+            summary: "A user's reviews and notices, newest first", access: .anyone,
+            parameters: [pathID("user", example: "u001")],
+            successes: [.init(200, "A page of comments.", schema: "CommentPage")],
+            problems: [404: ["user_not_found"]], paged: true),
+    ]
+
+    // MARK: Stores, favorites, promotion
+
+    static let storeSorts: JSONTree = [
+        "type": "string", "enum": ["rating", "newest", "name", "popular"], "default": "rating",
+    ]
+
+    static let stores: [APIOperation] = [
+        APIOperation(
+            "get", "/v1/categories", id: "listCategories", tag: "Stores", summary: "Every category, by name",
+            description: "`storeCount` counts live (not archived) stores.", access: .anyone,
+            successes: [.init(200, "The categories.", schema: "CategoryList")]),
+        APIOperation(
+            "get", "/v1/stores", id: "listStores", tag: "Stores", summary: "Stores",
+            description: """
+                `rating` sorts by `rating.score` (a Bayesian average: every store starts with 5 virtual reviews of \
+                3.5 stars, so score = (sum + 17.5) / (count + 5)); `popular` by `favoriteCount`; `newest` by \
+                `createdAt`; each descending, then by id descending. `name` is code-point order, then id ascending. \
+                An empty `category` means no filter.
+                """,
+            access: .anyone,
+            parameters: [
+                query("category", "Only stores of this category id.", schema: ["type": "string"]),
+                query("sort", "The order.", schema: storeSorts),
+            ],
+            successes: [.init(200, "A page of stores.", schema: "StorePage")],
+            problems: [400: ["invalid_sort", "unknown_category"]], paged: true),
+        APIOperation(
+            "post", "/v1/stores", id: "createStore", tag: "Stores", summary: "Open a store (managers)",
+            description: """
+                Managers only; anyone else, admins included: 403 `manager_required`. Name 1–64 characters without \
+                control characters; description up to 2,000 (line breaks allowed), address up to 200; at most 9 \
+                images, each uploaded by the manager, shown in the order given.
+                """,
+            access: .signedIn, body: .json("StoreCreateRequest"),
+            successes: [.init(201, "The new store.", schema: "Store", headers: ["ETag"])],
+            problems: [
+                400: [
+                    "name_required", "invalid_name", "invalid_description", "invalid_address", "invalid_images",
+                    "unknown_category",
+                ],
+                403: ["manager_required"],
+            ]),
+        APIOperation(
+            "get", "/v1/stores/{id}", id: "getStore", tag: "Stores", summary: "A store",
+            description: "Archived stores answer 404. `adSpend` is present for the store's manager and admins only.",
+            access: .anyone, parameters: [pathID("store", example: "s001")],
+            successes: [.init(200, "The store.", schema: "Store", headers: ["ETag"])],
+            problems: [404: ["store_not_found"]]),
+        APIOperation(
+            "patch", "/v1/stores/{id}", id: "updateStore", tag: "Stores", summary: "Change a store",
+            description: "Its manager or an admin (else 403 `not_store_owner`). Absent or null fields stay unchanged.",
+            access: .signedIn, parameters: [pathID("store", example: "s001"), ifMatchHeader],
+            body: .json("StoreUpdateRequest"),
+            successes: [.init(200, "The changed store.", schema: "Store", headers: ["ETag"])],
+            problems: [
+                400: [
+                    "name_required", "invalid_name", "invalid_description", "invalid_address", "invalid_images",
+                    "unknown_category",
+                ],
+                403: ["not_store_owner"], 404: ["store_not_found"],
+            ],
+            ifMatch: true),
+        APIOperation(
+            "delete", "/v1/stores/{id}", id: "archiveStore", tag: "Stores", summary: "Archive a store",
+            description: """
+                Its manager or an admin. The store leaves every list and answers 404; its data is kept and \
+                `chidian store restore ID` brings it back.
+                """,
+            access: .signedIn, parameters: [pathID("store", example: "s001"), ifMatchHeader],
+            successes: [.init(204, "Archived.")],
+            problems: [403: ["not_store_owner"], 404: ["store_not_found"]], ifMatch: true),
+        APIOperation(
+            "get", "/v1/me/stores", id: "listMyStores", tag: "Stores",
+            summary: "The manager's own stores, with adSpend",
+            description: "Managers only (else 403 `manager_required`); newest first.", access: .signedIn,
+            successes: [.init(200, "A page of stores.", schema: "StorePage")],
+            problems: [403: ["manager_required"]], paged: true),
+        APIOperation(
+            "put", "/v1/stores/{id}/favorite", id: "favoriteStore", tag: "Favorites", summary: "Favorite a store",
+            description: "Idempotent.", access: .signedIn, parameters: [pathID("store", example: "s001")],
+            successes: [.init(204, "The store is a favorite.")],
+            problems: [404: ["store_not_found"]]),
+        APIOperation(
+            "delete", "/v1/stores/{id}/favorite", id: "unfavoriteStore", tag: "Favorites",
+            summary: "Unfavorite a store",
+            description: "Idempotent.", access: .signedIn, parameters: [pathID("store", example: "s001")],
+            successes: [.init(204, "The store is not a favorite.")],
+            problems: [404: ["store_not_found"]]),
+        APIOperation(
+            "get", "/v1/me/favorites", id: "listMyFavorites", tag: "Favorites",
+            summary: "The user's favorite stores, most recently favorited first", access: .signedIn,
+            successes: [.init(200, "A page of stores.", schema: "StorePage")], paged: true),
+        APIOperation(
+            "post", "/v1/stores/{id}/promotions", id: "buyPromotion", tag: "Promotion", summary: "Buy ad spend",
+            description: """
+                Its manager only (admins too get 403 `not_store_owner`). `amount` must be a JSON integer from 1 to \
+                1,000,000; a string, a fraction or anything else is `invalid_amount`. The answer carries the store's \
+                new total `adSpend`.
+                """,
+            access: .signedIn, parameters: [pathID("store", example: "s001")], body: .json("PromotionRequest"),
+            successes: [.init(201, "The purchase.", schema: "Promotion")],
+            problems: [400: ["invalid_amount"], 403: ["not_store_owner"], 404: ["store_not_found"]]),
+        APIOperation(
+            "get", "/v1/stores/{id}/promotions", id: "listPromotions", tag: "Promotion",
+            summary: "A store's purchases, newest first",
+            description: "Its manager or an admin (else 403 `not_store_owner`).", access: .signedIn,
+            parameters: [pathID("store", example: "s001")],
+            successes: [.init(200, "A page of purchases.", schema: "PromotionPage")],
+            problems: [403: ["not_store_owner"], 404: ["store_not_found"]], paged: true),
+        APIOperation(
+            "get", "/v1/promotions/daily", id: "dailyPromotions", tag: "Promotion", summary: "Today's promoted stores",
+            description: """
+                Stores with `adSpend > 0`, highest first, ties by earlier `createdAt` then id; each has \
+                `promoted: true`. Not paged.
+                """,
+            access: .anyone,
+            parameters: [
+                query(
+                    "limit", "How many, 1–100.",
+                    schema: ["type": "integer", "minimum": 1, "maximum": 100, "default": 10])
+            ],
+            successes: [.init(200, "The stores.", schema: "StoreList")],
+            problems: [400: ["invalid_limit"]]),
+    ]
+
+    // MARK: Reviews and notices
+
+    static let commentProblems = ["body_required", "body_too_long", "invalid_rating", "invalid_images"]
+
+    static let comments: [APIOperation] = [
+        APIOperation(
+            "get", "/v1/stores/{id}/comments", id: "listStoreComments", tag: "Reviews and notices",
+            summary: "A store's reviews and notices",
+            description: "Default: both kinds, newest first. `rating`: highest rating first, then newest.",
+            access: .anyone,
+            parameters: [
+                pathID("store", example: "s001"),
+                query(
+                    "kind", "Only reviews or only notices.", schema: ["type": "string", "enum": ["review", "notice"]]),
+                query(
+                    "sort", "The order.",
+                    schema: ["type": "string", "enum": ["newest", "rating"], "default": "newest"]),
+            ],
+            successes: [.init(200, "A page of comments.", schema: "CommentPage")],
+            problems: [400: ["invalid_kind", "invalid_sort"], 404: ["store_not_found"]], paged: true),
+        APIOperation(
+            "post", "/v1/stores/{id}/comments", id: "createComment", tag: "Reviews and notices",
+            summary: "Write a review (users) or a notice (a store's manager)",
+            description: """
+                A user writes a review with a rating 1–5 (`invalid_rating`). A manager writes a notice, only on a \
+                store of their own (403 `not_store_owner`); a rating sent with it is ignored. Admins: 403 \
+                `forbidden`. The body is trimmed: blank `body_required`, over 5,000 characters `body_too_long`. At \
+                most 9 images, each uploaded by the author (`invalid_images`).
+                """,
+            access: .signedIn, parameters: [pathID("store", example: "s001")], body: .json("CommentCreateRequest"),
+            successes: [.init(201, "The comment.", schema: "Comment", headers: ["ETag", "Location"])],
+            problems: [400: commentProblems, 403: ["forbidden", "not_store_owner"], 404: ["store_not_found"]]),
+        APIOperation(
+            "get", "/v1/comments/{id}", id: "getComment", tag: "Reviews and notices", summary: "A review or notice",
+            description: """
+                Opening a review counts as a click for the viewer's feed (a user or an `X-Visitor-Id` visitor) unless \
+                `track=false`; the same viewer's opens of one review count once per 10 seconds.
+                """,
+            access: .viewer,
+            parameters: [
+                pathID("comment", example: "c001"),
+                query(
+                    "track", "`false` to not count the open as a click.",
+                    schema: ["type": "string", "enum": ["true", "false"]]),
+            ],
+            successes: [.init(200, "The comment.", schema: "Comment", headers: ["ETag"])],
+            problems: [404: ["comment_not_found"]]),
+        APIOperation(
+            "patch", "/v1/comments/{id}", id: "editComment", tag: "Reviews and notices", summary: "Edit a comment",
+            description:
+                "Its author only (admins included in the refusal: 403 `not_author`). Absent fields stay unchanged; a notice ignores `rating`.",
+            access: .signedIn, parameters: [pathID("comment", example: "c001"), ifMatchHeader],
+            body: .json("CommentUpdateRequest"),
+            successes: [.init(200, "The edited comment.", schema: "Comment", headers: ["ETag"])],
+            problems: [400: commentProblems, 403: ["not_author"], 404: ["comment_not_found"]], ifMatch: true),
+        APIOperation(
+            "delete", "/v1/comments/{id}", id: "deleteComment", tag: "Reviews and notices", summary: "Delete a comment",
+            description: "Its author or an admin (else 403 `not_author`).", access: .signedIn,
+            parameters: [pathID("comment", example: "c001"), ifMatchHeader],
+            successes: [.init(204, "Deleted.")],
+            problems: [403: ["not_author"], 404: ["comment_not_found"]], ifMatch: true),
+        APIOperation(
+            "get", "/v1/me/comments", id: "listMyComments", tag: "Reviews and notices",
+            summary: "The signed-in user's comments, newest first", access: .signedIn,
+            successes: [.init(200, "A page of comments.", schema: "CommentPage")], paged: true),
+    ]
+
+    // MARK: Feed
+
+    static let feed: [APIOperation] = [
+        APIOperation(
+            "get", "/v1/feed/featured", id: "featuredFeed", tag: "Feed",
+            summary: "Reviews of every store, personalised",
+            description: """
+                For a viewer with clicks, reviews of the category with the highest click score come first, then the \
+                next category, and so on; within a category, and for viewers without clicks, newest first; then all \
+                remaining reviews newest first. Scores decay with a configurable half-life (default 7 days). The \
+                ordering is frozen into the cursor, so later pages continue the first page's order.
+                """,
+            access: .viewer,
+            successes: [.init(200, "A page of reviews with the viewer's category scores.", schema: "FeedPage")],
+            paged: true),
+        APIOperation(
+            "get", "/v1/me/interests", id: "listInterests", tag: "Feed", summary: "The viewer's click interests",
+            description: "For a user or an `X-Visitor-Id` visitor; nobody: 401 `login_required`.", access: .viewer,
+            successes: [.init(200, "The interests, highest score first.", schema: "InterestList")],
+            problems: [401: ["login_required"]]),
+        APIOperation(
+            "delete", "/v1/me/interests", id: "resetInterests", tag: "Feed", summary: "Forget the viewer's clicks",
+            access: .viewer, successes: [.init(204, "Forgotten.")], problems: [401: ["login_required"]]),
+    ]
+
+    // MARK: Search
+
+    static let search: [APIOperation] = [
+        APIOperation(
+            "get", "/v1/search", id: "search", tag: "Search", summary: "Search stores",
+            description: """
+                A store matches when its name or category name contains `q`, or one of its reviews does \
+                (case-insensitive; `%`, `_` and `\\` literal). Full pinyin and pinyin initials match store names, \
+                category names and dish names. Order: name matches, then category matches, then stores matched \
+                only through reviews by `count` descending; within each group by `rating.score` descending, then id.
+                """,
+            access: .anyone,
+            parameters: [
+                query(
+                    "q", "The text to find, 1–64 characters after trimming; read as a form value, so `+` is a space.",
+                    schema: ["type": "string"], required: true)
+            ],
+            successes: [.init(200, "A page of matching stores.", schema: "SearchPage")],
+            problems: [400: ["query_required", "query_too_long"]], paged: true)
+    ]
+
+    // MARK: Images
+
+    static let images: [APIOperation] = [
+        APIOperation(
+            "post", "/v1/images", id: "uploadImage", tag: "Images", summary: "Upload an image",
+            description: """
+                The raw bytes with an image `Content-Type`, or `multipart/form-data` with field `file`. The bytes \
+                decide the type (415 `unsupported_media_type` unless JPEG, PNG, WebP or GIF); only the header is read \
+                (never the pixels): empty, truncated, or a side over 20,000 pixels: 400 `invalid_image`. Over 8 MiB: \
+                413 `image_too_large`. Identical bytes are stored once.
+                """,
+            access: .signedIn, body: .image,
+            successes: [.init(201, "The image.", schema: "Image", headers: ["Location"])],
+            problems: [
+                400: ["invalid_image", "invalid_body"], 413: ["image_too_large"], 415: ["unsupported_media_type"],
+            ]),
+        APIOperation(
+            "get", "/v1/images/{id}", id: "getImage", tag: "Images", summary: "An image's bytes",
+            description: """
+                Served with their type, `ETag` (the content hash), `Cache-Control: public, max-age=31536000, \
+                immutable` and a `Content-Security-Policy` that forbids scripts. `If-None-Match` answers 304.
+                """,
+            access: .anyone,
+            parameters: [
+                pathID("image", example: "s001_1"),
+                ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]],
+            ],
+            successes: [
+                .init(
+                    200, "The bytes.", schema: "ImageBytes",
+                    headers: ["ETag", "Cache-Control", "Content-Security-Policy"]),
+                .init(304, "Not modified.", headers: ["ETag"]),
+            ],
+            problems: [404: ["image_not_found"]]),
+    ]
+}
