@@ -1,0 +1,53 @@
+-- One wrk script for every scenario, driven by the environment (wrk gives each thread its own Lua state):
+--   BENCH_PATHS   a file of request paths, one a line; each thread walks it from its own offset
+--   BENCH_METHOD  GET (default) or POST
+--   BENCH_BODY    the POST body (JSON); "%n" is replaced by a per-request counter so bodies differ
+--   BENCH_TOKEN   a bearer token, when the scenario is signed in
+--   BENCH_OUT     where done() writes key=value figures (requests, rps, p50/p95/p99 in ms, errors)
+local method = os.getenv("BENCH_METHOD") or "GET"
+local body = os.getenv("BENCH_BODY")
+local token = os.getenv("BENCH_TOKEN")
+local paths = {}
+for line in io.lines(os.getenv("BENCH_PATHS")) do
+  if line ~= "" then paths[#paths + 1] = line end
+end
+
+local threads = {}
+local counter = 0
+
+function setup(thread)
+  thread:set("offset", #threads * 7919)
+  threads[#threads + 1] = thread
+end
+
+local headers = {}
+if token and token ~= "" then headers["Authorization"] = "Bearer " .. token end
+if body then headers["Content-Type"] = "application/json" end
+
+function init(args)
+  counter = offset or 0
+end
+
+function request()
+  counter = counter + 1
+  local path = paths[(counter % #paths) + 1]
+  local payload = nil
+  if body then payload = body:gsub("%%n", tostring(counter)) end
+  return wrk.format(method, path, headers, payload)
+end
+
+function done(summary, latency, requests)
+  local out = assert(io.open(os.getenv("BENCH_OUT"), "w"))
+  local seconds = summary.duration / 1e6
+  local e = summary.errors
+  out:write(string.format("requests=%d\n", summary.requests))
+  out:write(string.format("seconds=%.2f\n", seconds))
+  out:write(string.format("rps=%.1f\n", summary.requests / seconds))
+  out:write(string.format("p50=%.2f\n", latency:percentile(50) / 1000))
+  out:write(string.format("p95=%.2f\n", latency:percentile(95) / 1000))
+  out:write(string.format("p99=%.2f\n", latency:percentile(99) / 1000))
+  out:write(string.format("max=%.2f\n", latency.max / 1000))
+  out:write(string.format("non2xx=%d\n", e.status))
+  out:write(string.format("socket_errors=%d\n", e.connect + e.read + e.write + e.timeout))
+  out:close()
+end
