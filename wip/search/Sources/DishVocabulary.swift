@@ -1,0 +1,101 @@
+import Foundation
+import PostgresNIO
+
+/// The dish vocabulary pinyin queries are matched against (`chidian dish add|list`). Migration 005 seeds it from
+/// `DishCatalog`; names added later are counted over the existing reviews when they are added, and from then on
+/// the review triggers keep their counts.
+public struct DishVocabulary: Sendable {
+    let database: Database
+
+    public static let maxNameLength = 32
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// A dish with its pinyin and how many stores and reviews mention it (archived stores included).
+    public struct Entry: Sendable, Equatable {
+        public var name: String
+        public var syllables: String
+        public var initials: String
+        public var stores: Int
+        public var reviews: Int
+    }
+
+    /// Adds a dish (unique ignoring case) and counts its mentions; failures are `AdminError`s.
+    public func add(name raw: String) async throws -> Entry {
+        let name = try Self.validName(raw)
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let inserted = try await connection.rows(
+                "INSERT INTO search_dishes (name) VALUES (\(name)) ON CONFLICT (lname) DO NOTHING RETURNING id::bigint",
+                logger: logger)
+            guard let id = try inserted.first?.decode(Int.self) else {
+                throw AdminError("\(name) is already in the dish vocabulary")
+            }
+            try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
+            try await connection.rows("SELECT search_count_dish(\(id)::int)", logger: logger)
+            guard let entry = try await Self.entries(id: id, on: connection, logger: logger).first else {
+                throw AdminError("\(name) could not be read back")
+            }
+            return entry
+        }
+    }
+
+    /// Every dish, in the order they were added.
+    public func list() async throws -> [Entry] {
+        try await PinyinIndex.refresh(database: database)
+        let logger = database.logger
+        return try await database.withConnection { connection in
+            try await Self.entries(id: nil, on: connection, logger: logger)
+        }
+    }
+
+    private static func entries(id: Int?, on connection: PostgresConnection, logger: Logger) async throws -> [Entry] {
+        try await connection.rows(
+            """
+            SELECT d.name, coalesce(p.syllables, ''), coalesce(p.initials, ''), m.stores, m.reviews
+            FROM search_dishes d
+            LEFT JOIN search_pinyin p ON p.source = d.name COLLATE "C" AND p.ready
+            CROSS JOIN LATERAL (
+                SELECT count(*)::bigint AS stores, coalesce(sum(r.review_count), 0)::bigint AS reviews
+                FROM search_review_grams r WHERE char_length(d.lname) <= 2 AND r.gram = d.lname
+                UNION ALL
+                SELECT count(*)::bigint, coalesce(sum(x.review_count), 0)::bigint
+                FROM search_dish_stores x WHERE char_length(d.lname) > 2 AND x.dish_id = d.id
+                ORDER BY 1 DESC LIMIT 1
+            ) m
+            WHERE \(id)::int IS NULL OR d.id = \(id)::int
+            ORDER BY d.id
+            """, logger: logger
+        ).map { row in
+            let (name, syllables, initials, stores, reviews) = try row.decode((String, String, String, Int, Int).self)
+            return Entry(name: name, syllables: syllables, initials: initials, stores: stores, reviews: reviews)
+        }
+    }
+
+    /// Trimmed, not blank, at most 32 characters, no control characters.
+    static func validName(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw AdminError("the dish name must not be blank") }
+        guard name.count <= maxNameLength else {
+            throw AdminError("the dish name must be at most \(maxNameLength) characters")
+        }
+        guard !StoreRules.containsControl(name, allowingLineBreaks: false) else {
+            throw AdminError("the dish name must not contain control characters")
+        }
+        return name
+    }
+}
+
+/// Search data that bulk writes must bring up to date themselves.
+enum SearchIndex {
+    /// After the seed import merged rows with the comments triggers disabled: recounts the review summaries
+    /// of every store the import touched and fills in the pinyin of new names, inside the import's transaction.
+    static func refreshAfterImport(on connection: PostgresConnection, logger: Logger) async throws {
+        try await SearchBulkIndexer.rebuild(
+            storesSQL: "SELECT id FROM seed_stores UNION SELECT DISTINCT store_id FROM seed_comments",
+            on: connection, logger: logger)
+        try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The contract's "Search" route. Open to everyone; the viewer only decides `favorited` and `adSpend`.
+struct SearchController {
+    let search: SearchRepository
+
+    init(database: Database) {
+        search = SearchRepository(database: database)
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("search", use: find)
+    }
+
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<SearchResult>> {
+        let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
+        let page = try PageRequest(request)
+        return JSONResponse(try await search.search(query, page: page, viewer: context.viewer.user))
+    }
+
+    /// The first `name` parameter of a query string decoded as a form does it: `+` is a space and `%2B` a plus
+    /// sign, so `?q=huo+guo` from a browser form or URLSearchParams means "huo guo". A malformed escape is kept
+    /// as written.
+    static func formValue(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        func decode(_ part: Substring) -> String {
+            let spaced = part.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if decode(parts[0]) == name { return parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The `q` of `GET /v1/search`, checked and read for pinyin.
+public struct SearchQuery: Sendable, Equatable {
+    public static let maxLength = 64
+
+    /// Trimmed, as typed: the `text` of the match on review text.
+    public let text: String
+    /// The text as a pinyin key when it can be pinyin (only ASCII letters, spaces and apostrophes): lowercased,
+    /// separators dropped and `v` read as `ü`, which the keys spell `u` ("lv dou" → "ludou"). Nil otherwise.
+    public let pinyin: String?
+
+    /// 400 `query_required` for a missing or blank `q`, 400 `query_too_long` over 64 characters.
+    public init(_ raw: String?) throws {
+        let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw Problem.badRequest("query_required", "q must not be blank.") }
+        guard text.count <= Self.maxLength else {
+            throw Problem.badRequest("query_too_long", "q must be at most \(Self.maxLength) characters.")
+        }
+        self.text = text
+        pinyin = Self.pinyinKey(text)
+    }
+
+    /// No stored text contains NUL (PostgreSQL refuses it), so such a query matches nothing.
+    var canMatch: Bool { !text.unicodeScalars.contains("\u{0}") }
+
+    static func pinyinKey(_ text: String) -> String? {
+        var key = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "A"..."Z":
+                let lower = scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar
+                key.append(lower == "v" ? "u" : lower)
+            case " ", "'":
+                continue
+            default:
+                return nil
+            }
+        }
+        return key.isEmpty ? nil : String(key)
+    }
+}

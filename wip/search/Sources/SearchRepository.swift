@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `GET /v1/search`: stores whose name matches come first, then those whose category matches, then those matched
+/// only through their reviews, by review count; inside each group by `rating.score` descending, then id
+/// descending (the tie-break of `GET /v1/stores?sort=rating`).
+///
+/// A page is one call of the SQL function `search_page` (migration 005), which reads the groups with keyset
+/// queries whose plans PostgreSQL keeps per connection, then one query for the store views. The cursor carries
+/// the query, the group, the review count, the score (as text, exact) and the id of the last store, so pages never
+/// repeat or skip a store while the data is unchanged. The design and its query plans are in docs/SEARCH.md.
+public struct SearchRepository: Sendable {
+    let database: Database
+    let stores: StoreRepository
+
+    public init(database: Database) {
+        self.database = database
+        stores = StoreRepository(database: database)
+    }
+
+    static let cursorList = "search"
+
+    /// A place in the order: the sort keys of one store.
+    struct Position: Sendable, Equatable {
+        var group: Int
+        var count: Int
+        var score: String
+        var id: String
+    }
+
+    /// One store of a page with what it matched.
+    struct Hit: Sendable {
+        var position: Position
+        var category: Bool
+        var textCount: Int
+        var dishes: [(name: String, count: Int)]
+
+        func matches(store: StoreView, query: SearchQuery) -> [SearchMatch] {
+            var matches: [SearchMatch] = []
+            if position.group == 0 { matches.append(SearchMatch(field: .name, text: store.name)) }
+            if category { matches.append(SearchMatch(field: .category, text: store.category.name)) }
+            if textCount > 0 { matches.append(SearchMatch(field: .dish, text: query.text, count: textCount)) }
+            for dish in dishes { matches.append(SearchMatch(field: .dish, text: dish.name, count: dish.count)) }
+            return matches
+        }
+    }
+
+    public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> Page<SearchResult> {
+        let after = try Self.position(page.cursor, query: query)
+        guard query.canMatch else { return Page(items: [], nextCursor: nil) }
+        // Names queued by a write since the last pinyin query get their pinyin first.
+        if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
+        let limit = page.limit
+        let rows = try await database.query(
+            """
+            SELECT out_id, out_group, out_count, out_score, out_category, out_text_count, out_dish_names, out_dish_counts
+            FROM search_page(\(query.text), \(query.pinyin)::text, \(after?.group)::int, \(after?.count)::int,
+                             \(after?.score)::float8, \(after?.id)::text, \(limit + 1)::int)
+            """)
+        let hits = try rows.map { row in
+            let (id, group, count, score, category, textCount, dishNames, dishCounts) =
+                try row.decode((String, Int, Int, String, Bool, Int, [String], [Int]).self)
+            return Hit(
+                position: Position(group: group, count: count, score: score, id: id), category: category,
+                textCount: textCount, dishes: Array(zip(dishNames, dishCounts)).map { (name: $0.0, count: $0.1) })
+        }
+        let shown = hits.prefix(limit)
+        let views = try await stores.views(ids: shown.map(\.position.id), viewer: viewer)
+        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A store archived between the two queries drops out; the cursor still follows the keys read.
+        let items = shown.compactMap { hit -> SearchResult? in
+            guard let store = byID[hit.position.id] else { return nil }
+            return SearchResult(store: store, matches: hit.matches(store: store, query: query))
+        }
+        let next = hits.count > limit ? Self.cursor(hits[limit - 1].position, query: query) : nil
+        return Page(items: items, nextCursor: next)
+    }
+
+    static func cursor(_ position: Position, query: SearchQuery) -> String {
+        Cursor(
+            list: cursorList,
+            keys: [query.text, String(position.group), String(position.count), position.score, position.id]
+        ).token
+    }
+
+    /// The position after which the page starts; 400 `invalid_cursor` for a cursor of another list or query.
+    static func position(_ cursor: Cursor?, query: SearchQuery) throws -> Position? {
+        guard let cursor else { return nil }
+        let keys = try cursor.keys(for: cursorList, count: 5)
+        guard keys[0] == query.text, let group = Int(keys[1]), (0...2).contains(group), let count = Int(keys[2]),
+            (0...Int(Int32.max)).contains(count), let score = Double(keys[3]), score.isFinite,
+            StoreRules.isPlausibleID(keys[4])
+        else { throw Problem.badRequest("invalid_cursor", "The cursor belongs to another search.") }
+        return Position(group: group, count: count, score: keys[3], id: keys[4])
+    }
+}
