@@ -74,13 +74,13 @@ public struct Database: Sendable {
     ) async throws -> T {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.rows("BEGIN", logger: logger)
             do {
                 let value = try await body(connection)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.rows("COMMIT", logger: logger)
                 return value
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.rows("ROLLBACK", logger: logger)
                 throw error
             }
         }
@@ -91,16 +91,32 @@ public struct Database: Sendable {
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.query(query, logger: logger).collect()
+            try await connection.rows(query, logger: logger)
         }
     }
 }
 
 extension PostgresConnection {
     /// Runs one statement on this connection and returns all its rows.
+    ///
+    /// PostgresNIO 1.33 loses a statement written to a connection the server has already closed (an outage, or
+    /// `idle_in_transaction_session_timeout`): its handler is gone from the pipeline and the statement's promise
+    /// is never completed, so the caller waits forever. Checking and writing on the connection's event loop
+    /// closes that window: while the channel is active its handler is there and fails the statement properly.
     @discardableResult
     public func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        try await self.query(query, logger: logger).collect()
+        let loop = eventLoop
+        let result: EventLoopFuture<PostgresQueryResult> = loop.flatSubmit {
+            guard !self.isClosed else { return loop.makeFailedFuture(DatabaseUnavailable(reason: "connection closed")) }
+            return self.query(query, logger: logger)
+        }
+        return try await result.get().rows
+    }
+
+    /// Fails at once on a closed connection, for the streaming and COPY calls `rows` cannot cover (their window
+    /// stays open, but only for bulk CLI work, never a request).
+    public func requireOpen() throws {
+        if isClosed { throw DatabaseUnavailable(reason: "connection closed") }
     }
 }
 

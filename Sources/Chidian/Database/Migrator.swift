@@ -48,31 +48,31 @@ public struct Migrator: Sendable {
     /// Applies every pending migration in one transaction and returns their names.
     @discardableResult
     public func migrate(on connection: PostgresConnection) async throws -> [String] {
-        try await connection.query("BEGIN", logger: logger)
+        try await connection.rows("BEGIN", logger: logger)
         do {
             // One migrator at a time, whoever else starts (parallel tests, two servers with --migrate).
-            try await connection.query("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
+            try await connection.rows("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
             try await ensureTable(connection)
             let pending = try plan(applied: try await applied(connection))
             for migration in pending {
                 for statement in SQLScript.statements(migration.sql) {
                     do {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
                     } catch let error as PSQLError {
                         throw MigrationError(
                             description: "\(migration.name) failed: \(error.serverInfo?[.message] ?? "\(error.code)")")
                     }
                 }
                 let checksum = migration.checksum
-                try await connection.query(
+                try await connection.rows(
                     "INSERT INTO schema_migrations (name, sha256) VALUES (\(migration.name), \(checksum))",
                     logger: logger)
                 logger.info("applied migration", metadata: ["migration": .string(migration.name)])
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.rows("COMMIT", logger: logger)
             return pending.map(\.name)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await connection.rows("ROLLBACK", logger: logger)
             throw error
         }
     }
@@ -99,7 +99,7 @@ public struct Migrator: Sendable {
     }
 
     func ensureTable(_ connection: PostgresConnection) async throws {
-        try await connection.query(
+        try await connection.rows(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name text PRIMARY KEY,

@@ -34,10 +34,11 @@ public struct SeedExporter: Sendable {
         let imageStore = self.imageStore
         return try await database.with(timeout: .seconds(30)).withConnection { connection in
             // One snapshot for all three files.
-            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            defer { Task { _ = try? await connection.query("COMMIT", logger: logger) } }
+            try await connection.rows("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            defer { Task { _ = try? await connection.rows("COMMIT", logger: logger) } }
             var report = Report()
             var writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.usersFile))
+            try connection.requireOpen()
             for try await (id, name, hash, role, avatar, createdAt) in try await connection.query(
                 "SELECT id, name, password_hash, role, avatar_image_id, created_at FROM users ORDER BY id", logger: logger
             ).decode((String, String, String, String, String?, Date).self) {
@@ -47,6 +48,7 @@ public struct SeedExporter: Sendable {
             try writer.close()
 
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.storesFile))
+            try connection.requireOpen()
             for try await row in try await connection.query(Self.storesQuery, logger: logger) {
                 let (id, name, category, categoryID, manager, spend, description, address, archived, createdAt, updatedAt, version, images, fans) =
                     try row.decode((String, String, String, String, String, Int, String, String, Bool, Date, Date, Int, [String], [String]).self)
@@ -60,6 +62,7 @@ public struct SeedExporter: Sendable {
             try writer.close()
 
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.commentsFile))
+            try connection.requireOpen()
             for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
                 let (id, storeID, authorID, rating, body, kind, hidden, createdAt, updatedAt, version, images) =
                     try row.decode((String, String, String, Int, String, String, Bool, Date, Date, Int, [String]).self)
@@ -73,6 +76,7 @@ public struct SeedExporter: Sendable {
             try writer.close()
             progress?.finish()
 
+            try connection.requireOpen()
             for try await (id, sha256, contentType) in try await connection.query(Self.imagesQuery, logger: logger)
                 .decode((String, Data, String).self)
             {

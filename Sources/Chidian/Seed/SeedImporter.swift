@@ -100,6 +100,7 @@ public struct SeedImporter: Sendable {
     func loadExisting() async throws -> ExistingData {
         try await database.withConnection { connection in
             var data = ExistingData()
+            try connection.requireOpen()
             for try await (id, name, role, hash) in try await connection.query(
                 "SELECT id, name, role, password_hash FROM users", logger: logger
             ).decode((String, String, String, String).self) {
@@ -107,6 +108,7 @@ public struct SeedImporter: Sendable {
                 data.userIDsByLowerName[name.lowercased()] = id
                 data.passwordHashes[id] = hash
             }
+            try connection.requireOpen()
             for try await (id, manager, spend) in try await connection.query(
                 "SELECT id, manager_id, ad_spend FROM stores", logger: logger
             ).decode((String, String, Int).self) {

@@ -12,10 +12,12 @@ struct SeedWriter: Sendable {
         reader: inout SeedReader, hashes: [String: String], on connection: PostgresConnection, progress: ProgressReporter?
     ) async throws -> SeedImporter.Report {
         var report = SeedImporter.Report()
-        // One import at a time.
-        try await connection.query("SELECT pg_advisory_xact_lock(7041978)", logger: logger)
+        // One import at a time. Between statements the client streams files and counts search grams, which on a
+        // busy machine can exceed the pool's 5 s idle-in-transaction limit meant for abandoned request sessions.
+        try await connection.rows("SELECT pg_advisory_xact_lock(7041978)", logger: logger)
+        try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = '10min'", logger: logger)
         for statement in SQLScript.statements(Self.stagingTables) {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
 
         // Images of users and stores first (users point at avatars); their uploaders are set once users exist.
@@ -54,17 +56,18 @@ struct SeedWriter: Sendable {
         }
         report.changed["images"] = try await count(Self.mergeImages, on: connection)
         report.changed["users"] = try await count(Self.mergeUsers, on: connection)
-        try await connection.query(Self.setImageOwners, logger: logger)
-        try await connection.query(Self.mergeCategories, logger: logger)
+        try await connection.rows(Self.setImageOwners, logger: logger)
+        try await connection.rows(Self.mergeCategories, logger: logger)
         report.changed["stores"] = try await count(Self.mergeStores, on: connection)
         try await run(Self.mergeStoreImages, on: connection)
-        try await connection.query(Self.adSpendAdjustments, logger: logger)
+        try await connection.rows(Self.adSpendAdjustments, logger: logger)
         report.changed["favorites"] = try await count(Self.mergeFavorites, on: connection)
 
         // Comments stream straight from the file into COPY, validated on the way.
         var comments = 0
         var commentImages: [(String, Int, String)] = []
         var commentImageNames = Set<String>()
+        try connection.requireOpen()
         try await connection.copyFrom(
             table: "seed_comments",
             columns: ["id", "kind", "store_id", "author_id", "rating", "body", "hidden", "created_at", "updated_at", "version"],
@@ -90,18 +93,18 @@ struct SeedWriter: Sendable {
         }
         try await stageImages(reader.images, names: commentImageNames, written: &imagesWritten, on: connection)
         report.changed["images", default: 0] += try await count(Self.mergeImages, on: connection)
-        try await connection.query(Self.setImageOwners, logger: logger)
+        try await connection.rows(Self.setImageOwners, logger: logger)
         let images = commentImages
         try await copy("seed_comment_images", ["comment_id", "position", "image_id"], on: connection) { buffer in
             for (comment, position, image) in images { buffer.append([comment, String(position), image]) }
         }
         progress?.update(phase: "merging comments", done: 1, total: 1, rows: comments)
         // Row triggers would update a store row per review; the totals are recomputed once below instead.
-        try await connection.query("ALTER TABLE comments DISABLE TRIGGER USER", logger: logger)
+        try await connection.rows("ALTER TABLE comments DISABLE TRIGGER USER", logger: logger)
         report.changed["comments"] = try await count(Self.mergeComments, on: connection)
         try await run(Self.mergeCommentImages, on: connection)
-        try await connection.query(Self.recomputeRatings, logger: logger)
-        try await connection.query("ALTER TABLE comments ENABLE TRIGGER USER", logger: logger)
+        try await connection.rows(Self.recomputeRatings, logger: logger)
+        try await connection.rows("ALTER TABLE comments ENABLE TRIGGER USER", logger: logger)
 
         report.users = users.count
         report.stores = stores.count
@@ -117,6 +120,7 @@ struct SeedWriter: Sendable {
         var buffer = CopyBuffer()
         rows(&buffer)
         guard buffer.rows > 0 else { return }
+        try connection.requireOpen()
         try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
             try await buffer.flush(to: writer)
         }
@@ -126,7 +130,7 @@ struct SeedWriter: Sendable {
     private func stageImages(
         _ files: SeedImageFiles, names: Set<String>, written: inout Set<String>, on connection: PostgresConnection
     ) async throws {
-        try await connection.query("TRUNCATE seed_images", logger: logger)
+        try await connection.rows("TRUNCATE seed_images", logger: logger)
         var buffer = CopyBuffer()
         var files = files
         for name in names.sorted() where !written.contains(name) {
@@ -141,6 +145,7 @@ struct SeedWriter: Sendable {
             written.insert(name)
         }
         guard buffer.rows > 0 else { return }
+        try connection.requireOpen()
         try await connection.copyFrom(
             table: "seed_images", columns: ["id", "sha256", "content_type", "width", "height", "bytes", "owner"], logger: logger
         ) { writer in try await buffer.flush(to: writer) }
@@ -153,7 +158,7 @@ struct SeedWriter: Sendable {
 
     private func run(_ script: String, on connection: PostgresConnection) async throws {
         for statement in SQLScript.statements(script) {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
     }
 }
