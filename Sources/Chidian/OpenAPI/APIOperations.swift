@@ -1,7 +1,7 @@
 /// Every route the server answers, as the OpenAPI document describes it. A test fails when the router has a
 /// route this list lacks (or the reverse), so add an entry here with every new route.
 public enum APIOperations {
-    public static let all: [APIOperation] = operations + accounts + stores + comments + feed + images
+    public static let all: [APIOperation] = operations + accounts + stores + comments + feed + images + search
 
     // MARK: Parameters
 
@@ -339,7 +339,8 @@ public enum APIOperations {
                 A store matches when its name or category name contains `q`, or one of its reviews does \
                 (case-insensitive; `%`, `_` and `\\` literal). Full pinyin and pinyin initials match store names, \
                 category names and dish names. Order: name matches, then category matches, then stores matched \
-                only through reviews by `count` descending; within each group by `rating.score` descending, then id.
+                only through reviews by `count` descending; within each group by `rating.score` descending, then id \
+                descending (the tie-break of `GET /v1/stores?sort=rating`).
                 """,
             access: .anyone,
             parameters: [

@@ -104,6 +104,7 @@ struct SeedWriter: Sendable {
         report.changed["comments"] = try await count(Self.mergeComments, on: connection)
         try await run(Self.mergeCommentImages, on: connection)
         try await connection.rows(Self.recomputeRatings, logger: logger)
+        try await SearchIndex.refreshAfterImport(on: connection, logger: logger)
         try await connection.rows("ALTER TABLE comments ENABLE TRIGGER USER", logger: logger)
 
         report.users = users.count

@@ -126,6 +126,7 @@ import Testing
                 ("/v1/stores/\(scene.storeID)/comments?kind=\(huge)", "invalid_kind"),
                 ("/v1/feed/featured?cursor=\(huge)", "invalid_cursor"),
                 ("/v1/promotions/daily?limit=-\(huge)", "invalid_limit"),
+                ("/v1/search?q=\(huge)", "query_too_long"),
             ]
             for (uri, code) in cases {
                 // MUT
@@ -216,6 +217,15 @@ import Testing
                     == text.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(renamed.status == .ok)
             #expect(try renamed.json()["name"] as? String == "x' OR 'a'='a")
+            // A search for a metacharacter matches it literally: only this store's text holds "%" and "'".
+            for q in ["%25", "_", "%27%22%3B--"] {
+                let found = try await client.send(.get, "/v1/search?q=\(q)")
+                #expect(found.status == .ok, "\(q): \(found.text)")
+                let ids = try StoreFixture.items(found).map { ($0["store"] as? [String: Any])?["id"] as? String }
+                #expect(ids == [storeID], "\(q): \(found.text.prefix(300))")
+            }
+            let nothing = try await client.send(.get, "/v1/search?q=%25%25")
+            #expect(try StoreFixture.items(nothing).isEmpty)
             let tables = try await app.database.query("SELECT count(*)::int FROM users")
             #expect(try tables[0].decode(Int.self) == 2)
             for uri in [
@@ -237,7 +247,7 @@ import Testing
         "POST /v1/stores/{id}/comments body", "POST /v1/stores/{id}/comments imageIds", "PATCH /v1/comments/{id} body",
         "GET /v1/users/{id}", "GET /v1/users/{id}/comments", "GET /v1/stores/{id}", "GET /v1/stores/{id}/comments",
         "GET /v1/comments/{id}", "GET /v1/images/{id}", "PUT /v1/stores/{id}/favorite", "GET /v1/stores?category",
-        "GET /v1/stores?cursor",
+        "GET /v1/stores?cursor", "GET /v1/search?q",
     ])
     func nulInAnyFieldIsRefusedWithA4xx(_ target: String) async throws {
         try await TestApp.run { client, app in

@@ -28,12 +28,12 @@ public enum PinyinIndex {
                 "SELECT source FROM search_pinyin WHERE NOT ready ORDER BY source LIMIT \(batchSize)", logger: logger
             ).map { try $0.decode(String.self) }
             guard !sources.isEmpty else { return done }
-            if !inTransaction { try await connection.query("BEGIN", logger: logger) }
+            if !inTransaction { try await connection.rows("BEGIN", logger: logger) }
             do {
                 try await store(sources, on: connection, logger: logger)
-                if !inTransaction { try await connection.query("COMMIT", logger: logger) }
+                if !inTransaction { try await connection.rows("COMMIT", logger: logger) }
             } catch {
-                if !inTransaction { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                if !inTransaction { _ = try? await connection.rows("ROLLBACK", logger: logger) }
                 throw error
             }
             done += sources.count

@@ -6,7 +6,7 @@ import PostgresNIO
 /// only through their reviews, by review count; inside each group by `rating.score` descending, then id
 /// descending (the tie-break of `GET /v1/stores?sort=rating`).
 ///
-/// A page is one call of the SQL function `search_page` (migration 005), which reads the groups with keyset
+/// A page is one call of the SQL function `search_page` (migration 003), which reads the groups with keyset
 /// queries whose plans PostgreSQL keeps per connection, then one query for the store views. The cursor carries
 /// the query, the group, the review count, the score (as text, exact) and the id of the last store, so pages never
 /// repeat or skip a store while the data is unchanged. The design and its query plans are in docs/SEARCH.md.

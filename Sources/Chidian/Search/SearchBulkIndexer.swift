@@ -25,27 +25,31 @@ enum SearchBulkIndexer {
             .map { try $0.decode([Int].self) }
         for keys in batches {
             var counter = GramCounter(dishes: dishes)
-            let reviews = try await connection.query(
+            let reviews = try await connection.rows(
                 """
                 SELECT k.key::bigint, lower(c.body) FROM search_rebuild_keys k
                 JOIN comments c ON c.store_id = k.store_id AND c.kind = 'review' AND c.hidden_at IS NULL
                 WHERE k.key = ANY (\(keys)::int[])
                 """, logger: logger)
-            for try await (store, body) in reviews.decode((Int, String).self) {
+            for row in reviews {
+                let (store, body) = try row.decode((Int, String).self)
                 counter.add(store: store, lowered: body)
             }
             let counted = counter
             if bulk {
                 // The summaries have no indexes during a bulk rebuild: the counts go straight in.
+                try connection.requireOpen()
                 try await connection.copyFrom(
                     table: "search_review_grams", columns: ["store_key", "review_count", "gram"], logger: logger
                 ) { writer in try await counted.writeGrams(to: writer) }
                 if counted.mentionsDishes {
+                    try connection.requireOpen()
                     try await connection.copyFrom(
                         table: "search_dish_stores", columns: ["store_key", "review_count", "dish_id"], logger: logger
                     ) { writer in try await counted.writeDishes(to: writer) }
                 }
             } else {
+                try connection.requireOpen()
                 try await connection.copyFrom(
                     table: "search_rebuild_counts", columns: ["store_key", "review_count", "item", "kind"], logger: logger
                 ) { writer in

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// The dish vocabulary pinyin queries are matched against (`chidian dish add|list`). Migration 005 seeds it from
+/// The dish vocabulary pinyin queries are matched against (`chidian dish add|list`). migration 003 seeds it from
 /// `DishCatalog`; names added later are counted over the existing reviews when they are added, and from then on
 /// the review triggers keep their counts.
 public struct DishVocabulary: Sendable {
