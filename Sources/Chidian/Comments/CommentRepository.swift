@@ -24,7 +24,7 @@ public struct CommentRepository: Sendable {
     public static func views(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [CommentView] {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
-        let rows = try await connection.rows(
+        let rows = try await connection.rows(prepared:
             """
             \(unescaped: CommentView.select) \(unescaped: CommentView.from)
             WHERE c.id = ANY(\(ids)::text[]) AND \(unescaped: CommentView.visible)
@@ -149,7 +149,7 @@ public struct CommentRepository: Sendable {
         do {
             return try await database.transaction { connection in
                 try await Self.checkImages(new.imageIDs, owner: new.authorID, on: connection, logger: logger)
-                let rows = try await connection.rows(
+                let rows = try await connection.rows(prepared:
                     """
                     INSERT INTO comments (kind, store_id, author_id, rating, body)
                     VALUES (\(new.kind.rawValue), \(new.storeID), \(new.authorID), \(new.rating)::smallint, \(new.body))
@@ -198,7 +198,7 @@ public struct CommentRepository: Sendable {
                 if let imageIDs = patch.imageIDs {
                     try await Self.checkImages(imageIDs, owner: authorID, on: connection, logger: logger)
                 }
-                let updated = try await connection.rows(
+                let updated = try await connection.rows(prepared:
                     """
                     UPDATE comments SET
                         rating = COALESCE(\(patch.rating)::smallint, rating),
@@ -215,7 +215,7 @@ public struct CommentRepository: Sendable {
                     throw Versioning.versionConflict
                 }
                 if let imageIDs = patch.imageIDs {
-                    try await connection.rows("DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
+                    try await connection.rows(prepared: "DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
                     try await Self.setImages(imageIDs, commentID: id, on: connection, logger: logger)
                 }
             }
@@ -230,7 +230,7 @@ public struct CommentRepository: Sendable {
     public func delete(id: String, ifMatch: Int?) async throws {
         let logger = database.logger
         try await database.transaction { connection in
-            let deleted = try await connection.rows(
+            let deleted = try await connection.rows(prepared:
                 """
                 DELETE FROM comments
                 WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
@@ -250,7 +250,7 @@ public struct CommentRepository: Sendable {
 
     /// The visible comment's version, locked for the rest of the transaction.
     static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        let rows = try await connection.rows(
+        let rows = try await connection.rows(prepared:
             """
             SELECT version FROM comments
             WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
@@ -262,7 +262,7 @@ public struct CommentRepository: Sendable {
     /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
     static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        let rows = try await connection.rows(
+        let rows = try await connection.rows(prepared:
             "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
         guard try rows[0].decode(Int.self) == Set(ids).count else {
             throw Problem.badRequest("invalid_images", "Every image must exist and be one you uploaded.")
@@ -272,7 +272,7 @@ public struct CommentRepository: Sendable {
     /// Writes the image list in the order given.
     static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        try await connection.rows(
+        try await connection.rows(prepared:
             """
             INSERT INTO comment_images (comment_id, position, image_id)
             SELECT \(commentID), (t.n - 1)::smallint, t.image_id

@@ -86,12 +86,12 @@ public struct Database: Sendable {
         }
     }
 
-    /// Runs one statement and returns all its rows.
+    /// Runs one statement, prepared (planned once per connection), and returns all its rows.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.rows(query, logger: logger)
+            try await connection.rows(prepared: query, logger: logger)
         }
     }
 }

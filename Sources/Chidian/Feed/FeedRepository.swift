@@ -87,14 +87,14 @@ public struct FeedRepository: Sendable {
     ) async throws -> [(String, String)] {
         let rows: [PostgresRow]
         if let createdAt = position.createdAt, let id = position.id {
-            rows = try await connection.rows("""
+            rows = try await connection.rows(prepared: """
                 SELECT c.id, c.created_at::text FROM comments c
                 WHERE c.category_id = \(category) AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                   AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
                 """, logger: logger)
         } else {
-            rows = try await connection.rows("""
+            rows = try await connection.rows(prepared: """
                 SELECT c.id, c.created_at::text FROM comments c
                 WHERE c.category_id = \(category) AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
@@ -111,20 +111,20 @@ public struct FeedRepository: Sendable {
         let rows: [PostgresRow]
         switch (clicked.isEmpty, position.createdAt, position.id) {
         case (true, nil, _), (true, _, nil):
-            rows = try await connection.rows("""
+            rows = try await connection.rows(prepared: """
                 SELECT c.id, c.created_at::text FROM comments c
                 WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
                 """, logger: logger)
         case (true, let createdAt?, let id?):
-            rows = try await connection.rows("""
+            rows = try await connection.rows(prepared: """
                 SELECT c.id, c.created_at::text FROM comments c
                 WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                   AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
                 """, logger: logger)
         case (false, let createdAt?, let id?):
-            rows = try await connection.rows("""
+            rows = try await connection.rows(prepared: """
                 SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
                     SELECT c.id, c.created_at FROM comments c
                     WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
@@ -135,7 +135,7 @@ public struct FeedRepository: Sendable {
                 ORDER BY x.created_at DESC, x.id DESC LIMIT \(limit)
                 """, logger: logger)
         case (false, _, _):
-            rows = try await connection.rows("""
+            rows = try await connection.rows(prepared: """
                 SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
                     SELECT c.id, c.created_at FROM comments c
                     WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived

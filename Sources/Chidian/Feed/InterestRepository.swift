@@ -71,8 +71,8 @@ public struct InterestRepository: Sendable {
     /// Forgets everything about the viewer's clicks.
     public func reset(viewer: String) async throws {
         try await database.transaction { connection in
-            try await connection.rows("DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
-            try await connection.rows("DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.rows(prepared: "DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.rows(prepared: "DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
         }
     }
 }

@@ -16,7 +16,7 @@ public struct PromotionRepository: Sendable {
     public func purchase(storeID: String, buyerID: String, amount: Int) async throws -> PromotionView {
         let logger = database.logger
         return try await database.transaction { connection in
-            let inserted = try await connection.rows(
+            let inserted = try await connection.rows(prepared:
                 """
                 INSERT INTO promotions (store_id, buyer_id, amount)
                 SELECT s.id, \(buyerID), \(amount) FROM stores s WHERE s.id = \(storeID) AND s.archived_at IS NULL
@@ -24,7 +24,7 @@ public struct PromotionRepository: Sendable {
                 """, logger: logger)
             guard let row = inserted.first else { throw StoreRepository.notFound(storeID) }
             let (id, createdAt) = try row.decode((String, Date).self)
-            let total = try await connection.rows("SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
+            let total = try await connection.rows(prepared: "SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
             return PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt, adSpend: try total[0].decode(Int.self))
         }
     }

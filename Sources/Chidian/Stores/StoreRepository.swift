@@ -82,7 +82,7 @@ public struct StoreRepository: Sendable {
             try await database.transaction { connection in
                 try await Self.requireCategory(draft.categoryID, on: connection, logger: logger)
                 try await Self.requireOwnImages(draft.imageIDs, uploaderID: managerID, on: connection, logger: logger)
-                let rows = try await connection.rows(
+                let rows = try await connection.rows(prepared:
                     """
                     INSERT INTO stores (name, category_id, manager_id, description, address)
                     VALUES (\(draft.name), \(draft.categoryID), \(managerID), \(draft.description), \(draft.address))
@@ -133,13 +133,13 @@ public struct StoreRepository: Sendable {
                 }
                 let updated: [PostgresRow]
                 if changes.isEmpty {
-                    updated = try await connection.rows(
+                    updated = try await connection.rows(prepared:
                         """
                         SELECT id FROM stores WHERE id = \(id) AND archived_at IS NULL
                             AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
                         """, logger: logger)
                 } else {
-                    updated = try await connection.rows(
+                    updated = try await connection.rows(prepared:
                         """
                         UPDATE stores SET
                             name = COALESCE(\(changes.name)::text, name),
@@ -157,7 +157,7 @@ public struct StoreRepository: Sendable {
                     return
                 }
                 if let imageIDs = changes.imageIDs {
-                    try await connection.rows("DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
+                    try await connection.rows(prepared: "DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
                     try await Self.insertImages(imageIDs, storeID: id, on: connection, logger: logger)
                 }
             }
@@ -169,7 +169,7 @@ public struct StoreRepository: Sendable {
         guard StoreRules.isPlausibleID(id) else { throw Self.notFound(id) }
         let logger = database.logger
         try await database.withConnection { connection in
-            let archived = try await connection.rows(
+            let archived = try await connection.rows(prepared:
                 """
                 UPDATE stores SET archived_at = now(), updated_at = now(), version = version + 1
                 WHERE id = \(id) AND archived_at IS NULL
@@ -182,14 +182,14 @@ public struct StoreRepository: Sendable {
 
     /// After a guarded write matched no row: 404 when the store is gone, else the version was stale (412).
     private static func explainMiss(id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        let live = try await connection.rows("SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
+        let live = try await connection.rows(prepared: "SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
         throw live.isEmpty ? notFound(id) : Versioning.versionConflict
     }
 
     /// 400 `unknown_category` unless the category exists.
     static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
         let found = StoreRules.isPlausibleID(id)
-            ? try await connection.rows("SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
+            ? try await connection.rows(prepared: "SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
         guard !found.isEmpty else { throw Problem.badRequest("unknown_category", "No category \(id).") }
     }
 
@@ -197,7 +197,7 @@ public struct StoreRepository: Sendable {
     static func requireOwnImages(_ ids: [String], uploaderID: String, on connection: PostgresConnection, logger: Logger) async throws {
         let distinct = Array(Set(try StoreRules.checkImageCount(ids)))
         guard !distinct.isEmpty else { return }
-        let rows = try await connection.rows(
+        let rows = try await connection.rows(prepared:
             "SELECT count(*)::int FROM images WHERE id = ANY(\(distinct)::text[]) AND uploader_id = \(uploaderID)",
             logger: logger)
         guard try rows[0].decode(Int.self) == distinct.count else {
@@ -208,7 +208,7 @@ public struct StoreRepository: Sendable {
     /// The carousel in the given order: position 0, 1, ...
     static func insertImages(_ ids: [String], storeID: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        try await connection.rows(
+        try await connection.rows(prepared:
             """
             INSERT INTO store_images (store_id, position, image_id)
             SELECT \(storeID), given.position - 1, given.image_id

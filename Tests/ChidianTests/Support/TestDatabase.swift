@@ -29,7 +29,9 @@ enum TestDatabase {
 
     /// Runs `body` with a pool on the server's maintenance database.
     static func withAdmin<T>(_ body: (Database) async throws -> T) async throws -> T {
-        let config = AppConfiguration(databaseURL: serverURL.with(database: "postgres").description)
+        // Generous: creating and dropping databases waits on checkpoints, slow on a loaded CI machine.
+        let config = AppConfiguration(
+            databaseURL: serverURL.with(database: "postgres").description, databaseTimeout: .seconds(60))
         return try await withDatabase(config, logger: logger, poolSize: 1) { try await body($0) }
     }
 

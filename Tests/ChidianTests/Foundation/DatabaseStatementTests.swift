@@ -48,6 +48,51 @@ import Testing
     }
 }
 
+/// Statements prepared through `rows(prepared:)` keep PostgresNIO's parameter types and survive a lost session.
+@Suite struct PreparedQueryTests {
+    @Test func bindTypesAreReadAsPostgresNIOSendsThem() throws {
+        let text = "a"
+        let number = 7
+        let missing: String? = nil
+        let query: PostgresQuery = "SELECT \(text), \(number), \(missing)::text, \([text])::text[]"
+        // MUT
+        let types = BindTypes.of(query.binds)
+        // validate
+        #expect(types == [.text, .int8, .null, .textArray])
+    }
+
+    @Test func aPreparedStatementAnswersWithNullAndTypedBindsAlike() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            // MUT: a cursor-like text bind cast to timestamptz, first NULL then set, on one prepared text.
+            var answers: [String?] = []
+            for stamp in [nil, "2026-01-02 03:04:05+00", nil] as [String?] {
+                let rows = try await database.query(
+                    "SELECT (\(stamp)::timestamptz + interval '1 day')::text, \(stamp)::text IS NULL")
+                answers.append(try rows[0].decode(String?.self, context: .default))
+            }
+            // validate
+            #expect(answers == [nil, "2026-01-03 03:04:05+00", nil])
+        }
+    }
+
+    @Test func aPreparedStatementOnAClosedSessionFailsAtOnce() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            // MUT
+            let outcome: Result<Void, any Error> = await Result(catching: {
+                try await database.transaction { connection in
+                    try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = 200", logger: database.logger)
+                    try await Task.sleep(for: .seconds(1))
+                    try await connection.rows(prepared: "SELECT 1", logger: database.logger)
+                }
+            })
+            // validate
+            #expect(throws: DatabaseUnavailable.self) { try outcome.get() }
+            let next = try await database.query("SELECT 4")
+            #expect(try next[0].decode(Int.self) == 4)
+        }
+    }
+}
+
 extension Result where Failure == any Error {
     init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
