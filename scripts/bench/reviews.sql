@@ -3,7 +3,7 @@
 -- 1. CommentRepository.liveStoreManager
 SELECT manager_id FROM stores WHERE id = 's' || lpad(:n::text, 6, '0') AND archived_at IS NULL;
 
--- 2. CommentRepository.storeComments(sort: .newest), kind and cursor absent (NULL binds).
+-- 2. CommentRepository.storeComments(sort: .newest), any kind, first page (the cursor's sentinel position).
 SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
     (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
     u.id, u.name, u.avatar_image_id, c.rating::int, c.body,
@@ -14,7 +14,7 @@ JOIN stores s ON s.id = c.store_id
 JOIN categories g ON g.id = s.category_id
 JOIN users u ON u.id = c.author_id
 WHERE c.store_id = 's' || lpad(:n::text, 6, '0') AND c.hidden_at IS NULL AND NOT c.store_archived AND s.archived_at IS NULL
-  AND (NULL::text IS NULL OR c.kind = NULL::text)
-  AND (NULL::timestamptz IS NULL OR (c.created_at, c.id) < (NULL::timestamptz, NULL::text))
+  AND c.kind = ANY('{review,notice}'::text[])
+  AND (c.created_at, c.id) < ('infinity'::timestamptz, ''::text)
 ORDER BY c.created_at DESC, c.id DESC
 LIMIT 21;

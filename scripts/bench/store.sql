@@ -1,14 +1,13 @@
 -- GET /v1/stores/{id}, anonymous, a random store each time (generated ids are s + 6 digits).
 \set n random(1, :stores)
--- StoreRepository.views(ids: [id], viewer: nil)
+-- StoreRepository.view(id:viewer: nil)
 SELECT s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
     COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
              '{}'::text[]),
     s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
     EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = NULL::text AND f.store_id = s.id),
     s.ad_spend, s.created_at, s.updated_at, s.version
-FROM unnest(ARRAY['s' || lpad(:n::text, 6, '0')]::text[]) WITH ORDINALITY AS wanted (id, position)
-JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
+FROM stores s
 JOIN categories c ON c.id = s.category_id
 JOIN users u ON u.id = s.manager_id
-ORDER BY wanted.position;
+WHERE s.id = 's' || lpad(:n::text, 6, '0') AND s.archived_at IS NULL;

@@ -17,10 +17,12 @@ public enum CommentKeyset {
     public static let newestKeyColumns = "c.created_at::text, c.id"
     public static let newestOrder = "c.created_at DESC, c.id DESC"
 
-    /// A position in a newest-first list: after (`createdAt`, `id`); both nil on the first page.
+    /// A position in a newest-first list: after (`createdAt`, `id`). The first page starts after a sentinel
+    /// above every row (`infinity`), so every page runs one statement text whose prepared, generic plan is an
+    /// index range scan from the position (no `$1 IS NULL OR …` branch for the planner to keep open).
     public struct Newest: Sendable, Equatable {
-        public var createdAt: String?
-        public var id: String?
+        public var createdAt = "infinity"
+        public var id = ""
 
         /// Reads `cursor` for list `list`; 400 `invalid_cursor` when it belongs elsewhere.
         public init(_ cursor: Cursor?, list: String) throws {
@@ -31,11 +33,12 @@ public enum CommentKeyset {
         }
     }
 
-    /// A position in a rating-first list: after (`rating`, `createdAt`, `id`); all nil on the first page.
+    /// A position in a rating-first list: after (`rating`, `createdAt`, `id`); the first page starts above the
+    /// highest rating.
     public struct Rating: Sendable, Equatable {
-        public var rating: Int?
-        public var createdAt: String?
-        public var id: String?
+        public var rating = 6
+        public var createdAt = "infinity"
+        public var id = ""
 
         public init(_ cursor: Cursor?, list: String) throws {
             guard let cursor else { return }

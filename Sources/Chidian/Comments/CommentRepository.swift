@@ -39,7 +39,7 @@ public struct CommentRepository: Sendable {
 
     /// A store's comments, optionally of one kind.
     public func storeComments(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws -> Page<CommentView> {
-        let kind = kind?.rawValue
+        let kinds = kind.map { [$0.rawValue] } ?? CommentKind.allCases.map(\.rawValue)
         switch sort {
         case .newest:
             let list = "store-comments.newest"
@@ -47,10 +47,8 @@ public struct CommentRepository: Sendable {
             return try await CommentKeyset.page(
                 """
                 \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
-                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible)
-                  AND (\(kind)::text IS NULL OR c.kind = \(kind)::text)
-                  AND (\(after.createdAt)::timestamptz IS NULL
-                       OR (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text))
+                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible) AND c.kind = ANY(\(kinds)::text[])
+                  AND (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text)
                 ORDER BY \(unescaped: CommentKeyset.newestOrder)
                 LIMIT \(page.limit + 1)
                 """, keyCount: 2, limit: page.limit, list: list, database: database)
@@ -59,16 +57,14 @@ public struct CommentRepository: Sendable {
             let after = try CommentKeyset.Rating(page.cursor, list: list)
             // Notices carry no rating; as 0 they sort after every review. Reviews alone sort by the
             // plain column, which walks the comments_store_rating index.
-            let ratingKey = kind == CommentKind.review.rawValue ? "c.rating" : "COALESCE(c.rating, 0)"
+            let ratingKey = kind == .review ? "c.rating" : "COALESCE(c.rating, 0)"
             return try await CommentKeyset.page(
                 """
                 \(unescaped: CommentView.select), \(unescaped: ratingKey)::text, c.created_at::text, c.id
                 \(unescaped: CommentView.from)
-                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible)
-                  AND (\(kind)::text IS NULL OR c.kind = \(kind)::text)
-                  AND (\(after.rating)::int IS NULL
-                       OR (\(unescaped: ratingKey), c.created_at, c.id)
-                          < (\(after.rating)::int, \(after.createdAt)::timestamptz, \(after.id)::text))
+                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible) AND c.kind = ANY(\(kinds)::text[])
+                  AND (\(unescaped: ratingKey), c.created_at, c.id)
+                      < (\(after.rating)::int, \(after.createdAt)::timestamptz, \(after.id)::text)
                 ORDER BY \(unescaped: ratingKey) DESC, c.created_at DESC, c.id DESC
                 LIMIT \(page.limit + 1)
                 """, keyCount: 3, limit: page.limit, list: list, database: database)
@@ -83,8 +79,7 @@ public struct CommentRepository: Sendable {
             """
             \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
             WHERE c.author_id = \(userID) AND \(unescaped: CommentView.visible)
-              AND (\(after.createdAt)::timestamptz IS NULL
-                   OR (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text))
+              AND (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text)
             ORDER BY \(unescaped: CommentKeyset.newestOrder)
             LIMIT \(page.limit + 1)
             """, keyCount: 2, limit: page.limit, list: list, database: database)

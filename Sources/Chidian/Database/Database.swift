@@ -86,12 +86,16 @@ public struct Database: Sendable {
         }
     }
 
-    /// Runs one statement, prepared (planned once per connection), and returns all its rows.
+    /// Runs one statement and returns all its rows. Prepared by default (planned once per connection);
+    /// `prepared: false` plans it for its binds every time, for optional filters written `$1 IS NULL OR …`
+    /// whose one shared plan would have to scan past what a bound value rules out.
     @discardableResult
-    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    public func query(_ query: PostgresQuery, prepared: Bool = true) async throws -> [PostgresRow] {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.rows(prepared: query, logger: logger)
+            prepared
+                ? try await connection.rows(prepared: query, logger: logger)
+                : try await connection.rows(query, logger: logger)
         }
     }
 }

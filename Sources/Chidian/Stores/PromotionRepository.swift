@@ -42,7 +42,7 @@ public struct PromotionRepository: Sendable {
                 WHERE p.store_id = \(storeID)
                     AND (\(k0)::timestamptz IS NULL OR (p.created_at, p.id) < (\(k0)::timestamptz, \(k1)::text))
                 ORDER BY p.created_at DESC, p.id DESC LIMIT \(page.limit + 1)
-                """)
+                """, prepared: false)
         } catch let error as PSQLError where error.sqlState?.hasPrefix("22") == true {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
         }

@@ -17,26 +17,35 @@ public struct StoreRepository: Sendable {
     public func views(ids: [String], viewer: AuthUser?) async throws -> [StoreView] {
         let ids = ids.filter(StoreRules.isPlausibleID)
         guard !ids.isEmpty else { return [] }
+        if ids.count == 1 { return try await view(id: ids[0], viewer: viewer).map { [$0] } ?? [] }
         return try await database.query(
             """
-            SELECT s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
-                COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
-                         '{}'::text[]),
-                s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
-                EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id)::text AND f.store_id = s.id),
-                s.ad_spend, s.created_at, s.updated_at, s.version
+            \(unescaped: StoreView.leadingColumns)
+            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id)::text AND f.store_id = s.id),
+            \(unescaped: StoreView.trailingColumns)
             FROM unnest(\(ids)::text[]) WITH ORDINALITY AS wanted (id, position)
             JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
-            JOIN categories c ON c.id = s.category_id
-            JOIN users u ON u.id = s.manager_id
+            \(unescaped: StoreView.joins)
             ORDER BY wanted.position
             """
         ).map { try StoreView(row: $0, viewer: viewer) }
     }
 
-    /// One live store as `viewer` sees it, or nil.
+    /// One live store as `viewer` sees it, or nil. Its own statement: planned for an id list of unknown
+    /// length, the lookup of one store costs PostgreSQL more than a custom plan, so it would be re-planned on
+    /// every store page; by id its one prepared plan is kept.
     public func view(id: String, viewer: AuthUser?) async throws -> StoreView? {
-        try await views(ids: [id], viewer: viewer).first
+        guard StoreRules.isPlausibleID(id) else { return nil }
+        return try await database.query(
+            """
+            \(unescaped: StoreView.leadingColumns)
+            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id)::text AND f.store_id = s.id),
+            \(unescaped: StoreView.trailingColumns)
+            FROM stores s
+            \(unescaped: StoreView.joins)
+            WHERE s.id = \(id) AND s.archived_at IS NULL
+            """
+        ).first.map { try StoreView(row: $0, viewer: viewer) }
     }
 
     /// One live store as `viewer` sees it, or 404 `store_not_found`.

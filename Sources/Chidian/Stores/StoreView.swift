@@ -33,6 +33,20 @@ public struct StoreView: Encodable, Sendable, Equatable {
         public var score: Double
     }
 
+    /// The columns `init(row:viewer:)` reads, around the viewer's `favorited` flag (a bind, so written inline).
+    static let leadingColumns = """
+        SELECT s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
+            COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
+                     '{}'::text[]),
+            s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
+        """
+    static let trailingColumns = "s.ad_spend, s.created_at, s.updated_at, s.version"
+    /// The joins those columns need after `stores s`.
+    static let joins = """
+        JOIN categories c ON c.id = s.category_id
+        JOIN users u ON u.id = s.manager_id
+        """
+
     /// Decodes a row of `StoreRepository.views(ids:viewer:)`.
     init(row: PostgresRow, viewer: AuthUser?) throws {
         let (id, name, categoryID, categoryName, description, address, managerID, managerName) =
