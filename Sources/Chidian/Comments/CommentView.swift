@@ -59,6 +59,10 @@ public struct CommentView: Encodable, Sendable, Equatable {
     /// How many columns `select` has; key columns appended after it start at this index.
     static let columnCount = 16
 
+}
+
+extension CommentView {
+    /// Decodes a row of `select`. (In an extension, so the memberwise initializer stays available.)
     public init(row: PostgresRow) throws {
         let (id, kind, storeID, storeName, categoryID, categoryName, storeImage,
             authorID, authorName, avatar, rating, body, imageIDs, createdAt, updatedAt, version) =

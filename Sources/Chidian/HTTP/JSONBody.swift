@@ -97,9 +97,16 @@ public struct JSONResponse<Body: Encodable & Sendable>: ResponseGenerator {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONEncoder.chidian.encode(body)
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        let buffer: ByteBuffer
+        if let writable = body as? any JSONWritable {
+            var json = JSONWriter()
+            writable.write(to: &json)
+            buffer = ByteBuffer(bytes: json.bytes)
+        } else {
+            buffer = ByteBuffer(bytes: try JSONEncoder.chidian.encode(body))
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 }

@@ -23,3 +23,19 @@ public struct SearchMatch: Encodable, Sendable, Equatable {
         self.count = count
     }
 }
+
+extension SearchResult: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("store"); json.value(store)
+            json.key("matches")
+            json.array(matches) { json, match in
+                json.object { json in
+                    json.key("field"); json.string(match.field.rawValue)
+                    json.key("text"); json.string(match.text)
+                    json.key("count"); json.int(match.count)
+                }
+            }
+        }
+    }
+}

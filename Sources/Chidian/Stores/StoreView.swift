@@ -47,7 +47,11 @@ public struct StoreView: Encodable, Sendable, Equatable {
         JOIN users u ON u.id = s.manager_id
         """
 
-    /// Decodes a row of `StoreRepository.views(ids:viewer:)`.
+}
+
+extension StoreView {
+    /// Decodes a row of `StoreRepository.views(ids:viewer:)`. (In an extension, so the memberwise initializer
+    /// stays available.)
     init(row: PostgresRow, viewer: AuthUser?) throws {
         let (id, name, categoryID, categoryName, description, address, managerID, managerName) =
             try row.decode((String, String, String, String, String, String, String, String).self)

@@ -1,0 +1,33 @@
+/// `CommentView` as `JSONEncoder` would write it, without the encoder (see `JSONWritable`).
+extension CommentView: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("id"); json.string(id)
+            json.key("kind"); json.string(kind.rawValue)
+            json.key("storeId"); json.string(storeId)
+            json.key("store")
+            json.object { json in
+                json.key("id"); json.string(store.id)
+                json.key("name"); json.string(store.name)
+                json.key("category")
+                json.object { json in
+                    json.key("id"); json.string(store.category.id)
+                    json.key("name"); json.string(store.category.name)
+                }
+                json.key("imageUrl"); json.string(store.imageUrl)
+            }
+            json.key("author")
+            json.object { json in
+                json.key("id"); json.string(author.id)
+                json.key("name"); json.string(author.name)
+                json.key("avatarUrl"); json.string(author.avatarUrl)
+            }
+            json.key("rating"); json.int(rating)
+            json.key("body"); json.string(body)
+            json.key("imageUrls"); json.array(imageUrls) { json, url in json.string(url) }
+            json.key("createdAt"); json.date(createdAt)
+            json.key("updatedAt"); json.date(updatedAt)
+            json.key("version"); json.int(version)
+        }
+    }
+}

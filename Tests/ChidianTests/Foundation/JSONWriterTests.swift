@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import Chidian
+
+/// The hand-written JSON of the hot shapes must read back exactly as `JSONEncoder.chidian`'s output does.
+@Suite struct JSONWriterTests {
+    static let awkward = "引号\" 反斜杠\\ 换行\n tab\t \u{01} \u{2028} / 😀 '; DROP TABLE x; --"
+
+    static func sameJSON(_ value: some Encodable & JSONWritable) throws -> (Any, Any) {
+        var json = JSONWriter()
+        value.write(to: &json)
+        let written = try JSONSerialization.jsonObject(with: Data(json.bytes))
+        let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder.chidian.encode(value))
+        #expect(written is NSDictionary, "not an object: \(String(decoding: json.bytes, as: UTF8.self))")
+        return (written, encoded)
+    }
+
+    static func comment(rating: Int?, seconds: Double) -> CommentView {
+        CommentView(
+            id: "m_1", kind: rating == nil ? .notice : .review, storeId: "s_1",
+            store: .init(id: "s_1", name: awkward, category: .init(id: "c_1", name: "火锅"), imageUrl: nil),
+            author: .init(id: "u_1", name: "Eater", avatarUrl: "/v1/images/i_1"), rating: rating, body: awkward,
+            imageUrls: ["/v1/images/i_2", "/v1/images/i_3"], createdAt: Date(timeIntervalSince1970: seconds),
+            updatedAt: Date(timeIntervalSince1970: seconds + 0.999), version: 3)
+    }
+
+    static func store(average: Double?, adSpend: Int?) -> StoreView {
+        StoreView(
+            id: "s_1", name: awkward, category: .init(id: "c_1", name: "川菜"), description: awkward, address: "",
+            managerId: "u_2", managerName: "Boss", imageUrls: [], rating: .init(average: average, count: 3, score: 3.6875),
+            favoriteCount: 0, favorited: true, promoted: false, createdAt: Date(timeIntervalSince1970: 1_700_000_000.5),
+            updatedAt: Date(timeIntervalSince1970: 951_782_400), version: 1, adSpend: adSpend)
+    }
+
+    @Test(arguments: [0.0, 1_700_000_000.25, 951_782_399.999, -1.5, 4_102_444_800, 1_000_000_000_000])
+    func aCommentPageReadsBackTheSame(seconds: Double) throws {
+        // MUT
+        let page = Page(items: [Self.comment(rating: 4, seconds: seconds), Self.comment(rating: nil, seconds: seconds)], nextCursor: "abc")
+        let (written, encoded) = try Self.sameJSON(page)
+        // validate
+        #expect(written as? NSDictionary == encoded as? NSDictionary)
+    }
+
+    @Test(arguments: [nil, 5.0, 4.333333333333333, 1e-7] as [Double?], [nil, 0, 1_234_567] as [Int?])
+    func aStoreReadsBackTheSame(average: Double?, adSpend: Int?) throws {
+        // MUT
+        let (written, encoded) = try Self.sameJSON(Self.store(average: average, adSpend: adSpend))
+        // validate
+        #expect(written as? NSDictionary == encoded as? NSDictionary)
+        #expect((written as? NSDictionary)?["adSpend"] == nil || adSpend != nil)
+    }
+
+    @Test func searchResultsAndAnEmptyLastPageReadBackTheSame() throws {
+        let result = SearchResult(
+            store: Self.store(average: 5, adSpend: nil),
+            matches: [.init(field: .name, text: Self.awkward), .init(field: .dish, text: "鱼", count: 12)])
+        // MUT
+        let (written, encoded) = try Self.sameJSON(Page(items: [result], nextCursor: nil))
+        let (emptyWritten, emptyEncoded) = try Self.sameJSON(Page<SearchResult>(items: [], nextCursor: nil))
+        // validate
+        #expect(written as? NSDictionary == encoded as? NSDictionary)
+        #expect(emptyWritten as? NSDictionary == emptyEncoded as? NSDictionary)
+    }
+}
