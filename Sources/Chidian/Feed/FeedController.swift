@@ -47,7 +47,7 @@ struct FeedController {
             let rows = try await database.query("SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
             names = Dictionary(try rows.map { try $0.decode((String, String).self) }) { a, _ in a }
         }
-        let items = try await comments.views(ids: result.ids)
+        let items = result.items
         let personalization = Personalization(
             categories: result.ordering.categories.compactMap { entry in
                 names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }
@@ -83,5 +83,26 @@ struct FeedController {
         guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }
         try await interests.reset(viewer: viewer)
         return .noContent
+    }
+}
+
+extension FeedController.FeedPage: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in item.write(to: &json) }
+            json.key("nextCursor"); json.string(nextCursor)
+            json.key("personalization")
+            json.object { json in
+                json.key("categories")
+                json.array(personalization.categories) { json, category in
+                    json.object { json in
+                        json.key("id"); json.string(category.id)
+                        json.key("name"); json.string(category.name)
+                        json.key("score"); json.double(category.score)
+                    }
+                }
+            }
+        }
     }
 }

@@ -32,6 +32,8 @@ public struct FeedRepository: Sendable {
 
     public struct Result: Sendable {
         public var ids: [String]
+        /// The visible reviews among `ids`, in order, read on the same connection.
+        public var items: [CommentView]
         public var nextCursor: String?
         public var ordering: Ordering
     }
@@ -44,7 +46,7 @@ public struct FeedRepository: Sendable {
         let logger = database.logger
         let frozen = ordering
         let start = position
-        let rows: [(id: String, keys: [String])] = try await database.withConnection { connection in
+        let (rows, items) = try await database.withConnection { connection in
             var rows: [(id: String, keys: [String])] = []
             var position = start
             let clicked = frozen.categories.map(\.id)
@@ -59,14 +61,15 @@ public struct FeedRepository: Sendable {
                 rows += found.map { (id: $0.0, keys: [String(position.segment), $0.1, $0.0]) }
                 position = Position(segment: position.segment + 1)
             }
-            return rows
+            let items = try await CommentRepository.views(ids: rows.prefix(limit).map(\.id), on: connection, logger: logger)
+            return (rows, items)
         }
         let ids = rows.prefix(limit).map(\.id)
         var next: String? = nil
         if rows.count > limit, let last = rows.prefix(limit).last {
             next = Cursor(list: Self.list, keys: last.keys + frozen.categories.map { "\($0.id)|\($0.score)" }).token
         }
-        return Result(ids: ids, nextCursor: next, ordering: frozen)
+        return Result(ids: ids, items: items, nextCursor: next, ordering: frozen)
     }
 
     static func decode(_ cursor: Cursor) throws -> (Ordering, Position) {

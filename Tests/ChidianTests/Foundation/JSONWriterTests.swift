@@ -62,4 +62,14 @@ import Testing
         #expect(written as? NSDictionary == encoded as? NSDictionary)
         #expect(emptyWritten as? NSDictionary == emptyEncoded as? NSDictionary)
     }
+
+    @Test func aFeedPageReadsBackTheSame() throws {
+        let page = FeedController.FeedPage(
+            items: [Self.comment(rating: 2, seconds: 1_234_567_890)], nextCursor: nil,
+            personalization: .init(categories: [.init(id: "c_1", name: Self.awkward, score: 2.718281828459045)]))
+        // MUT
+        let (written, encoded) = try Self.sameJSON(page)
+        // validate
+        #expect(written as? NSDictionary == encoded as? NSDictionary)
+    }
 }
