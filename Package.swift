@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "Chidian",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

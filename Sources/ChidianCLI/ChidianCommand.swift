@@ -2,8 +2,30 @@ import ArgumentParser
 import Chidian
 import Foundation
 import Logging
+import PostgresNIO
 
+/// Runs the command and reports a database failure with PostgreSQL's own reason: `PSQLError` describes itself
+/// generically on purpose (no SQL or binds in logs), which tells a CLI user nothing.
 @main
+enum Entry {
+    static func main() async {
+        do {
+            var command = try ChidianCommand.parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? "\(error.code)"
+            FileHandle.standardError.write(Data("Error: database: \(reason) (\(error.sqlState ?? "no SQLSTATE"))\n".utf8))
+            exit(1)
+        } catch {
+            ChidianCommand.exit(withError: error)
+        }
+    }
+}
+
 struct ChidianCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chidian",
