@@ -8,7 +8,7 @@ SELECT s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.nam
     COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
              '{}'::text[]),
     s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
-    EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = NULL::text AND f.store_id = s.id),
+    EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = '' AND f.store_id = s.id),
     s.ad_spend, s.created_at, s.updated_at, s.version
 FROM unnest(:promo_ids::text[]) WITH ORDINALITY AS wanted (id, position)
 JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL

@@ -11,9 +11,7 @@ extension PostgresConnection {
     /// write happen on that loop with nothing in between (see `rows(_:logger:)` for why that matters).
     @discardableResult
     public func rows(prepared query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        guard let types = BindTypes.of(query.binds) else { return try await rows(query, logger: logger) }
-        let statement = AutoPrepared.Current(
-            name: PreparedNames.name(for: query.sql, types: types), sql: query.sql, types: types)
+        guard let statement = PreparedNames.statement(for: query) else { return try await rows(query, logger: logger) }
         return try await withTaskExecutorPreference(EventLoopExecutor.for(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable(reason: "connection closed") }
             return try await AutoPrepared.$current.withValue(statement) {
@@ -50,22 +48,32 @@ struct AutoPrepared: PostgresPreparedStatement {
 }
 
 /// One short statement name per distinct SQL text and parameter types, for the life of the process (texts are
-/// few and fixed; a NULL bind has no type, so a statement is prepared once per pattern of NULLs it meets).
+/// few and fixed). A NULL bind carries no type, so until a text has been seen with every bind set, each pattern
+/// of NULLs gets its own statement; once it has, that statement (and its types) serves every later call, NULLs
+/// included, without reading the binds' types again.
 enum PreparedNames {
     private struct Key: Hashable {
         var sql: String
         var types: [UInt32]
     }
 
-    private static let names = Mutex<[Key: String]>([:])
+    private struct Names {
+        var byKey: [Key: String] = [:]
+        var complete: [String: AutoPrepared.Current] = [:]
+    }
 
-    static func name(for sql: String, types: [PostgresDataType]) -> String {
-        let key = Key(sql: sql, types: types.map(\.rawValue))
+    private static let names = Mutex(Names())
+
+    static func statement(for query: PostgresQuery) -> AutoPrepared.Current? {
+        if let known = names.withLock({ $0.complete[query.sql] }) { return known }
+        guard let types = BindTypes.of(query.binds) else { return nil }
+        let key = Key(sql: query.sql, types: types.map(\.rawValue))
         return names.withLock { names in
-            if let name = names[key] { return name }
-            let name = "chidian_\(names.count + 1)"
-            names[key] = name
-            return name
+            let name = names.byKey[key] ?? "chidian_\(names.byKey.count + 1)"
+            names.byKey[key] = name
+            let statement = AutoPrepared.Current(name: name, sql: query.sql, types: types)
+            if !types.contains(.null) { names.complete[query.sql] = statement }
+            return statement
         }
     }
 }

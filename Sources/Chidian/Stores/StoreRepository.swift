@@ -18,10 +18,11 @@ public struct StoreRepository: Sendable {
         let ids = ids.filter(StoreRules.isPlausibleID)
         guard !ids.isEmpty else { return [] }
         if ids.count == 1 { return try await view(id: ids[0], viewer: viewer).map { [$0] } ?? [] }
+        // An anonymous viewer binds "" (no user's id) rather than NULL, so the statement's bind types are all known.
         return try await database.query(
             """
             \(unescaped: StoreView.leadingColumns)
-            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id)::text AND f.store_id = s.id),
+            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id ?? "") AND f.store_id = s.id),
             \(unescaped: StoreView.trailingColumns)
             FROM unnest(\(ids)::text[]) WITH ORDINALITY AS wanted (id, position)
             JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
@@ -39,7 +40,7 @@ public struct StoreRepository: Sendable {
         return try await database.query(
             """
             \(unescaped: StoreView.leadingColumns)
-            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id)::text AND f.store_id = s.id),
+            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id ?? "") AND f.store_id = s.id),
             \(unescaped: StoreView.trailingColumns)
             FROM stores s
             \(unescaped: StoreView.joins)
