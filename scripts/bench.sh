@@ -65,7 +65,8 @@ sql() { psql -At "$1" -c "$2"; }
 # --- Release build -----------------------------------------------------------------------------------------
 if [ -z "${BENCH_BIN:-}" ]; then
     say "building release (scratch path .build-release)"
-    swift build -c release --product chidian --scratch-path .build-release 2>&1 | grep -E "error|Build complete" | tail -3 >&2
+    # SwiftPM ends with "Build of product 'chidian' complete!"; a failed build fails the pipeline (pipefail).
+    swift build -c release --product chidian --scratch-path .build-release 2>&1 | { grep -E "error|complete" || true; } | tail -3 >&2
 fi
 [ -x "$BIN" ] || die "release build failed"
 
