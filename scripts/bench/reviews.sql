@@ -1,9 +1,7 @@
 -- GET /v1/stores/{id}/comments, anonymous, first page (limit 20, newest), a random store each time.
 \set n random(1, :stores)
--- 1. CommentRepository.liveStoreManager
-SELECT manager_id FROM stores WHERE id = 's' || lpad(:n::text, 6, '0') AND archived_at IS NULL;
-
--- 2. CommentRepository.storeComments(sort: .newest), any kind, first page (the cursor's sentinel position).
+-- CommentRepository.storeComments(sort: .newest), any kind, first page (the cursor's sentinel position). The
+-- store's existence is asked only when the page is empty, which it never is here.
 SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
     (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
     u.id, u.name, u.avatar_image_id, c.rating::int, c.body,

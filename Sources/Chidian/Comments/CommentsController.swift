@@ -37,17 +37,20 @@ struct CommentsController {
             return sort
         } ?? .newest
         let page = try PageRequest(request)
-        guard try await comments.liveStoreManager(storeID: storeID) != nil else {
+        let found = try await comments.storeComments(storeID: storeID, kind: kind, sort: sort, page: page)
+        // Listed comments prove the store is live (the list joins it); only an empty page asks whether it exists.
+        if found.items.isEmpty, try await comments.liveStoreManager(storeID: storeID) == nil {
             throw CommentProblems.storeNotFound(storeID)
         }
-        return JSONResponse(try await comments.storeComments(storeID: storeID, kind: kind, sort: sort, page: page))
+        return JSONResponse(found)
     }
 
     @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
         let userID = try context.parameters.require("id")
         let page = try PageRequest(request)
-        guard try await comments.userExists(id: userID) else { throw CommentProblems.userNotFound(userID) }
-        return JSONResponse(try await comments.userComments(userID: userID, page: page))
+        let found = try await comments.userComments(userID: userID, page: page)
+        if found.items.isEmpty, try await !comments.userExists(id: userID) { throw CommentProblems.userNotFound(userID) }
+        return JSONResponse(found)
     }
 
     @Sendable func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
