@@ -50,21 +50,7 @@ public struct JSONWriter {
     public mutating func string(_ string: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
+        JSONText.appendEscaped(string, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
@@ -106,15 +92,9 @@ public struct JSONWriter {
 
     /// As `.iso8601` writes it: UTC, whole seconds (`2026-11-22T04:12:32Z`).
     public mutating func date(_ date: Date) {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        let (year, month, day) = Self.civil(fromDays: days)
-        var text = ""
-        text.reserveCapacity(20)
-        text += Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
-        text += "T" + Self.padded(time / 3600, 2) + ":" + Self.padded(time / 60 % 60, 2) + ":" + Self.padded(time % 60, 2) + "Z"
-        string(text)
+        separate()
+        JSONText.appendTimestamp(Int(date.timeIntervalSince1970.rounded(.down)), to: &bytes)
+        needsComma = true
     }
 
     public mutating func null() {
@@ -125,24 +105,6 @@ public struct JSONWriter {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
-    }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

@@ -245,7 +245,7 @@ struct GeneratedSeed {
     @Test func jsonEscapingRoundTrips() throws {
         let tricky = "引号\"反斜杠\\换行\n制表\t响铃\u{7}NUL\u{0}表情🍜 é"
         var bytes: [UInt8] = Array("[\"".utf8)
-        JSONTextWriter.appendEscaped(tricky, to: &bytes)
+        JSONText.appendEscaped(tricky, to: &bytes)
         bytes += Array("\"]".utf8)
         #expect(try JSONDecoder().decode([String].self, from: Data(bytes)) == [tricky])
         #expect(TextPiece("火锅🍲").length == 3)
