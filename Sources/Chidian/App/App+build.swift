@@ -51,7 +51,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     FeedController(
         feed: FeedRepository(database: services.database),
         interests: interests,
-        comments: CommentRepository(database: services.database), database: services.database, clock: services.clock
+        database: services.database, clock: services.clock
     ).addRoutes(to: api)
     return router
 }

@@ -6,7 +6,6 @@ import Hummingbird
 struct FeedController {
     let feed: FeedRepository
     let interests: InterestRepository
-    let comments: CommentRepository
     let database: Database
     let clock: @Sendable () -> Date
 
