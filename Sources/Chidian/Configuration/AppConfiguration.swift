@@ -16,6 +16,8 @@ public struct AppConfiguration: Sendable {
     /// Half-life of click interest, in seconds.
     public var interestHalfLife: Double
     public var sessionLifetime: Duration
+    /// How long a session lives after sign-in however often it is used.
+    public var sessionMaxLifetime: Duration
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -29,7 +31,8 @@ public struct AppConfiguration: Sendable {
         databaseTimeout: Duration = .seconds(3),
         imageDirectory: String = ".data/images",
         interestHalfLife: Double = 7 * 86400,
-        sessionLifetime: Duration = .seconds(30 * 86400)
+        sessionLifetime: Duration = .seconds(30 * 86400),
+        sessionMaxLifetime: Duration = .seconds(90 * 86400)
     ) {
         self.databaseURL = databaseURL
         self.host = host
@@ -41,6 +44,7 @@ public struct AppConfiguration: Sendable {
         self.imageDirectory = imageDirectory
         self.interestHalfLife = interestHalfLife
         self.sessionLifetime = sessionLifetime
+        self.sessionMaxLifetime = sessionMaxLifetime
     }
 
     /// Reads the environment; throws naming every bad variable at once.
@@ -71,6 +75,7 @@ public struct AppConfiguration: Sendable {
         if let dir = environment["IMAGE_DIR"], !dir.isEmpty { config.imageDirectory = dir }
         integer("INTEREST_HALF_LIFE_HOURS", 1...(24 * 365 * 10)) { config.interestHalfLife = Double($0) * 3600 }
         integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
+        integer("SESSION_MAX_DAYS", 1...3650) { config.sessionMaxLifetime = .seconds($0 * 86400) }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }
