@@ -98,10 +98,23 @@ import Testing
         }
     }
 
-    @Test func seedPlainTextPasswordsFollowTheSameRule() {
-        #expect(throws: Problem.self) { try AccountRules.checkPasswordBytes("abc\u{0}def") }
-        #expect(throws: Problem.self) { try AccountRules.checkPasswordBytes(String(repeating: "é", count: 37)) }
-        #expect((try? AccountRules.checkPasswordBytes("111")) == "111")
+    @Test func seedPlainTextPasswordsFollowTheSameRule() async throws {
+        try await TestApp.run { _, app in
+            var fixture = SeedFixture()
+            fixture.users[0]["keyword"] = "abc\u{0}def"
+            fixture.users[1]["keyword"] = String(repeating: "é", count: 37)  // 74 bytes
+            // MUT
+            var caught: SeedError?
+            do {
+                try await SeedImporter(database: app.database, config: app.services.config).run(directory: try fixture.write())
+            } catch let error as SeedError { caught = error }
+            // validate: both named, neither echoed, nothing written
+            let issues = try #require(caught).issues.map(\.description)
+            #expect(issues.contains("userInfo.json[0].keyword: The password must not contain NUL characters."), "\(issues)")
+            #expect(issues.contains("userInfo.json[1].keyword: The password must be at most 72 bytes in UTF-8."), "\(issues)")
+            #expect(!issues.joined().contains("éé"))
+            #expect(try await app.database.query("SELECT count(*)::int FROM users")[0].decode(Int.self) == 0)
+        }
     }
 
     @Test func aWeakerHashIsReplacedOnTheNextSignIn() async throws {
