@@ -99,9 +99,8 @@ else
     # --- Import, timed
     say "importing into $BENCH_DB"
     recreate "$BENCH_DB"
-    rm -rf "$out/images"
     t=$(now)
-    DATABASE_URL=$bench_url IMAGE_DIR=$out/images "$BIN" seed "$data" >"$res/import.log" 2>&1 || { tail -20 "$res/import.log" >&2; die "import failed"; }
+    DATABASE_URL=$bench_url "$BIN" seed "$data" >"$res/import.log" 2>&1 || { tail -20 "$res/import.log" >&2; die "import failed"; }
     import_s=$(seconds_since "$t")
     say "import took ${import_s}s"
     psql "$bench_url" -c "VACUUM ANALYZE" >/dev/null
@@ -110,7 +109,7 @@ else
     # The tables the import fills, in foreign-key order. Generated columns are left out (COPY cannot write them).
     # Search's per-store summaries are rows the importer writes too (SearchIndex.refreshAfterImport); the name
     # grams, store keys and pinyin queue come from the stores' triggers in both loads.
-    tables="images users categories stores store_images favorites promotions comments comment_images"
+    tables="image_blobs images users categories stores store_images favorites promotions comments comment_images"
     tables+=" search_review_grams search_dish_stores"
     columns() {
         sql "$bench_url" "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position)
@@ -195,7 +194,7 @@ stop_server() {
     fi
 }
 trap stop_server EXIT
-DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL IMAGE_DIR=$out/images "$BIN" serve --host 127.0.0.1 --port "$port" \
+DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
     >"$res/server.log" 2>&1 &
 server_pid=$!
 api=http://127.0.0.1:$port
@@ -290,7 +289,7 @@ search_plans() {
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_analyze = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_buffers = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_nested_statements = on" >/dev/null
-    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL IMAGE_DIR=$out/images "$BIN" serve --host 127.0.0.1 --port "$port" \
+    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
         >>"$res/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done

@@ -47,7 +47,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     CommentsController(comments: CommentRepository(database: services.database), interests: interests, clock: services.clock)
         .addRoutes(to: api)
-    ImagesController(images: ImageRepository(database: services.database), store: ImageStore(directory: services.config.imageDirectory)).addRoutes(to: api)
+    ImagesController(images: ImageRepository(database: services.database)).addRoutes(to: api)
     FeedController(
         feed: FeedRepository(database: services.database),
         interests: interests,

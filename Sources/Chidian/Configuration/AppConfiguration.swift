@@ -12,7 +12,6 @@ public struct AppConfiguration: Sendable {
     public var poolSize: Int
     /// How long a request may wait for the database before it is answered 503.
     public var databaseTimeout: Duration
-    public var imageDirectory: String
     /// Half-life of click interest, in seconds.
     public var interestHalfLife: Double
     public var sessionLifetime: Duration
@@ -27,7 +26,6 @@ public struct AppConfiguration: Sendable {
         bcryptCost: Int = 12,
         poolSize: Int = 16,
         databaseTimeout: Duration = .seconds(3),
-        imageDirectory: String = ".data/images",
         interestHalfLife: Double = 7 * 86400,
         sessionLifetime: Duration = .seconds(30 * 86400)
     ) {
@@ -38,7 +36,6 @@ public struct AppConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.poolSize = poolSize
         self.databaseTimeout = databaseTimeout
-        self.imageDirectory = imageDirectory
         self.interestHalfLife = interestHalfLife
         self.sessionLifetime = sessionLifetime
     }
@@ -68,7 +65,6 @@ public struct AppConfiguration: Sendable {
         integer("BCRYPT_COST", 4...31) { config.bcryptCost = $0 }
         integer("DB_POOL_SIZE", 1...200) { config.poolSize = $0 }
         integer("DB_TIMEOUT_MS", 100...120_000) { config.databaseTimeout = .milliseconds($0) }
-        if let dir = environment["IMAGE_DIR"], !dir.isEmpty { config.imageDirectory = dir }
         integer("INTEREST_HALF_LIFE_HOURS", 1...(24 * 365 * 10)) { config.interestHalfLife = Double($0) * 3600 }
         integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }

@@ -52,7 +52,6 @@ import Testing
             let app = buildApplication(services, runDatabase: false)
             let testApp = TestApp(services: services, url: url)
             try await app.test(.router) { client in try await body(client, testApp) }
-            try? FileManager.default.removeItem(atPath: config.imageDirectory)
         }
     }
 
