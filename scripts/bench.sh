@@ -194,7 +194,11 @@ stop_server() {
     fi
 }
 trap stop_server EXIT
-DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
+# The image scenario's baseline: the same bytes as a plain file, served by the same server (STATIC_DIR).
+mkdir -p "$out/static"
+perl -e 'print "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x02\x80\0\0\x01\xe0\x08\x02\0\0\0\0\0\0\0";
+    srand(7); print pack("C*", map { int(rand(256)) } 1 .. 204800 - 33)' >"$out/static/bench.png"
+DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL STATIC_DIR=$out/static "$BIN" serve --host 127.0.0.1 --port "$port" \
     >"$res/server.log" 2>&1 &
 server_pid=$!
 api=http://127.0.0.1:$port
@@ -210,6 +214,12 @@ viewer_token=$(login benchviewer)
 writer_token=$(login benchwriter)
 [ -n "$viewer_token" ] && [ -n "$writer_token" ] || die "could not sign the benchmark users in"
 search_status=$(curl -s -o /dev/null -w '%{http_code}' "$api$(cat "$paths/search0")")
+image_id=$(curl -fsS -X POST -H "Authorization: Bearer $writer_token" -H 'Content-Type: image/png' \
+    --data-binary @"$out/static/bench.png" "$api/v1/images" | grep -o '"id":"[^"]*"' | cut -d'"' -f4)
+[ -n "$image_id" ] || die "could not upload the benchmark image"
+echo "/v1/images/$image_id" >"$paths/image"
+echo "/static/bench.png" >"$paths/static"
+cmp -s <(curl -fsS "$api/v1/images/$image_id") "$out/static/bench.png" || die "the served image differs from the file"
 
 # --- pgbench variables: the binds the endpoints send -------------------------------------------------------
 token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
@@ -259,6 +269,8 @@ for i in "${!search_queries[@]}"; do
     run_wrk "search$i" "$paths/search$i" "" GET ""
     run_wrk "search$i-c1" "$paths/search$i" "" GET "" 1 1 "$short"
 done
+run_wrk image "$paths/image" "" GET ""
+run_wrk static "$paths/static" "" GET ""
 run_wrk post "$paths/reviews" "$writer_token" POST '{"rating":4,"body":"bench review %n: 水煮鱼很嫩，火锅底料香。"}'
 run_wrk click "$paths/click" "$viewer_token" GET ""
 
@@ -337,6 +349,9 @@ import_ratio=$(ratio "$copy_s" "$import_s")
         row "search$i" "Search $label \`$q\` (c$CONNECTIONS)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i" p95)" 20 "<=")"
         row "search$i-c1" "Search $label \`$q\` (1 connection)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i-c1" p95)" 20 "<=")"
     done
+    row image "A 200 kB image from PostgreSQL (\`/v1/images/{id}\`)" "" ""
+    row static "The same 200 kB as a plain file (\`/static/\`, the same server)" "" ""
+    echo "| Image ÷ plain file | | | | | | | **$(ratio "$(get image rps)" "$(get static rps)")** | |"
     row post "Post a review" "" ""
     row click "Open a review (click recorded)" "" ""
 } >"$res/RESULTS.md"
