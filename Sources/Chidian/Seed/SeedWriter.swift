@@ -121,13 +121,17 @@ struct SeedWriter: Sendable {
             for (comment, position, image) in images { buffer.append([comment, String(position), image]) }
         }
         progress?.update(phase: "merging comments", done: 1, total: 1, rows: comments)
-        // Row triggers would update a store row per review; the totals are recomputed once below instead.
-        try await connection.rows("ALTER TABLE comments DISABLE TRIGGER USER", logger: logger)
+        // Row triggers would update a store row per review; they skip this transaction's rows (migration 006) and
+        // the totals and summaries are recomputed once below, with the touched stores locked against writers.
+        try await connection.rows(Self.lockTouchedStores, logger: logger)
+        try await connection.rows("SET LOCAL chidian.bulk_import = 'on'", logger: logger)
         report.changed["comments"] = try await count(Self.mergeComments, on: connection)
         try await run(Self.mergeCommentImages, on: connection)
         try await connection.rows(Self.recomputeRatings, logger: logger)
+        try await ImportPause.reached(.commentsMerged)
         try await SearchIndex.refreshAfterImport(on: connection, logger: logger)
-        try await connection.rows("ALTER TABLE comments ENABLE TRIGGER USER", logger: logger)
+        try await connection.rows("SET LOCAL chidian.bulk_import = 'off'", logger: logger)
+        try await ImportPause.reached(.beforeCommit)
 
         report.users = users.count
         report.stores = stores.count
