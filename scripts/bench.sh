@@ -6,12 +6,15 @@
 #      a raw COPY of the same rows into an empty migrated database;
 #   3. starts the release server on a free port and drives each scenario with wrk, and each read scenario's
 #      SQL with pgbench (same statements, same order, same row counts);
-#   4. writes docs/BENCHMARKS.md from scripts/bench/BENCHMARKS.md.in.
+#   4. imports the same data set into a second, live database (BENCH_DB_live: the demo seed/ with a server on it)
+#      while wrk reads its store pages, against the same pages read idle;
+#   5. writes docs/BENCHMARKS.md from scripts/bench/BENCHMARKS.md.in.
 #
 # Knobs (environment): BENCH_STORES, BENCH_USERS, BENCH_COMMENTS (20000 / 100000 / 1000000), BENCH_DURATION
 # (seconds per run, 15), BENCH_CONNECTIONS (64), BENCH_DB (chidian_bench), BENCH_LOG_LEVEL (warning),
 # BENCH_DOC (docs/BENCHMARKS.md),
-# BENCH_BIN (a prebuilt binary instead of the release build), BENCH_SKIP_IMPORT (1: reuse the bench database).
+# BENCH_BIN (a prebuilt binary instead of the release build), BENCH_SKIP_IMPORT (1: reuse the bench database),
+# BENCH_SKIP_LIVE (1: leave out the import into a live database).
 # Data and results go to .bench/ (git-ignored).
 # Every wait is bounded and the server this script starts is always stopped.
 set -euo pipefail
@@ -28,6 +31,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-64}
 THREADS=2
 BENCH_DB=${BENCH_DB:-chidian_bench}
 COPY_DB=${BENCH_DB}_copy
+LIVE_DB=${BENCH_DB}_live
 LOG_LEVEL=${BENCH_LOG_LEVEL:-warning}
 DOC=${BENCH_DOC:-docs/BENCHMARKS.md}
 pgbin=/usr/lib/postgresql/15/bin
@@ -59,6 +63,7 @@ base=${main_url%/*}
 [ "${main_url##*/}" != "$BENCH_DB" ] || die "BENCH_DB must not be the database in DATABASE_URL"
 bench_url=$base/$BENCH_DB
 copy_url=$base/$COPY_DB
+live_url=$base/$LIVE_DB
 psql() { "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 sql() { psql -At "$1" -c "$2"; }
 
@@ -99,9 +104,8 @@ else
     # --- Import, timed
     say "importing into $BENCH_DB"
     recreate "$BENCH_DB"
-    rm -rf "$out/images"
     t=$(now)
-    DATABASE_URL=$bench_url IMAGE_DIR=$out/images "$BIN" seed "$data" >"$res/import.log" 2>&1 || { tail -20 "$res/import.log" >&2; die "import failed"; }
+    DATABASE_URL=$bench_url "$BIN" seed "$data" >"$res/import.log" 2>&1 || { tail -20 "$res/import.log" >&2; die "import failed"; }
     import_s=$(seconds_since "$t")
     say "import took ${import_s}s"
     psql "$bench_url" -c "VACUUM ANALYZE" >/dev/null
@@ -110,7 +114,7 @@ else
     # The tables the import fills, in foreign-key order. Generated columns are left out (COPY cannot write them).
     # Search's per-store summaries are rows the importer writes too (SearchIndex.refreshAfterImport); the name
     # grams, store keys and pinyin queue come from the stores' triggers in both loads.
-    tables="images users categories stores store_images favorites promotions comments comment_images"
+    tables="image_blobs images users categories stores store_images favorites promotions comments comment_images"
     tables+=" search_review_grams search_dish_stores"
     columns() {
         sql "$bench_url" "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position)
@@ -123,8 +127,9 @@ else
         echo "SET client_min_messages = warning;"
         echo "BEGIN;"
         echo "TRUNCATE ${tables// /, } CASCADE;"
-        # As the importer does: the comments' row triggers are off, so the store totals are not updated per row.
-        echo "ALTER TABLE comments DISABLE TRIGGER USER;"
+        # As the importer does: the comments' row triggers skip this transaction's rows (migration 006), so the
+        # store totals and search summaries are not updated per row.
+        echo "SET LOCAL chidian.bulk_import = 'on';"
     } >"$script"
     copy_rows=0
     for table in $tables; do
@@ -133,10 +138,7 @@ else
         copy_rows=$((copy_rows + $(wc -l <"$out/copy/$table.tsv")))
         echo "\\copy $table ($cols) FROM '$out/copy/$table.tsv'" >>"$script"
     done
-    {
-        echo "ALTER TABLE comments ENABLE TRIGGER USER;"
-        echo "COMMIT;"
-    } >>"$script"
+    echo "COMMIT;" >>"$script"
     recreate "$COPY_DB"
     t=$(now)
     psql "$copy_url" -f "$script" >/dev/null
@@ -195,7 +197,11 @@ stop_server() {
     fi
 }
 trap stop_server EXIT
-DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL IMAGE_DIR=$out/images "$BIN" serve --host 127.0.0.1 --port "$port" \
+# The image scenario's baseline: the same bytes as a plain file, served by the same server (STATIC_DIR).
+mkdir -p "$out/static"
+perl -e 'print "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x02\x80\0\0\x01\xe0\x08\x02\0\0\0\0\0\0\0";
+    srand(7); print pack("C*", map { int(rand(256)) } 1 .. 204800 - 33)' >"$out/static/bench.png"
+DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL STATIC_DIR=$out/static "$BIN" serve --host 127.0.0.1 --port "$port" \
     >"$res/server.log" 2>&1 &
 server_pid=$!
 api=http://127.0.0.1:$port
@@ -211,6 +217,12 @@ viewer_token=$(login benchviewer)
 writer_token=$(login benchwriter)
 [ -n "$viewer_token" ] && [ -n "$writer_token" ] || die "could not sign the benchmark users in"
 search_status=$(curl -s -o /dev/null -w '%{http_code}' "$api$(cat "$paths/search0")")
+image_id=$(curl -fsS -X POST -H "Authorization: Bearer $writer_token" -H 'Content-Type: image/png' \
+    --data-binary @"$out/static/bench.png" "$api/v1/images" | grep -o '"id":"[^"]*"' | cut -d'"' -f4)
+[ -n "$image_id" ] || die "could not upload the benchmark image"
+echo "/v1/images/$image_id" >"$paths/image"
+echo "/static/bench.png" >"$paths/static"
+cmp -s <(curl -fsS "$api/v1/images/$image_id") "$out/static/bench.png" || die "the served image differs from the file"
 
 # --- pgbench variables: the binds the endpoints send -------------------------------------------------------
 token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
@@ -260,6 +272,8 @@ for i in "${!search_queries[@]}"; do
     run_wrk "search$i" "$paths/search$i" "" GET ""
     run_wrk "search$i-c1" "$paths/search$i" "" GET "" 1 1 "$short"
 done
+run_wrk image "$paths/image" "" GET ""
+run_wrk static "$paths/static" "" GET ""
 run_wrk post "$paths/reviews" "$writer_token" POST '{"rating":4,"body":"bench review %n: 水煮鱼很嫩，火锅底料香。"}'
 run_wrk click "$paths/click" "$viewer_token" GET ""
 
@@ -290,7 +304,7 @@ search_plans() {
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_analyze = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_buffers = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_nested_statements = on" >/dev/null
-    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL IMAGE_DIR=$out/images "$BIN" serve --host 127.0.0.1 --port "$port" \
+    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
         >>"$res/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
@@ -315,6 +329,61 @@ search_plans() {
 }
 search_plans >"$res/SEARCH_PLANS.md" 2>&1 || true
 
+# --- Import into a live database ---------------------------------------------------------------------------
+# A second database holding the demo seed/ with the release server on it. wrk reads its store pages idle, then
+# again for exactly as long as `chidian seed` loads the generated data set into it: wrk stops at SIGINT and still
+# reports, so its figures cover the import and nothing else. The demo users are renamed first: the generated
+# names include some of theirs, which the import would rightly refuse.
+live_import_s=skipped
+live_import() {
+    say "live import: $LIVE_DB holding the demo seed"
+    recreate "$LIVE_DB"
+    DATABASE_URL=$live_url IMAGE_DIR=$out/images "$BIN" seed seed >"$res/live-demo.log" 2>&1 \
+        || { tail -5 "$res/live-demo.log" >&2; say "the demo seed failed"; return 1; }
+    psql "$live_url" -c "UPDATE users SET name = 'demo-' || id" -c "VACUUM ANALYZE" >/dev/null
+    sql "$live_url" "SELECT '/v1/stores/' || id FROM stores WHERE archived_at IS NULL ORDER BY id" >"$paths/live-store"
+    live_stores=$(wc -l <"$paths/live-store")
+    DATABASE_URL=$live_url LOG_LEVEL=$LOG_LEVEL IMAGE_DIR=$out/images "$BIN" serve --host 127.0.0.1 --port "$port" \
+        >"$res/live-server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
+    curl -fsS "$api/health" >/dev/null || { tail -20 "$res/live-server.log" >&2; say "the live server did not start"; return 1; }
+    run_wrk live-idle "$paths/live-store" "" GET ""
+
+    say "live import: seeding $data into $LIVE_DB while wrk reads store pages"
+    local limit=3600 import_pid wrk_pid status=0 t
+    t=$(now)
+    DATABASE_URL=$live_url IMAGE_DIR=$out/images timeout "$limit" "$BIN" seed "$data" >"$res/live-import.log" 2>&1 &
+    import_pid=$!
+    BENCH_PATHS=$paths/live-store BENCH_TOKEN="" BENCH_METHOD=GET BENCH_BODY="" BENCH_OUT=$res/live-import.wrk \
+        wrk -t"$THREADS" -c"$CONNECTIONS" -d"$((limit + 60))s" --timeout 10s --latency -s "$here/wrk.lua" "$api" \
+        >"$res/live-import.wrk.log" 2>&1 &
+    wrk_pid=$!
+    wait "$import_pid" || status=$?
+    live_import_s=$(seconds_since "$t")
+    kill -INT "$wrk_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$wrk_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$wrk_pid" 2>/dev/null || true
+    wait "$wrk_pid" 2>/dev/null || true
+    live_rss=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")
+    stop_server
+    server_pid=""
+    if [ "$status" != 0 ]; then
+        tail -5 "$res/live-import.log" >&2
+        live_import_s="failed (exit $status)"
+        return 1
+    fi
+    live_comments=$(sql "$live_url" "SELECT count(*) FROM comments")
+    say "live import took ${live_import_s}s; $live_comments comments in $LIVE_DB"
+    psql "$base/postgres" -c "DROP DATABASE IF EXISTS $LIVE_DB WITH (FORCE)" >/dev/null
+}
+live_stores=n/a live_comments=n/a live_rss=n/a
+if [ "${BENCH_SKIP_LIVE:-}" = 1 ]; then
+    say "BENCH_SKIP_LIVE=1: no import into a live database"
+else
+    live_import || say "the live import scenario failed"
+fi
+
 # --- Report ------------------------------------------------------------------------------------------------
 say "writing $DOC"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
@@ -338,9 +407,24 @@ import_ratio=$(ratio "$copy_s" "$import_s")
         row "search$i" "Search $label \`$q\` (c$CONNECTIONS)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i" p95)" 20 "<=")"
         row "search$i-c1" "Search $label \`$q\` (1 connection)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i-c1" p95)" 20 "<=")"
     done
+    row image "A 200 kB image from PostgreSQL (\`/v1/images/{id}\`)" "" ""
+    row static "The same 200 kB as a plain file (\`/static/\`, the same server)" "" ""
+    echo "| Image ÷ plain file | | | | | | | **$(ratio "$(get image rps)" "$(get static rps)")** | |"
     row post "Post a review" "" ""
     row click "Open a review (click recorded)" "" ""
 } >"$res/RESULTS.md"
+{
+    echo "| Store page (\`GET /v1/stores/{id}\`, the $live_stores demo stores) | Requests/s | p50 ms | p95 ms | p99 ms | Max ms | Non-2xx | Socket errors |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    for name in live-idle live-import; do
+        label="Idle, before the import"
+        [ "$name" = live-import ] && label="While \`chidian seed\` imports the data set (**$live_import_s s**)"
+        echo "| $label | $(get "$name" rps) | $(get "$name" p50) | $(get "$name" p95) | $(get "$name" p99) | $(get "$name" max) | $(get "$name" non2xx) | $(get "$name" socket_errors) |"
+    done
+    echo
+    echo "The import into the live database took $live_import_s s (into the empty \`$BENCH_DB\` above: $import_s s) and"
+    echo "left $live_comments comments there; the live server's peak RSS was $live_rss MB."
+} >"$res/LIVE.md"
 {
     echo "| | Seconds | Rows | COPY / import |"
     echo "|---|---:|---:|---|"

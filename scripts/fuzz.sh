@@ -34,19 +34,17 @@ esac
 server_url=${base_url%/*}
 database="chidian_fuzz_$$"
 url="$server_url/$database"
-images=$(mktemp -d)
 mkdir -p "$out"
 pid=""
 
 cleanup() {
     if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
     psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 || true
-    rm -rf "$images"
 }
 trap cleanup EXIT
 
 psql -q "$server_url/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
-export DATABASE_URL=$url IMAGE_DIR=$images LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
+export DATABASE_URL=$url LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
 "$bin" migrate >/dev/null
 "$bin" seed seed >/dev/null
 

@@ -34,7 +34,7 @@ struct ChidianCommand: AsyncParsableCommand {
             Every subcommand reads DATABASE_URL; without it, the project's private cluster \
             (started by `make db-start`) is used.
             """,
-        subcommands: [Serve.self, Migrate.self, UserCommand.self, SeedCommand.self, ExportCommand.self, StoreCommand.self, CategoryCommand.self, CommentCommand.self, GenerateCommand.self, EvalRecommenderCommand.self, StatsCommand.self, DishCommand.self]
+        subcommands: [Serve.self, Migrate.self, UserCommand.self, SeedCommand.self, ExportCommand.self, StoreCommand.self, CategoryCommand.self, CommentCommand.self, GenerateCommand.self, EvalRecommenderCommand.self, StatsCommand.self, DishCommand.self, ImageCommand.self]
     )
 }
 

@@ -2,12 +2,6 @@ import ArgumentParser
 import Chidian
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `chidian generate DIR`: synthetic seed data for load tests and demos; needs no database.
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,20 +20,19 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
-        // Progress only for a person watching; either way the result is one summary line on standard output.
-        let interactive = isatty(STDERR_FILENO) == 1
+        // As `seed` does: a bar on a terminal, a line every 15 seconds in a log; the result is one line on stdout.
+        let reporter = ProgressReporter(label: "generate")
         let summary: Generator.Summary
-        let progress: ((Generator.Progress) -> Void)? = interactive ? { Self.showProgress($0) } : nil
         do {
             summary = try Generator.write(
                 to: URL(fileURLWithPath: directory), stores: stores, users: users, comments: comments, seed: seed,
-                progress: progress)
+                progress: { reporter.update(phase: $0.file, done: $0.done, total: $0.total, rows: $0.done) })
         } catch {
             // A GeneratorError's description is the one line ArgumentParser prints after "Error: ".
-            if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            reporter.finish()
             throw error
         }
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        reporter.finish()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let megabytes = Double(summary.bytes) / 1_048_576
@@ -47,11 +40,5 @@ struct GenerateCommand: ParsableCommand {
             + "\(summary.reviews) reviews and \(summary.notices) notices in \(directory) "
             + "(\(String(format: "%.1f", megabytes)) MB, \(String(format: "%.1f", seconds)) s)"
         print(line)
-    }
-
-    private static func showProgress(_ progress: Generator.Progress) {
-        let percent = progress.total == 0 ? 100 : progress.done * 100 / progress.total
-        let line = "\r\u{1B}[K\(progress.file) \(progress.done)/\(progress.total) (\(percent)%)"
-        FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -45,7 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
         let (config, _) = try CLI.setUp()
         let logger = CLI.quietLogger(config)
         let report = try await withDatabase(config, logger: logger) { database in
-            try await SeedExporter(database: database, config: config)
+            try await SeedExporter(database: database)
                 .run(directory: URL(fileURLWithPath: directory), progress: ProgressReporter(label: "export"))
         }
         print(report)

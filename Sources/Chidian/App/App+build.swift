@@ -28,6 +28,10 @@ public struct AppServices: Sendable {
 public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ResponseHeadersMiddleware())
+    if let directory = services.config.staticDirectory {
+        // Inner middleware answers unknown routes with a problem response, not an error: serve files on that 404.
+        router.add(middleware: FileMiddleware(directory, urlBasePath: "/static", logger: services.logger).withServeOnNotFoundResponse())
+    }
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
@@ -47,7 +51,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     CommentsController(comments: CommentRepository(database: services.database), interests: interests, clock: services.clock)
         .addRoutes(to: api)
-    ImagesController(images: ImageRepository(database: services.database), store: ImageStore(directory: services.config.imageDirectory)).addRoutes(to: api)
+    ImagesController(images: ImageRepository(database: services.database)).addRoutes(to: api)
     FeedController(
         feed: FeedRepository(database: services.database),
         interests: interests,

@@ -12,12 +12,14 @@ public struct AppConfiguration: Sendable {
     public var poolSize: Int
     /// How long a request may wait for the database before it is answered 503.
     public var databaseTimeout: Duration
-    public var imageDirectory: String
     /// Half-life of click interest, in seconds.
     public var interestHalfLife: Double
     public var sessionLifetime: Duration
     /// How long a session lives after sign-in however often it is used.
     public var sessionMaxLifetime: Duration
+    /// Files served under `/static/` (nil: none). The benchmark serves a plain file this way beside the same bytes
+    /// as an image, to measure what keeping images in PostgreSQL costs.
+    public var staticDirectory: String?
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -29,10 +31,10 @@ public struct AppConfiguration: Sendable {
         bcryptCost: Int = 12,
         poolSize: Int = 16,
         databaseTimeout: Duration = .seconds(3),
-        imageDirectory: String = ".data/images",
         interestHalfLife: Double = 7 * 86400,
         sessionLifetime: Duration = .seconds(30 * 86400),
-        sessionMaxLifetime: Duration = .seconds(90 * 86400)
+        sessionMaxLifetime: Duration = .seconds(90 * 86400),
+        staticDirectory: String? = nil
     ) {
         self.databaseURL = databaseURL
         self.host = host
@@ -41,10 +43,10 @@ public struct AppConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.poolSize = poolSize
         self.databaseTimeout = databaseTimeout
-        self.imageDirectory = imageDirectory
         self.interestHalfLife = interestHalfLife
         self.sessionLifetime = sessionLifetime
         self.sessionMaxLifetime = sessionMaxLifetime
+        self.staticDirectory = staticDirectory
     }
 
     /// Reads the environment; throws naming every bad variable at once.
@@ -72,10 +74,10 @@ public struct AppConfiguration: Sendable {
         integer("BCRYPT_COST", 4...31) { config.bcryptCost = $0 }
         integer("DB_POOL_SIZE", 1...200) { config.poolSize = $0 }
         integer("DB_TIMEOUT_MS", 100...120_000) { config.databaseTimeout = .milliseconds($0) }
-        if let dir = environment["IMAGE_DIR"], !dir.isEmpty { config.imageDirectory = dir }
         integer("INTEREST_HALF_LIFE_HOURS", 1...(24 * 365 * 10)) { config.interestHalfLife = Double($0) * 3600 }
         integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
         integer("SESSION_MAX_DAYS", 1...3650) { config.sessionMaxLifetime = .seconds($0 * 86400) }
+        if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }

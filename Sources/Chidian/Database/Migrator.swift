@@ -39,10 +39,16 @@ public struct Migrator: Sendable {
         public let checksum: String
     }
 
-    /// What `migrate` would run, after checking the applied history against the files.
+    /// What `migrate` would run, after checking the applied history against the files. Writes nothing: on a
+    /// database never migrated (no tracking table yet) every migration is pending.
     public func pending(on connection: PostgresConnection) async throws -> [Migration] {
-        try await ensureTable(connection)
+        guard try await hasTable(connection) else { return try plan(applied: []) }
         return try plan(applied: try await applied(connection))
+    }
+
+    func hasTable(_ connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.rows("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
+        return try rows.first?.decode(Bool.self) == true
     }
 
     /// Applies every pending migration in one transaction and returns their names.
@@ -119,8 +125,7 @@ public struct Migrator: Sendable {
 
     /// True when every embedded migration is applied and none has diverged; used by `/ready` and `serve`.
     public func isCurrent(on connection: PostgresConnection) async throws -> Bool {
-        let exists = try await connection.rows("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
-        guard try exists.first?.decode(Bool.self) == true else { return false }
+        guard try await hasTable(connection) else { return false }
         return try plan(applied: try await applied(connection)).isEmpty
     }
 }

@@ -26,7 +26,7 @@ struct GeneratorRun {
     /// Store indices, shuffled; comments lean to the front, so a few stores are busy and most are quiet.
     private var storeOrder: [Int32] = []
 
-    private static let progressStep = 100_000
+    private static let progressStep = 10_000
     /// 2025-01-01T00:00:00Z: generated data never depends on today's date.
     static let epoch = 1_735_689_600
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// The public shape of an uploaded image.
@@ -11,7 +12,7 @@ public struct ImageView: Encodable, Sendable, Equatable {
     public var bytes: Int
 }
 
-/// One `images` row per upload (ownership is per uploader); the bytes live once per hash in `ImageStore`.
+/// One `images` row per upload (ownership is per uploader); the bytes once per hash in `image_blobs`.
 public struct ImageRepository: Sendable {
     let database: Database
 
@@ -19,31 +20,59 @@ public struct ImageRepository: Sendable {
         self.database = database
     }
 
-    public func create(info: ImageFormat.Info, sha256: [UInt8], byteCount: Int, uploaderID: String) async throws -> ImageView {
+    /// Stores the bytes (unless that content is already there) and the upload's row in one statement, so a row
+    /// never names bytes that are not stored.
+    public func create(bytes: [UInt8], info: ImageFormat.Info, uploaderID: String) async throws -> ImageView {
+        let digest = Data(ImageDigest.sha256(bytes))
         let rows = try await database.query(
             """
+            WITH blob AS (
+                INSERT INTO image_blobs (sha256, content_type, width, height, byte_count, bytes)
+                SELECT \(digest), \(info.format.contentType), \(info.width), \(info.height), \(bytes.count), \(Data(bytes))
+                WHERE NOT EXISTS (SELECT 1 FROM image_blobs WHERE sha256 = \(digest))
+                ON CONFLICT (sha256) DO NOTHING
+            )
             INSERT INTO images (sha256, content_type, width, height, bytes, uploader_id)
-            VALUES (\(Data(sha256)), \(info.format.contentType), \(info.width), \(info.height), \(byteCount), \(uploaderID))
+            VALUES (\(digest), \(info.format.contentType), \(info.width), \(info.height), \(bytes.count), \(uploaderID))
             RETURNING id
             """)
         let id = try rows[0].decode(String.self)
         return ImageView(
             id: id, url: ImageURL.path(id), contentType: info.format.contentType, width: info.width, height: info.height,
-            bytes: byteCount)
+            bytes: bytes.count)
     }
 
-    /// What serving an image needs.
+    /// What serving an image needs: its blob's key, type and size, and the first `slice` bytes when asked for.
     public struct Stored: Sendable {
         public let sha256: [UInt8]
         public let contentType: String
-        public let bytes: Int
+        public let byteCount: Int
+        public let head: ByteBuffer?
     }
 
-    public func stored(id: String) async throws -> Stored? {
+    /// The image's blob; nil when there is no such image, or its bytes were never stored (a row from before
+    /// the bytes moved into the database whose file was not loaded).
+    public func stored(id: String, head slice: Int) async throws -> Stored? {
         guard PlausibleID.check(id) else { return nil }
-        let rows = try await database.query("SELECT sha256, content_type, bytes FROM images WHERE id = \(id)")
+        let rows = try await database.query(
+            """
+            SELECT b.sha256, b.content_type, b.byte_count, CASE WHEN \(slice)::int > 0 THEN substring(b.bytes FROM 1 FOR \(slice)::int) END
+            FROM images i JOIN image_blobs b ON b.sha256 = i.sha256
+            WHERE i.id = \(id)
+            """)
         guard let row = rows.first else { return nil }
-        let (digest, contentType, bytes) = try row.decode((Data, String, Int).self)
-        return Stored(sha256: Array(digest), contentType: contentType, bytes: bytes)
+        let (digest, contentType, byteCount, head) = try row.decode((Data, String, Int, ByteBuffer?).self)
+        return Stored(sha256: Array(digest), contentType: contentType, byteCount: byteCount, head: head)
+    }
+
+    /// `length` bytes of a blob from `offset` (zero-based).
+    public func slice(sha256: [UInt8], offset: Int, length: Int) async throws -> ByteBuffer {
+        let rows = try await database.query(
+            "SELECT substring(bytes FROM \(offset + 1)::int FOR \(length)::int) FROM image_blobs WHERE sha256 = \(Data(sha256))")
+        guard let row = rows.first else { throw ImageBytesMissing() }
+        return try row.decode(ByteBuffer.self)
     }
 }
+
+/// A blob vanished between the head and a later slice (blobs are never deleted while a row names them).
+struct ImageBytesMissing: Error {}

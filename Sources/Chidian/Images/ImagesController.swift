@@ -6,7 +6,6 @@ import NIOCore
 /// The contract's "Images" routes.
 struct ImagesController {
     let images: ImageRepository
-    let store: ImageStore
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("images", use: upload)
@@ -34,7 +33,7 @@ struct ImagesController {
             guard let file = try Multipart.field("file", in: bytes, boundary: boundary) else {
                 throw Problem.badRequest("invalid_image", "The multipart body has no field named file.")
             }
-            bytes = Array(file)
+            bytes = file
         }
         guard bytes.count <= ImageFormat.maxBytes else { throw Self.tooLarge }
         let info: ImageFormat.Info
@@ -46,40 +45,52 @@ struct ImagesController {
         } catch .invalid(let reason) {
             throw Problem.badRequest("invalid_image", reason)
         }
-        let digest = ImageStore.sha256(bytes)
-        // The file first: a row never names bytes that are not on disk.
-        try await store.save(bytes, sha256: digest)
-        let view = try await images.create(info: info, sha256: digest, byteCount: bytes.count, uploaderID: user.id)
+        let view = try await images.create(bytes: bytes, info: info, uploaderID: user.id)
         return JSONResponse(view, status: .created, headers: [.location: view.url])
     }
 
     static let tooLarge = Problem(
         .contentTooLarge, "image_too_large", "Images may be at most \(ImageFormat.maxBytes / 1024 / 1024) MiB.")
 
-    /// The bytes, immutable for a year under their hash; `If-None-Match` answers 304 without a body.
+    /// Bytes are read from the database in slices of this size: a small image is one statement, a large one
+    /// never sits whole in memory.
+    static let slice = 1 << 20
+
+    /// The bytes, immutable for a year under their hash; `If-None-Match` answers 304 without reading them.
     @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let stored = try await images.stored(id: id) else {
+        let ifNoneMatch = request.headers[values: .ifNoneMatch]
+        guard let stored = try await images.stored(id: id, head: ifNoneMatch.isEmpty ? Self.slice : 0) else {
             throw Problem.notFound("image_not_found", "No image \(id.prefix(64)).")
         }
-        let etag = "\"\(ImageStore.hex(stored.sha256))\""
+        let etag = "\"\(ImageDigest.hex(stored.sha256))\""
         var headers: HTTPFields = [
             .eTag: etag,
             .cacheControl: "public, max-age=31536000, immutable",
             // Served bytes are never a document that can run script, whatever a browser guesses.
             .contentSecurityPolicy: "default-src 'none'; sandbox",
         ]
-        let ifNoneMatch = request.headers[values: .ifNoneMatch]
         if !ifNoneMatch.isEmpty, Self.matches(ifNoneMatch.joined(separator: ","), etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = stored.contentType
-        let body: ResponseBody
-        do {
-            body = try await FileIO().loadFile(path: store.path(sha256: stored.sha256), context: context)
-        } catch {
-            context.logger.error("image file missing", metadata: ["image": .string(id)])
-            throw Problem(.internalServerError, "internal_error", "The image's bytes are unavailable.")
+        if let head = stored.head, head.readableBytes == stored.byteCount {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: head))
+        }
+        let images = self.images
+        let body = ResponseBody(contentLength: stored.byteCount) { writer in
+            var offset = 0
+            if let head = stored.head {
+                offset = head.readableBytes
+                try await writer.write(head)
+            }
+            while offset < stored.byteCount {
+                let next = try await images.slice(sha256: stored.sha256, offset: offset, length: Self.slice)
+                guard next.readableBytes > 0 else { throw ImageBytesMissing() }
+                offset += next.readableBytes
+                try await writer.write(next)
+            }
+            try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
     }

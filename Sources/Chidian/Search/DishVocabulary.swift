@@ -90,12 +90,13 @@ public struct DishVocabulary: Sendable {
 
 /// Search data that bulk writes must bring up to date themselves.
 enum SearchIndex {
-    /// After the seed import merged rows with the comments triggers disabled: recounts the review summaries
-    /// of every store the import touched and fills in the pinyin of new names, inside the import's transaction.
+    /// After the seed import merged rows with the comments triggers skipped: fills in the pinyin of new names and
+    /// recounts the review summaries of every store the import touched, inside the import's transaction. The
+    /// rebuild comes last: a bulk one ends by swapping tables, and searches wait from the swap until the commit.
     static func refreshAfterImport(on connection: PostgresConnection, logger: Logger) async throws {
+        try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
         try await SearchBulkIndexer.rebuild(
             storesSQL: "SELECT id FROM seed_stores UNION SELECT DISTINCT store_id FROM seed_comments",
             on: connection, logger: logger)
-        try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
     }
 }

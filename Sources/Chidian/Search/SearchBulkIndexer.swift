@@ -3,10 +3,11 @@ import Logging
 import PostgresNIO
 
 /// Recomputes the review summaries of many stores at once, for the seed import (which merges reviews with the
-/// comments triggers disabled). The counting that `search_rebuild` does in SQL is done here instead, several
+/// comments triggers skipped). The counting that `search_rebuild` does in SQL is done here instead, several
 /// times faster: PostgreSQL lowercases each review (so case folding is exactly the triggers'), this process
 /// collects its distinct characters, character pairs and vocabulary dishes, and the counts go back by COPY into
-/// `search_rebuild_counts` for `search_rebuild_apply` to write, a thousand stores at a time.
+/// `search_rebuild_counts` for `search_rebuild_apply` to write, a thousand stores at a time. A bulk rebuild writes
+/// fresh tables that `search_rebuild_end` swaps in (migration 006): the caller must commit right after it.
 enum SearchBulkIndexer {
     static let batchSize = 1000
 
@@ -37,15 +38,15 @@ enum SearchBulkIndexer {
             }
             let counted = counter
             if bulk {
-                // The summaries have no indexes during a bulk rebuild: the counts go straight in.
+                // The fresh tables of a bulk rebuild have no indexes yet: the counts go straight in.
                 try connection.requireOpen()
                 try await connection.copyFrom(
-                    table: "search_review_grams", columns: ["store_key", "review_count", "gram"], logger: logger
+                    table: "search_review_grams_next", columns: ["store_key", "review_count", "gram"], logger: logger
                 ) { writer in try await counted.writeGrams(to: writer) }
                 if counted.mentionsDishes {
                     try connection.requireOpen()
                     try await connection.copyFrom(
-                        table: "search_dish_stores", columns: ["store_key", "review_count", "dish_id"], logger: logger
+                        table: "search_dish_stores_next", columns: ["store_key", "review_count", "dish_id"], logger: logger
                     ) { writer in try await counted.writeDishes(to: writer) }
                 }
             } else {
@@ -59,6 +60,8 @@ enum SearchBulkIndexer {
                 try await connection.rows("SELECT search_rebuild_apply(\(keys)::int[], false)", logger: logger)
             }
         }
+        try await connection.rows("SELECT search_rebuild_index(\(bulk))", logger: logger)
+        try await ImportPause.reached(.summariesIndexed)
         try await connection.rows("SELECT search_rebuild_end(\(bulk))", logger: logger)
     }
 }

@@ -37,5 +37,6 @@ struct CopyBuffer {
     }
 
     static func date(_ date: Date?) -> String? { date.map(SeedDates.format) }
-    static func hex(_ bytes: [UInt8]) -> String { "\\x" + bytes.map { String(format: "%02x", $0) }.joined() }
+    /// bytea's hex input form (`append` then escapes its backslash for COPY).
+    static func hex(_ bytes: [UInt8]) -> String { "\\x" + ImageDigest.hex(bytes) }
 }

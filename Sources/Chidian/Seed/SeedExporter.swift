@@ -5,12 +5,10 @@ import PostgresNIO
 /// `chidian export DIR`: the seed format, streamed from the database (passwords as bcrypt hashes, images by id).
 public struct SeedExporter: Sendable {
     let database: Database
-    let imageStore: ImageStore
     let logger: Logger
 
-    public init(database: Database, config: AppConfiguration) {
+    public init(database: Database) {
         self.database = database
-        imageStore = ImageStore(directory: config.imageDirectory)
         logger = database.logger
     }
 
@@ -18,8 +16,11 @@ public struct SeedExporter: Sendable {
         public var users = 0
         public var stores = 0
         public var comments = 0
+        public var categories = 0
         public var images = 0
-        public var description: String { "exported \(users) users, \(stores) stores, \(comments) comments, \(images) images" }
+        public var description: String {
+            "exported \(users) users, \(categories) categories, \(stores) stores, \(comments) comments, \(images) images"
+        }
     }
 
     public func run(directory: URL, progress: ProgressReporter? = nil) async throws -> Report {
@@ -31,11 +32,11 @@ public struct SeedExporter: Sendable {
         }
         try files.createDirectory(at: directory.appendingPathComponent(SeedFormat.imagesFolder), withIntermediateDirectories: true)
         let logger = self.logger
-        let imageStore = self.imageStore
-        return try await database.with(timeout: .seconds(30)).withConnection { connection in
-            // One snapshot for all three files.
-            try await connection.rows("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            defer { Task { _ = try? await connection.rows("COMMIT", logger: logger) } }
+        return try await database.with(timeout: .seconds(30)).transaction { connection in
+            // One snapshot for every file.
+            try await connection.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            // Files are written between statements; a large export is not an abandoned session.
+            try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = '10min'", logger: logger)
             var report = Report()
             var writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.usersFile))
             try connection.requireOpen()
@@ -47,16 +48,33 @@ public struct SeedExporter: Sendable {
             }
             try writer.close()
 
+            writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.categoriesFile))
+            try connection.requireOpen()
+            for try await (id, name, createdAt) in try await connection.query(
+                "SELECT id, name, created_at FROM categories ORDER BY created_at, id", logger: logger
+            ).decode((String, String, Date).self) {
+                try writer.append(SeedFormat.Category(id: id, name: name, createdAt: createdAt))
+                report.categories += 1
+            }
+            try writer.close()
+
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.storesFile))
             try connection.requireOpen()
             for try await row in try await connection.query(Self.storesQuery, logger: logger) {
-                let (id, name, category, categoryID, manager, spend, description, address, archived, createdAt, updatedAt, version, images, fans) =
-                    try row.decode((String, String, String, String, String, Int, String, String, Bool, Date, Date, Int, [String], [String]).self)
-                try writer.append(
-                    SeedFormat.Store(
-                        id: id, name: name, imageName: images, category: category, manager: manager, sumCost: spend,
-                        staredUserId: fans, categoryId: categoryID, description: description, address: address,
-                        archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version))
+                let (id, name, category, categoryID, manager, spend, description, address, archived, createdAt, updatedAt, version,
+                     images, fans, favoritedAt, purchaseIDs, amounts, buyers, purchasedAt) =
+                    try row.decode(
+                        (String, String, String, String, String, Int, String, String, Bool, Date, Date, Int, [String], [String], [Date],
+                         [String], [Int], [String], [Date]).self)
+                var store = SeedFormat.Store(
+                    id: id, name: name, imageName: images, category: category, manager: manager, sumCost: spend,
+                    staredUserId: fans, categoryId: categoryID, description: description, address: address,
+                    archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version)
+                store.favorites = zip(fans, favoritedAt).map { SeedFormat.Favorite(userId: $0, createdAt: $1) }
+                store.promotions = purchaseIDs.indices.map {
+                    SeedFormat.Purchase(id: purchaseIDs[$0], amount: amounts[$0], buyerId: buyers[$0].isEmpty ? nil : buyers[$0], createdAt: purchasedAt[$0])
+                }
+                try writer.append(store)
                 report.stores += 1
             }
             try writer.close()
@@ -64,12 +82,13 @@ public struct SeedExporter: Sendable {
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.commentsFile))
             try connection.requireOpen()
             for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
-                let (id, storeID, authorID, rating, body, kind, hidden, createdAt, updatedAt, version, images) =
-                    try row.decode((String, String, String, Int, String, String, Bool, Date, Date, Int, [String]).self)
+                let (id, storeID, authorID, rating, body, kind, hiddenAt, createdAt, updatedAt, version, images) =
+                    try row.decode((String, String, String, Int, String, String, Date?, Date, Date, Int, [String]).self)
                 try writer.append(
                     SeedFormat.Comment(
                         id: id, store_id: storeID, user_id: authorID, rating: rating, context: body, commentImageName: images,
-                        kind: kind, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt, version: version))
+                        kind: kind, hidden: hiddenAt != nil, hiddenAt: hiddenAt, createdAt: createdAt, updatedAt: updatedAt,
+                        version: version))
                 report.comments += 1
                 if report.comments % 10_000 == 0 { progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments) }
             }
@@ -77,13 +96,14 @@ public struct SeedExporter: Sendable {
             progress?.finish()
 
             try connection.requireOpen()
-            for try await (id, sha256, contentType) in try await connection.query(Self.imagesQuery, logger: logger)
-                .decode((String, Data, String).self)
+            for try await (id, contentType, bytes) in try await connection.query(Self.imagesQuery, logger: logger)
+                .decode((String, String, Data).self)
             {
-                let source = imageStore.path(sha256: [UInt8](sha256))
                 let target = directory.appendingPathComponent(SeedFormat.imagesFolder)
                     .appendingPathComponent("\(id).\(Self.fileExtension(contentType))")
-                try FileManager.default.copyItem(atPath: source, toPath: target.path)
+                guard FileManager.default.createFile(atPath: target.path, contents: bytes) else {
+                    throw AdminError("cannot write \(target.path)")
+                }
                 report.images += 1
             }
             return report
@@ -103,13 +123,23 @@ public struct SeedExporter: Sendable {
         SELECT s.id, s.name, c.name, c.id, s.manager_id, s.ad_spend::int8, s.description, s.address, s.archived_at IS NOT NULL,
                s.created_at, s.updated_at, s.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM store_images WHERE store_id = s.id), '{}'),
-               coalesce((SELECT array_agg(user_id ORDER BY user_id) FROM favorites WHERE store_id = s.id), '{}')
+               coalesce(f.users, '{}'), coalesce(f.times, '{}'),
+               coalesce(p.ids, '{}'), coalesce(p.amounts, '{}'), coalesce(p.buyers, '{}'), coalesce(p.times, '{}')
         FROM stores s JOIN categories c ON c.id = s.category_id
+        LEFT JOIN LATERAL (
+            SELECT array_agg(user_id ORDER BY created_at, user_id) AS users, array_agg(created_at ORDER BY created_at, user_id) AS times
+            FROM favorites WHERE store_id = s.id
+        ) f ON true
+        LEFT JOIN LATERAL (
+            SELECT array_agg(id ORDER BY created_at, id) AS ids, array_agg(amount::int8 ORDER BY created_at, id) AS amounts,
+                   array_agg(coalesce(buyer_id, '') ORDER BY created_at, id) AS buyers, array_agg(created_at ORDER BY created_at, id) AS times
+            FROM promotions WHERE store_id = s.id
+        ) p ON true
         ORDER BY s.id
         """
 
     static let commentsQuery: PostgresQuery = """
-        SELECT m.id, m.store_id, m.author_id, coalesce(m.rating, 0)::int8, m.body, m.kind, m.hidden_at IS NOT NULL,
+        SELECT m.id, m.store_id, m.author_id, coalesce(m.rating, 0)::int8, m.body, m.kind, m.hidden_at,
                m.created_at, m.updated_at, m.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}')
         FROM comments m
@@ -117,7 +147,7 @@ public struct SeedExporter: Sendable {
         """
 
     static let imagesQuery: PostgresQuery = """
-        SELECT i.id, i.sha256, i.content_type FROM images i
+        SELECT i.id, b.content_type, b.bytes FROM images i JOIN image_blobs b ON b.sha256 = i.sha256
         WHERE EXISTS (SELECT 1 FROM users u WHERE u.avatar_image_id = i.id)
            OR EXISTS (SELECT 1 FROM store_images s WHERE s.image_id = i.id)
            OR EXISTS (SELECT 1 FROM comment_images c WHERE c.image_id = i.id)

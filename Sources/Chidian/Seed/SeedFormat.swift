@@ -7,6 +7,8 @@ public enum SeedFormat {
     public static let usersFile = "userInfo.json"
     public static let storesFile = "store.json"
     public static let commentsFile = "comment.json"
+    /// Optional: every category, including those without stores (an export writes it).
+    public static let categoriesFile = "categories.json"
     public static let imagesFolder = "images"
     public static let imageExtensions = ["jpg", "jpeg", "png", "webp", "gif"]
 
@@ -56,6 +58,28 @@ public enum SeedFormat {
         public var createdAt: Date?
         public var updatedAt: Date?
         public var version: Int?
+        /// The favorites with the time each was made.
+        public var favorites: [Favorite]?
+        /// The purchase history behind `sumCost`.
+        public var promotions: [Purchase]?
+    }
+
+    public struct Favorite: Codable, Sendable, Equatable {
+        public var userId: String
+        public var createdAt: Date
+    }
+
+    public struct Purchase: Codable, Sendable, Equatable {
+        public var id: String
+        public var amount: Int
+        public var buyerId: String?
+        public var createdAt: Date
+    }
+
+    public struct Category: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var createdAt: Date?
     }
 
     public struct Comment: Codable, Sendable, Equatable {
@@ -70,6 +94,7 @@ public enum SeedFormat {
         // Additions.
         public var kind: String?
         public var hidden: Bool?
+        public var hiddenAt: Date?
         public var createdAt: Date?
         public var updatedAt: Date?
         public var version: Int?

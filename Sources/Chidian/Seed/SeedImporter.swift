@@ -7,13 +7,11 @@ import PostgresNIO
 public struct SeedImporter: Sendable {
     let database: Database
     let passwords: Passwords
-    let imageStore: ImageStore
     let logger: Logger
 
     public init(database: Database, config: AppConfiguration) {
         self.database = database
         passwords = Passwords(cost: config.bcryptCost)
-        imageStore = ImageStore(directory: config.imageDirectory)
         logger = database.logger
     }
 
@@ -38,6 +36,7 @@ public struct SeedImporter: Sendable {
         let existing = try await loadExisting()
         var reader = SeedReader(directory: directory, existing: existing)
         reader.readUsers()
+        reader.readCategories()
         reader.readStores()
         var report = Report()
         report.dryRun = dryRun
@@ -56,7 +55,7 @@ public struct SeedImporter: Sendable {
             return report
         }
         let hashes = try await passwordHashes(reader.users, existing: existing)
-        let writer = SeedWriter(logger: logger, imageStore: imageStore)
+        let writer = SeedWriter(logger: logger)
         let reader2 = reader
         let result = try await database.with(timeout: .seconds(30)).transaction { connection in
             var reader = reader2

@@ -57,9 +57,31 @@ struct FieldReader {
     let index: Int
     let object: [String: JValue]
     let issues: SeedIssues
+    /// Names the enclosing field of a nested object ("promotions[2]."), so issues name the whole path.
+    var prefix = ""
 
     func fail(_ field: String, _ value: JValue?, _ message: String) {
-        issues.add(file, index, field, value?.description, message)
+        issues.add(file, index, prefix + field, value?.description, message)
+    }
+
+    /// An optional array of objects, each read by its own reader; missing means empty.
+    func objects(_ key: String) -> [FieldReader] {
+        switch object[key] {
+        case .array(let items)?:
+            var readers: [FieldReader] = []
+            for (position, item) in items.enumerated() {
+                if case .object(let nested) = item {
+                    readers.append(FieldReader(file: file, index: index, object: nested, issues: issues, prefix: "\(prefix)\(key)[\(position)]."))
+                } else {
+                    fail("\(key)[\(position)]", item, "must be an object")
+                }
+            }
+            return readers
+        case nil, .null?: return []
+        case let other?:
+            fail(key, other, "must be an array of objects")
+            return []
+        }
     }
 
     func string(_ key: String, required: Bool = true) -> String? {
@@ -120,7 +142,7 @@ struct FieldReader {
             var result: [String] = []
             for (position, item) in items.enumerated() {
                 if case .string(let text) = item { result.append(text) } else {
-                    issues.add(file, index, "\(key)[\(position)]", item.description, "must be a string")
+                    issues.add(file, index, "\(prefix)\(key)[\(position)]", item.description, "must be a string")
                 }
             }
             return result
@@ -131,8 +153,8 @@ struct FieldReader {
         }
     }
 
-    func date(_ key: String) -> Date? {
-        guard let text = string(key, required: false) else { return nil }
+    func date(_ key: String, required: Bool = false) -> Date? {
+        guard let text = string(key, required: required) else { return nil }
         if let date = SeedDates.parse(text) { return date }
         fail(key, .string(text), "must be an RFC 3339 timestamp")
         return nil
@@ -143,18 +165,23 @@ import Foundation
 
 /// RFC 3339 timestamps with or without fractional seconds; exports write microseconds.
 enum SeedDates {
+    /// Parses the fraction itself: Foundation's ISO 8601 styles keep only milliseconds.
     static func parse(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        guard let dot = text.firstIndex(of: ".") else { return try? Date(text, strategy: Date.ISO8601FormatStyle()) }
+        let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        let zone = text[text.index(dot, offsetBy: digits.count + 1)...]
+        guard let whole = try? Date(String(text[..<dot] + zone), strategy: Date.ISO8601FormatStyle()) else { return nil }
+        return whole.addingTimeInterval(Double("0." + digits)!)
     }
 
-    /// Milliseconds, rounded (not truncated: a stored .123 comes back as 0.12299… seconds and must print .123
-    /// again, or an export of an import would differ from the export it came from).
+    /// Microseconds, PostgreSQL's own resolution, rounded (a stored .123456 comes back from Date as .1234559… and
+    /// must print .123456 again, or an export of an import would differ from the export it came from).
     static func format(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
         let whole = seconds - (fraction < 0 ? 1 : 0)
         let text = Date(timeIntervalSince1970: Double(whole)).formatted(Date.ISO8601FormatStyle())
-        return String(text.dropLast()) + String(format: ".%03dZ", (fraction + 1000) % 1000)
+        return String(text.dropLast()) + String(format: ".%06dZ", (fraction + 1_000_000) % 1_000_000)
     }
 }

@@ -10,6 +10,7 @@ struct SeedReader: @unchecked Sendable {
 
     private(set) var users: [SeedUser] = []
     private(set) var stores: [SeedStore] = []
+    private(set) var categories: [SeedCategory] = []
     /// Every user the comments may name: the file's and the database's.
     private var roles: [String: Role] = [:]
     private var managers: [String: String] = [:]
@@ -107,10 +108,17 @@ struct SeedReader: @unchecked Sendable {
             } else { ok = false }
             let role = type.flatMap(Role.init(rawValue:))
             if let type, role == nil { field.fail("type", .string(type), "must be user, manager or admin"); ok = false }
-            if let avatar, !images.check(avatar, file: file, index: index, field: "avatar", issues: issues) { ok = false }
+            var usableAvatar: String? = nil
+            if let avatar {
+                switch images.usable([avatar], file: file, index: index, field: "avatar", issues: issues) {
+                case nil: ok = false
+                case let kept?: usableAvatar = kept.first
+                }
+            }
             if ok, let id, let name, let keyword, let role {
-                parsed.append(SeedUser(id: id, name: name, keyword: keyword, role: role, avatar: avatar, createdAt: createdAt))
-                if let avatar { images.claim(avatar, by: id) }
+                parsed.append(
+                    SeedUser(id: id, name: name, keyword: keyword, role: role, avatar: usableAvatar, createdAt: createdAt, position: index))
+                if let usableAvatar { images.claim(usableAvatar, by: id) }
                 roles[id] = role
             }
         }
@@ -160,33 +168,87 @@ struct SeedReader: @unchecked Sendable {
                 ok = false
             }
             if imageNames.count > 9 { field.fail("imageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false }
-            for (position, image) in imageNames.enumerated()
-            where !images.check(image, file: file, index: index, field: "imageName[\(position)]", issues: issues) {
-                ok = false
-            }
+            let keptImages = images.usable(imageNames, file: file, index: index, field: "imageName", issues: issues)
+            if keptImages == nil { ok = false }
+            let purchases = self.purchases(field, sumCost: sumCost)
+            if purchases == nil { ok = false }
             if description.count > 2000 { field.fail("description", .string(description), "must be at most 2000 characters"); ok = false }
             if address.count > 200 { field.fail("address", .string(address), "must be at most 200 characters"); ok = false }
             if let version, version < 1 { field.fail("version", .number(String(version)), "must be at least 1"); ok = false }
-            var favoritedBy: [String] = []
+            // staredUserId is the original's list; `favorites` adds the time each was made (an export writes both).
+            var times: [String: Date] = [:]
+            var fans = stars.enumerated().map { ("staredUserId[\($0.offset)]", $0.element) }
+            for (position, fan) in field.objects("favorites").enumerated() {
+                guard let user = fan.string("userId") else { ok = false; continue }
+                if let at = fan.date("createdAt") { times[user] = at }
+                fans.append(("favorites[\(position)].userId", user))
+            }
+            var favorites: [SeedFavorite] = []
             var seenFans = Set<String>()
-            for (position, fan) in stars.enumerated() where seenFans.insert(fan).inserted {
+            for (place, fan) in fans where seenFans.insert(fan).inserted {
                 if roles[fan] == nil {
-                    issues.warn(file, index, "staredUserId[\(position)]", "\"\(fan)\"", "unknown user skipped")
+                    issues.warn(file, index, place, "\"\(fan)\"", "unknown user skipped")
                 } else {
-                    favoritedBy.append(fan)
+                    favorites.append(SeedFavorite(userID: fan, createdAt: times[fan]))
                 }
             }
-            if ok, let id, let name, let categoryName, let manager {
+            if ok, let id, let name, let categoryName, let manager, let keptImages, let purchases {
                 parsed.append(
                     SeedStore(
-                        id: id, name: name, imageNames: imageNames, category: categoryName, categoryID: categoryID,
-                        managerID: manager, sumCost: sumCost, favoritedBy: favoritedBy, description: description,
-                        address: address, archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version))
+                        id: id, name: name, imageNames: keptImages, category: categoryName, categoryID: categoryID,
+                        managerID: manager, sumCost: sumCost, favorites: favorites, purchases: purchases,
+                        description: description, address: address, archived: archived, createdAt: createdAt,
+                        updatedAt: updatedAt, version: version, position: index))
                 managers[id] = manager
-                for image in imageNames { images.claim(image, by: manager) }
+                for image in keptImages { images.claim(image, by: manager) }
             }
         }
         stores = parsed
+    }
+
+    /// The store's purchase history (`promotions`), when given; their sum may not exceed `sumCost`.
+    private func purchases(_ field: FieldReader, sumCost: Int) -> [SeedPurchase]? {
+        var result: [SeedPurchase] = []
+        var ok = true
+        for purchase in field.objects("promotions") {
+            let id = purchase.string("id")
+            let amount = purchase.integer("amount")
+            let buyer = purchase.string("buyerId", required: false)
+            let createdAt = purchase.date("createdAt", required: true)
+            if let id, id.isEmpty || id.count > 64 { purchase.fail("id", .string(id), "must be 1–64 characters"); ok = false }
+            if let amount, !(1...1_000_000_000).contains(amount) {
+                purchase.fail("amount", .number(String(amount)), "must be 1–1,000,000,000"); ok = false
+            }
+            if let buyer, roles[buyer] == nil { purchase.fail("buyerId", .string(buyer), "is not a user id"); ok = false }
+            guard let id, let amount, let createdAt else { ok = false; continue }
+            result.append(SeedPurchase(id: id, amount: amount, buyerID: buyer, createdAt: createdAt))
+        }
+        let total = result.reduce(0) { $0 + $1.amount }
+        if total > sumCost {
+            field.fail("promotions", nil, "add up to \(total), more than sumCost \(sumCost)"); ok = false
+        }
+        return ok ? result : nil
+    }
+
+    /// `categories.json` is optional: the categories an export holds, stores or not.
+    mutating func readCategories() {
+        let file = SeedFormat.categoriesFile
+        guard FileManager.default.fileExists(atPath: url(file).path) else { return }
+        var seenIDs = Set<String>()
+        var seenNames = Set<String>()
+        var parsed: [SeedCategory] = []
+        forEachObject(file) { index, field in
+            let id = field.id(seen: &seenIDs)
+            let name = field.string("name")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let createdAt = field.date("createdAt")
+            guard let id, let name else { return }
+            guard !name.isEmpty, name.count <= 64 else { field.fail("name", .string(name), "must be 1–64 characters"); return }
+            guard seenNames.insert(name.lowercased()).inserted else {
+                field.fail("name", .string(name), "is a duplicate category name (names are unique ignoring case)"); return
+            }
+            parsed.append(SeedCategory(id: id, name: name, createdAt: createdAt, position: index))
+        }
+        categories = parsed
     }
 
     /// Streams comments, validating each; `body` sees only valid ones.
@@ -227,7 +289,8 @@ struct SeedReader: @unchecked Sendable {
         let body = field.string("context")
         let imageNames = field.strings("commentImageName")
         let kindField = field.string("kind", required: false)
-        let hidden = field.bool("hidden") ?? false
+        let hiddenAt = field.date("hiddenAt")
+        let hidden = field.bool("hidden") ?? (hiddenAt != nil)
         let createdAt = field.date("createdAt")
         let updatedAt = field.date("updatedAt")
         let version = field.integer("version", required: false)
@@ -259,15 +322,13 @@ struct SeedReader: @unchecked Sendable {
             if body.count > 5000 { field.fail("context", .string(body), "must be at most 5000 characters"); ok = false }
         } else { ok = false }
         if imageNames.count > 9 { field.fail("commentImageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false }
-        for (position, image) in imageNames.enumerated()
-        where !images.check(image, file: file, index: index, field: "commentImageName[\(position)]", issues: field.issues) {
-            ok = false
-        }
+        let keptImages = images.usable(imageNames, file: file, index: index, field: "commentImageName", issues: field.issues)
         if let version, version < 1 { field.fail("version", .number(String(version)), "must be at least 1"); ok = false }
-        guard ok, let id, let storeID, let userID, let body else { return nil }
-        for image in imageNames { images.claim(image, by: userID) }
+        guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
+        for image in keptImages { images.claim(image, by: userID) }
         return SeedComment(
-            id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: imageNames,
-            hidden: hidden, createdAt: createdAt, updatedAt: updatedAt, version: version)
+            id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: keptImages,
+            hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt, version: version,
+            position: index)
     }
 }

@@ -8,6 +8,27 @@ struct SeedUser {
     var role: Role
     var avatar: String?
     var createdAt: Date?
+    /// Where the element stands in its array: without timestamps, the array's order is its time order.
+    var position: Int
+}
+
+struct SeedCategory {
+    var id: String
+    var name: String
+    var createdAt: Date?
+    var position: Int
+}
+
+struct SeedFavorite {
+    var userID: String
+    var createdAt: Date?
+}
+
+struct SeedPurchase {
+    var id: String
+    var amount: Int
+    var buyerID: String?
+    var createdAt: Date
 }
 
 struct SeedStore {
@@ -18,13 +39,15 @@ struct SeedStore {
     var categoryID: String?
     var managerID: String
     var sumCost: Int
-    var favoritedBy: [String]
+    var favorites: [SeedFavorite]
+    var purchases: [SeedPurchase]
     var description: String
     var address: String
     var archived: Bool
     var createdAt: Date?
     var updatedAt: Date?
     var version: Int?
+    var position: Int
 }
 
 struct SeedComment {
@@ -35,10 +58,12 @@ struct SeedComment {
     var rating: Int?
     var body: String
     var imageNames: [String]
+    var hiddenAt: Date?
     var hidden: Bool
     var createdAt: Date?
     var updatedAt: Date?
     var version: Int?
+    var position: Int
 }
 
 /// What the database already holds that a seed may refer to or collide with.
@@ -57,6 +82,7 @@ struct SeedImageFiles {
     private var kinds: [String: Result<ImageFormat.Info, ImageFormat.Failure>] = [:]
     /// Every image name referenced, with the user who owns it (the store's manager or the comment's author).
     private(set) var owners: [String: String] = [:]
+    private var warnedMissing = Set<String>()
 
     init(directory: URL) {
         folder = directory.appendingPathComponent(SeedFormat.imagesFolder, isDirectory: true)
@@ -84,31 +110,44 @@ struct SeedImageFiles {
         return found
     }
 
-    /// Checks one image name field; records an issue and returns false when it is unusable.
-    mutating func check(_ name: String, file: String, index: Int, field: String, issues: SeedIssues) -> Bool {
-        guard Self.isSafe(name) else {
-            issues.add(file, index, field, "\"\(name)\"", "image names must stay inside images/ (no /, \\ or ..)")
-            return false
+    /// The usable names of one image list, in order; nil when one is unusable (an issue is recorded). A name
+    /// without a file is left out with one warning per name: the original app kept its photos in the app
+    /// bundle, so its JSON names images that no directory holds.
+    mutating func usable(_ names: [String], file: String, index: Int, field: String, issues: SeedIssues) -> [String]? {
+        var kept: [String] = []
+        var ok = true
+        for (position, name) in names.enumerated() {
+            switch check(name) {
+            case .usable: kept.append(name)
+            case .missing:
+                if warnedMissing.insert(name).inserted {
+                    issues.warn(file, index, "\(field)[\(position)]", "\"\(name)\"", "no file images/\(name).jpg|png|webp|gif; image skipped")
+                }
+            case .unusable(let reason):
+                issues.add(file, index, "\(field)[\(position)]", "\"\(name)\"", reason)
+                ok = false
+            }
         }
-        guard let url = self.file(for: name) else {
-            issues.add(file, index, field, "\"\(name)\"", "no file images/\(name).jpg|png|webp|gif")
-            return false
-        }
+        return ok ? kept : nil
+    }
+
+    enum Check { case usable, missing, unusable(String) }
+
+    mutating func check(_ name: String) -> Check {
+        guard Self.isSafe(name) else { return .unusable("image names must stay inside images/ (no /, \\ or ..)") }
+        guard let url = self.file(for: name) else { return .missing }
         if kinds[name] == nil {
             let bytes = (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
             kinds[name] = bytes.count > ImageFormat.maxBytes
                 ? .failure(.invalid("over 8 MiB")) : Result { () throws(ImageFormat.Failure) in try ImageFormat.inspect(bytes) }
         }
         if case .failure(let failure) = kinds[name] {
-            let reason: String
             switch failure {
-            case .unsupported: reason = "is not a JPEG, PNG, WebP or GIF image"
-            case .invalid(let detail): reason = "is not a usable image: \(detail)"
+            case .unsupported: return .unusable("images/\(url.lastPathComponent) is not a JPEG, PNG, WebP or GIF image")
+            case .invalid(let detail): return .unusable("images/\(url.lastPathComponent) is not a usable image: \(detail)")
             }
-            issues.add(file, index, field, "\"\(name)\"", "images/\(url.lastPathComponent) \(reason)")
-            return false
         }
-        return true
+        return .usable
     }
 
     /// Records who attaches `name` first; they become its uploader.

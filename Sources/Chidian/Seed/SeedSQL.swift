@@ -2,17 +2,36 @@
 extension SeedWriter {
     static let stagingTables = """
         CREATE TEMP TABLE seed_users (id text, name text, password_hash text, role text, avatar text,
-            created_at timestamptz) ON COMMIT DROP;
+            created_at timestamptz, position integer) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_categories (id text, name text, created_at timestamptz, position integer) ON COMMIT DROP;
         CREATE TEMP TABLE seed_stores (id text, name text, category text, category_id text, manager_id text,
             sum_cost bigint, description text, address text, archived boolean, created_at timestamptz,
-            updated_at timestamptz, version integer) ON COMMIT DROP;
+            updated_at timestamptz, version integer, position integer) ON COMMIT DROP;
         CREATE TEMP TABLE seed_store_images (store_id text, position smallint, image_id text) ON COMMIT DROP;
-        CREATE TEMP TABLE seed_favorites (user_id text, store_id text) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_favorites (user_id text, store_id text, created_at timestamptz) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_promotions (id text, store_id text, buyer_id text, amount bigint, created_at timestamptz)
+            ON COMMIT DROP;
         CREATE TEMP TABLE seed_comments (id text, kind text, store_id text, author_id text, rating smallint, body text,
-            hidden boolean, created_at timestamptz, updated_at timestamptz, version integer) ON COMMIT DROP;
+            hidden boolean, hidden_at timestamptz, created_at timestamptz, updated_at timestamptz, version integer,
+            position integer) ON COMMIT DROP;
         CREATE TEMP TABLE seed_comment_images (comment_id text, position smallint, image_id text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_images (id text, sha256 bytea, content_type text, width integer, height integer,
-            bytes integer, owner text) ON COMMIT DROP;
+            bytes integer, owner text, data bytea) ON COMMIT DROP;
+        """
+
+    /// An element without `createdAt` is dated by its place in its array (the original app appended, so the array
+    /// is in time order): one second apart, the last element a second before the import.
+    static func arrayTime(_ table: String) -> String {
+        "now() - ((SELECT max(position) FROM \(table)) - s.position + 1) * interval '1 second'"
+    }
+
+    /// Each distinct content once; blobs already stored are not written again.
+    static let mergeBlobs: PostgresQuery = """
+        INSERT INTO image_blobs (sha256, content_type, width, height, byte_count, bytes)
+        SELECT DISTINCT ON (sha256) sha256, content_type, width, height, bytes, data FROM seed_images s
+        WHERE NOT EXISTS (SELECT 1 FROM image_blobs b WHERE b.sha256 = s.sha256)
+        ORDER BY sha256
+        ON CONFLICT (sha256) DO NOTHING
         """
 
     static let mergeImages = """
@@ -34,11 +53,11 @@ extension SeedWriter {
           AND EXISTS (SELECT 1 FROM users u WHERE u.id = s.owner)
         """
 
-    static let mergeUsers = """
+    static var mergeUsers: String { """
         WITH merged AS (
             INSERT INTO users AS u (id, name, password_hash, role, avatar_image_id, created_at, updated_at)
-            SELECT s.id, s.name, s.password_hash, s.role, s.avatar, coalesce(s.created_at, e.created_at, now()),
-                   coalesce(s.created_at, e.created_at, now())
+            SELECT s.id, s.name, s.password_hash, s.role, s.avatar, coalesce(s.created_at, e.created_at, \(arrayTime("seed_users"))),
+                   coalesce(s.created_at, e.created_at, \(arrayTime("seed_users")))
             FROM seed_users s LEFT JOIN users e ON e.id = s.id
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash,
                 role = EXCLUDED.role, avatar_image_id = EXCLUDED.avatar_image_id, created_at = EXCLUDED.created_at,
@@ -50,6 +69,17 @@ extension SeedWriter {
         )
         SELECT count(*)::int FROM merged
         """
+    }
+
+    /// categories.json first (an export's every category, with ids and times), then the names store.json uses.
+    static var mergeListedCategories: String { """
+        INSERT INTO categories (id, name, created_at, updated_at)
+        SELECT s.id, s.name, coalesce(s.created_at, \(arrayTime("seed_categories"))), coalesce(s.created_at, \(arrayTime("seed_categories")))
+        FROM seed_categories s
+        WHERE NOT EXISTS (SELECT 1 FROM categories c WHERE lower(c.name) = lower(s.name) OR c.id = s.id)
+        ON CONFLICT DO NOTHING
+        """
+    }
 
     /// Categories are named in store.json; a new name becomes a category (keeping an exported id when given).
     static let mergeCategories: PostgresQuery = """
@@ -62,7 +92,7 @@ extension SeedWriter {
         ON CONFLICT DO NOTHING
         """
 
-    static let mergeStores = """
+    static var mergeStores: String { """
         WITH merged AS (
             INSERT INTO stores AS st (id, name, category_id, manager_id, description, address, archived_at,
                                       created_at, updated_at, version)
@@ -71,7 +101,8 @@ extension SeedWriter {
                             (SELECT c.id FROM categories c WHERE lower(c.name) = lower(s.category))),
                    s.manager_id, s.description, s.address,
                    CASE WHEN s.archived THEN coalesce(e.archived_at, now()) END,
-                   coalesce(s.created_at, e.created_at, now()), coalesce(s.updated_at, now()),
+                   coalesce(s.created_at, e.created_at, \(arrayTime("seed_stores"))),
+                   coalesce(s.updated_at, CASE WHEN e.id IS NULL THEN coalesce(s.created_at, \(arrayTime("seed_stores"))) ELSE now() END),
                    coalesce(s.version, e.version + 1, 1)
             FROM seed_stores s LEFT JOIN stores e ON e.id = s.id
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category_id = EXCLUDED.category_id,
@@ -85,6 +116,7 @@ extension SeedWriter {
         )
         SELECT count(*)::int FROM merged
         """
+    }
 
     /// The carousel is replaced only for stores whose image list differs.
     static let mergeStoreImages = """
@@ -98,7 +130,15 @@ extension SeedWriter {
         SELECT store_id, position, image_id FROM seed_store_images WHERE store_id IN (SELECT id FROM seed_changed_stores);
         """
 
-    /// The ledger only grows: a higher sumCost is recorded as one adjustment purchase.
+    /// Listed purchases keep their ids and times (the ledger's trigger adds each to ad_spend once).
+    static let mergePromotions: PostgresQuery = """
+        INSERT INTO promotions (id, store_id, buyer_id, amount, created_at)
+        SELECT s.id, s.store_id, s.buyer_id, s.amount, s.created_at FROM seed_promotions s
+        ORDER BY s.created_at, s.id
+        ON CONFLICT (id) DO NOTHING
+        """
+
+    /// The ledger only grows: a higher sumCost than its purchases add up to is recorded as one adjustment purchase.
     static let adSpendAdjustments: PostgresQuery = """
         INSERT INTO promotions (store_id, buyer_id, amount)
         SELECT s.id, NULL, s.sum_cost - st.ad_spend FROM seed_stores s JOIN stores st ON st.id = s.id
@@ -107,21 +147,27 @@ extension SeedWriter {
 
     static let mergeFavorites = """
         WITH merged AS (
-            INSERT INTO favorites (user_id, store_id) SELECT DISTINCT user_id, store_id FROM seed_favorites
-            ON CONFLICT DO NOTHING RETURNING 1
+            INSERT INTO favorites AS f (user_id, store_id, created_at)
+            SELECT user_id, store_id, coalesce(created_at, now()) FROM seed_favorites
+            ON CONFLICT (user_id, store_id) DO UPDATE SET created_at = EXCLUDED.created_at
+            WHERE f.created_at IS DISTINCT FROM EXCLUDED.created_at
+              AND EXISTS (SELECT 1 FROM seed_favorites s
+                          WHERE s.user_id = f.user_id AND s.store_id = f.store_id AND s.created_at IS NOT NULL)
+            RETURNING 1
         )
         SELECT count(*)::int FROM merged
         """
 
     /// Row triggers are off while this runs, so the store's category copy is filled here.
-    static let mergeComments = """
+    static var mergeComments: String { """
         WITH merged AS (
             INSERT INTO comments AS c (id, kind, store_id, author_id, rating, body, category_id, store_archived,
                                        hidden_at, created_at, updated_at, version)
             SELECT s.id, s.kind, s.store_id, s.author_id, CASE WHEN s.kind = 'review' THEN s.rating END, s.body,
                    st.category_id, st.archived_at IS NOT NULL,
-                   CASE WHEN s.hidden THEN coalesce(e.hidden_at, now()) END,
-                   coalesce(s.created_at, e.created_at, now()), coalesce(s.updated_at, now()),
+                   CASE WHEN s.hidden THEN coalesce(s.hidden_at, e.hidden_at, now()) END,
+                   coalesce(s.created_at, e.created_at, \(arrayTime("seed_comments"))),
+                   coalesce(s.updated_at, CASE WHEN e.id IS NULL THEN coalesce(s.created_at, \(arrayTime("seed_comments"))) ELSE now() END),
                    coalesce(s.version, e.version + 1, 1)
             FROM seed_comments s JOIN stores st ON st.id = s.store_id LEFT JOIN comments e ON e.id = s.id
             ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, store_id = EXCLUDED.store_id,
@@ -129,13 +175,14 @@ extension SeedWriter {
                 category_id = EXCLUDED.category_id, store_archived = EXCLUDED.store_archived,
                 hidden_at = EXCLUDED.hidden_at, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
                 version = EXCLUDED.version
-            WHERE (c.kind, c.store_id, c.author_id, c.rating, c.body, c.hidden_at IS NULL, c.created_at)
+            WHERE (c.kind, c.store_id, c.author_id, c.rating, c.body, c.hidden_at, c.created_at)
                 IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.store_id, EXCLUDED.author_id, EXCLUDED.rating, EXCLUDED.body,
-                                  EXCLUDED.hidden_at IS NULL, EXCLUDED.created_at)
+                                  EXCLUDED.hidden_at, EXCLUDED.created_at)
             RETURNING 1
         )
         SELECT count(*)::int FROM merged
         """
+    }
 
     static let mergeCommentImages = """
         CREATE TEMP TABLE seed_changed_comments ON COMMIT DROP AS

@@ -6,7 +6,6 @@ import PostgresNIO
 /// tables, then merged into the real tables with upserts that touch only rows whose content differs.
 struct SeedWriter: Sendable {
     let logger: Logger
-    let imageStore: ImageStore
 
     func write(
         reader: inout SeedReader, hashes: [String: String], on connection: PostgresConnection, progress: ProgressReporter?
@@ -24,9 +23,18 @@ struct SeedWriter: Sendable {
         var imagesWritten = Set<String>()
         try await stageImages(reader.images, names: Set(reader.images.owners.keys), written: &imagesWritten, on: connection)
 
-        try await copy("seed_users", ["id", "name", "password_hash", "role", "avatar", "created_at"], on: connection) { buffer in
+        try await copy("seed_users", ["id", "name", "password_hash", "role", "avatar", "created_at", "position"], on: connection) {
+            buffer in
             for user in reader.users {
-                buffer.append([user.id, user.name, hashes[user.id], user.role.rawValue, user.avatar, CopyBuffer.date(user.createdAt)])
+                buffer.append([
+                    user.id, user.name, hashes[user.id], user.role.rawValue, user.avatar, CopyBuffer.date(user.createdAt),
+                    String(user.position),
+                ])
+            }
+        }
+        try await copy("seed_categories", ["id", "name", "created_at", "position"], on: connection) { buffer in
+            for category in reader.categories {
+                buffer.append([category.id, category.name, CopyBuffer.date(category.createdAt), String(category.position)])
             }
         }
         let users = reader.users
@@ -34,13 +42,13 @@ struct SeedWriter: Sendable {
         try await copy(
             "seed_stores",
             ["id", "name", "category", "category_id", "manager_id", "sum_cost", "description", "address", "archived",
-             "created_at", "updated_at", "version"], on: connection
+             "created_at", "updated_at", "version", "position"], on: connection
         ) { buffer in
             for store in stores {
                 buffer.append([
                     store.id, store.name, store.category, store.categoryID, store.managerID, String(store.sumCost),
                     store.description, store.address, store.archived ? "t" : "f", CopyBuffer.date(store.createdAt),
-                    CopyBuffer.date(store.updatedAt), store.version.map(String.init),
+                    CopyBuffer.date(store.updatedAt), store.version.map(String.init), String(store.position),
                 ])
             }
         }
@@ -49,17 +57,27 @@ struct SeedWriter: Sendable {
                 for (position, image) in store.imageNames.enumerated() { buffer.append([store.id, String(position), image]) }
             }
         }
-        try await copy("seed_favorites", ["user_id", "store_id"], on: connection) { buffer in
+        try await copy("seed_favorites", ["user_id", "store_id", "created_at"], on: connection) { buffer in
             for store in stores {
-                for fan in store.favoritedBy { buffer.append([fan, store.id]) }
+                for fan in store.favorites { buffer.append([fan.userID, store.id, CopyBuffer.date(fan.createdAt)]) }
             }
         }
+        try await copy("seed_promotions", ["id", "store_id", "buyer_id", "amount", "created_at"], on: connection) { buffer in
+            for store in stores {
+                for purchase in store.purchases {
+                    buffer.append([purchase.id, store.id, purchase.buyerID, String(purchase.amount), CopyBuffer.date(purchase.createdAt)])
+                }
+            }
+        }
+        try await connection.rows(Self.mergeBlobs, logger: logger)
         report.changed["images"] = try await count(Self.mergeImages, on: connection)
         report.changed["users"] = try await count(Self.mergeUsers, on: connection)
         try await connection.rows(Self.setImageOwners, logger: logger)
+        try await connection.rows(PostgresQuery(unsafeSQL: Self.mergeListedCategories), logger: logger)
         try await connection.rows(Self.mergeCategories, logger: logger)
         report.changed["stores"] = try await count(Self.mergeStores, on: connection)
         try await run(Self.mergeStoreImages, on: connection)
+        try await connection.rows(Self.mergePromotions, logger: logger)
         try await connection.rows(Self.adSpendAdjustments, logger: logger)
         report.changed["favorites"] = try await count(Self.mergeFavorites, on: connection)
 
@@ -70,7 +88,10 @@ struct SeedWriter: Sendable {
         try connection.requireOpen()
         try await connection.copyFrom(
             table: "seed_comments",
-            columns: ["id", "kind", "store_id", "author_id", "rating", "body", "hidden", "created_at", "updated_at", "version"],
+            columns: [
+                "id", "kind", "store_id", "author_id", "rating", "body", "hidden", "hidden_at", "created_at", "updated_at",
+                "version", "position",
+            ],
             logger: logger
         ) { writer in
             var buffer = CopyBuffer()
@@ -78,8 +99,8 @@ struct SeedWriter: Sendable {
                 comments += 1
                 buffer.append([
                     comment.id, comment.kind, comment.storeID, comment.userID, comment.rating.map(String.init), comment.body,
-                    comment.hidden ? "t" : "f", CopyBuffer.date(comment.createdAt), CopyBuffer.date(comment.updatedAt),
-                    comment.version.map(String.init),
+                    comment.hidden ? "t" : "f", CopyBuffer.date(comment.hiddenAt), CopyBuffer.date(comment.createdAt),
+                    CopyBuffer.date(comment.updatedAt), comment.version.map(String.init), String(comment.position),
                 ])
                 for (position, image) in comment.imageNames.enumerated() {
                     commentImages.append((comment.id, position, image))
@@ -92,6 +113,7 @@ struct SeedWriter: Sendable {
             try await buffer.flush(to: writer)
         }
         try await stageImages(reader.images, names: commentImageNames, written: &imagesWritten, on: connection)
+        try await connection.rows(Self.mergeBlobs, logger: logger)
         report.changed["images", default: 0] += try await count(Self.mergeImages, on: connection)
         try await connection.rows(Self.setImageOwners, logger: logger)
         let images = commentImages
@@ -99,13 +121,17 @@ struct SeedWriter: Sendable {
             for (comment, position, image) in images { buffer.append([comment, String(position), image]) }
         }
         progress?.update(phase: "merging comments", done: 1, total: 1, rows: comments)
-        // Row triggers would update a store row per review; the totals are recomputed once below instead.
-        try await connection.rows("ALTER TABLE comments DISABLE TRIGGER USER", logger: logger)
+        // Row triggers would update a store row per review; they skip this transaction's rows (migration 006) and
+        // the totals and summaries are recomputed once below, with the touched stores locked against writers.
+        try await connection.rows(Self.lockTouchedStores, logger: logger)
+        try await connection.rows("SET LOCAL chidian.bulk_import = 'on'", logger: logger)
         report.changed["comments"] = try await count(Self.mergeComments, on: connection)
         try await run(Self.mergeCommentImages, on: connection)
         try await connection.rows(Self.recomputeRatings, logger: logger)
+        try await ImportPause.reached(.commentsMerged)
         try await SearchIndex.refreshAfterImport(on: connection, logger: logger)
-        try await connection.rows("ALTER TABLE comments ENABLE TRIGGER USER", logger: logger)
+        try await connection.rows("SET LOCAL chidian.bulk_import = 'off'", logger: logger)
+        try await ImportPause.reached(.beforeCommit)
 
         report.users = users.count
         report.stores = stores.count
@@ -127,29 +153,36 @@ struct SeedWriter: Sendable {
         }
     }
 
-    /// Saves image files under their hash and stages their rows.
+    /// Stages image rows with their bytes, streamed file by file (the bytes go into image_blobs with the rows).
     private func stageImages(
         _ files: SeedImageFiles, names: Set<String>, written: inout Set<String>, on connection: PostgresConnection
     ) async throws {
         try await connection.rows("TRUNCATE seed_images", logger: logger)
-        var buffer = CopyBuffer()
         var files = files
+        var pending: [(String, URL, ImageFormat.Info)] = []
         for name in names.sorted() where !written.contains(name) {
             guard let url = files.file(for: name), let info = files.info(name) else { continue }
-            let bytes = [UInt8](try Data(contentsOf: url))
-            let digest = ImageStore.sha256(bytes)
-            try await imageStore.save(bytes, sha256: digest)
-            buffer.append([
-                name, CopyBuffer.hex(digest), info.format.contentType, String(info.width), String(info.height),
-                String(bytes.count), files.owners[name],
-            ])
+            pending.append((name, url, info))
             written.insert(name)
         }
-        guard buffer.rows > 0 else { return }
+        guard !pending.isEmpty else { return }
+        let owners = files.owners
         try connection.requireOpen()
         try await connection.copyFrom(
-            table: "seed_images", columns: ["id", "sha256", "content_type", "width", "height", "bytes", "owner"], logger: logger
-        ) { writer in try await buffer.flush(to: writer) }
+            table: "seed_images", columns: ["id", "sha256", "content_type", "width", "height", "bytes", "owner", "data"],
+            logger: logger
+        ) { writer in
+            var buffer = CopyBuffer()
+            for (name, url, info) in pending {
+                let bytes = [UInt8](try Data(contentsOf: url))
+                buffer.append([
+                    name, CopyBuffer.hex(ImageDigest.sha256(bytes)), info.format.contentType, String(info.width),
+                    String(info.height), String(bytes.count), owners[name], CopyBuffer.hex(bytes),
+                ])
+                if buffer.isFull { try await buffer.flush(to: writer) }
+            }
+            try await buffer.flush(to: writer)
+        }
     }
 
     private func count(_ sql: String, on connection: PostgresConnection) async throws -> Int {

@@ -238,11 +238,7 @@ import Testing
         try await TestApp.run { client, app in
             let leo = try await client.register("Leo")
             let mia = try await client.register("Mia")
-            let rows = try await app.database.query("""
-                INSERT INTO images (sha256, content_type, width, height, bytes, uploader_id)
-                VALUES (sha256('x'), 'image/png', 1, 1, 10, \(leo.id)) RETURNING id
-                """)
-            let imageID = try rows[0].decode(String.self)
+            let imageID = try await TestImages.row(app, uploaderID: leo.id)
             let notMine = try await client.send(.put, "/v1/me/avatar", body: ["imageId": imageID], token: mia.token)
             #expect(notMine.problemCode == "invalid_images")
             let missing = try await client.send(.put, "/v1/me/avatar", body: ["imageId": "i_nothing"], token: leo.token)

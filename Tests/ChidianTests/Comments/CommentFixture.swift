@@ -53,13 +53,8 @@ enum CommentFixture {
         )[0].decode(String.self)
     }
 
-    /// An image row uploaded by `uploaderID` (the bytes are not needed for comments).
     static func image(_ app: TestApp, uploaderID: String) async throws -> String {
-        try await app.database.query(
-            """
-            INSERT INTO images (sha256, content_type, width, height, bytes, uploader_id)
-            VALUES (sha256(\(UUID().uuidString)::bytea), 'image/png', 1, 1, 10, \(uploaderID)) RETURNING id
-            """)[0].decode(String.self)
+        try await TestImages.row(app, uploaderID: uploaderID)
     }
 
     static func images(_ app: TestApp, uploaderID: String, count: Int) async throws -> [String] {

@@ -83,7 +83,19 @@ import Testing
         try await TestDatabase.withFresh(migrated: false) { database, _ in
             let pending = try await database.withConnection { try await Migrator(migrations: files, logger: logger).pending(on: $0) }
             #expect(pending.map(\.name) == ["001_a.sql", "002_b.sql"])
-            #expect(try await appliedNames(database) == [])
+            // Not even the tracking table: the database stays empty.
+            let relations = try await database.query(
+                "SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'")
+            #expect(try relations[0].decode(Int.self) == 0)
+        }
+    }
+
+    @Test func dryRunAfterSomeAreAppliedListsOnlyTheRest() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            _ = try await database.withConnection { try await Migrator(migrations: [files[0]], logger: logger).migrate(on: $0) }
+            let pending = try await database.withConnection { try await Migrator(migrations: files, logger: logger).pending(on: $0) }
+            #expect(pending.map(\.name) == ["002_b.sql"])
+            #expect(try await appliedNames(database) == ["001_a.sql"])
         }
     }
 

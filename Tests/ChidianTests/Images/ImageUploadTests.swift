@@ -49,7 +49,7 @@ extension TestClientProtocol {
                 #expect(served.headers[.cacheControl] == "public, max-age=31536000, immutable")
                 #expect(served.headers[.contentSecurityPolicy] == "default-src 'none'; sandbox")
                 #expect(served.headers[.xContentTypeOptions] == "nosniff")
-                let digest = ImageStore.hex(ImageStore.sha256(sample.bytes))
+                let digest = ImageDigest.hex(ImageDigest.sha256(sample.bytes))
                 #expect(served.headers[.eTag] == "\"\(digest)\"")
             }
             let owners = try await app.database.query("SELECT DISTINCT uploader_id FROM images")
@@ -65,11 +65,10 @@ extension TestClientProtocol {
             let first = try await client.upload(bytes, token: a.token).json()["id"] as? String
             let second = try await client.upload(bytes, token: b.token).json()["id"] as? String
             #expect(first != nil && second != nil && first != second)
-            let digest = ImageStore.sha256(bytes)
-            let folder = (ImageStore(directory: app.services.config.imageDirectory).path(sha256: digest) as NSString)
-                .deletingLastPathComponent
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder)
-            #expect(files == [ImageStore.hex(digest)])  // no temporary files left behind
+            let blobs = try await app.database.query(
+                "SELECT sha256, byte_count FROM image_blobs").map { try $0.decode((Data, Int).self) }
+            #expect(blobs.count == 1)
+            #expect(blobs.first?.0 == Data(ImageDigest.sha256(bytes)) && blobs.first?.1 == bytes.count)
             // Each upload belongs to its uploader: b cannot attach a's image.
             let manager = try await client.register("老板", role: "manager")
             let category = try await CommentFixture.category(app, "面馆")
@@ -151,13 +150,61 @@ extension TestClientProtocol {
         }
     }
 
-    @Test func exactlyEightMiBIsAccepted() async throws {
+    @Test func exactlyEightMiBIsAcceptedAndServedWholeInSlices() async throws {
         try await TestApp.run { client, _ in
             let user = try await client.register("大图")
-            let bytes = TestImages.padded(TestImages.png(width: 1, height: 1), to: 8 * 1024 * 1024)
+            // Not a multiple of the slice size, and no two slices alike: a lost or repeated slice shows.
+            var bytes = TestImages.padded(TestImages.png(width: 1, height: 1), to: 8 * 1024 * 1024)
+            for index in 64..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 16) }
             let response = try await client.upload(bytes, token: user.token)
             #expect(response.status == .created)
             #expect(try response.json()["bytes"] as? Int == 8_388_608)
+            let id = try #require(try response.json()["id"] as? String)
+            let served = try await client.send(.get, "/v1/images/\(id)")
+            #expect(served.status == .ok)
+            #expect(served.body.readableBytes == bytes.count)
+            #expect(Array(served.body.readableBytesView) == bytes)
+            let odd = Array(bytes.prefix(ImagesController.slice + 12_345))
+            let second = try await client.upload(odd, token: user.token)
+            let oddID = try #require(try second.json()["id"] as? String)
+            #expect(Array(try await client.send(.get, "/v1/images/\(oddID)").body.readableBytesView) == odd)
+        }
+    }
+
+    /// The bytes live in the database: a second application (another process, another working directory) on the
+    /// same database serves what the first stored, with the same ETag.
+    @Test func anotherServerOnTheSameDatabaseServesTheSameBytes() async throws {
+        try await TestApp.run { client, app in
+            let user = try await client.register("两台")
+            let bytes = TestImages.png(width: 9, height: 4)
+            let id = try #require(try await client.upload(bytes, token: user.token).json()["id"] as? String)
+            let first = try await client.send(.get, "/v1/images/\(id)")
+            let other = buildApplication(
+                AppServices(config: app.services.config, database: app.database, logger: TestDatabase.logger), runDatabase: false)
+            try await other.test(.router) { otherClient in
+                let served = try await otherClient.send(.get, "/v1/images/\(id)")
+                #expect(served.status == .ok)
+                #expect(Array(served.body.readableBytesView) == bytes)
+                #expect(served.headers[.eTag] == first.headers[.eTag])
+                // and an upload through it is served by the first
+                let token = try await otherClient.register("另一台").token
+                let more = TestImages.gif(width: 2, height: 3)
+                let otherID = try #require(try await otherClient.upload(more, contentType: "image/gif", token: token).json()["id"] as? String)
+                #expect(Array(try await client.send(.get, "/v1/images/\(otherID)").body.readableBytesView) == more)
+            }
+        }
+    }
+
+    @Test func aRowWhoseBytesWereNeverStoredIsNotFound() async throws {
+        try await TestApp.run { client, app in
+            let user = try await client.register("旧图")
+            // A row from before the bytes moved into the database (the foreign key is NOT VALID for those).
+            try await app.database.query("ALTER TABLE images DROP CONSTRAINT images_blob_fk")
+            try await app.database.query(
+                "INSERT INTO images (id, sha256, content_type, width, height, bytes, uploader_id) VALUES ('i_legacy', sha256('x'), 'image/png', 1, 1, 1, \(user.id))")
+            let response = try await client.send(.get, "/v1/images/i_legacy")
+            #expect(response.status == .notFound)
+            #expect(response.problemCode == "image_not_found")
         }
     }
 
@@ -203,6 +250,34 @@ extension TestClientProtocol {
             let response = try await client.upload(body, contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
             #expect(response.status.code == 413)
             #expect(response.problemCode == "image_too_large")
+        }
+    }
+}
+
+@Suite struct ImageFileLoaderTests {
+    @Test func loadsTheBytesOfRowsFromTheFileEraAndSkipsWrongFiles() async throws {
+        try await TestApp.run { client, app in
+            // setup: two rows whose bytes were files; one file is right, one holds other bytes
+            let user = try await client.register("搬家")
+            try await app.database.query("ALTER TABLE images DROP CONSTRAINT images_blob_fk")
+            let good = TestImages.png(width: 4, height: 4)
+            let bad = TestImages.png(width: 5, height: 5)
+            let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("old-images-\(UUID().uuidString)")
+            for (id, bytes, written) in [("i_old1", good, good), ("i_old2", bad, good + [0])] {
+                let digest = ImageDigest.sha256(bytes)
+                let hex = ImageDigest.hex(digest)
+                try await app.database.query(
+                    "INSERT INTO images (id, sha256, content_type, width, height, bytes, uploader_id) VALUES (\(id), \(Data(digest)), 'image/png', 4, 4, \(bytes.count), \(user.id))")
+                let sub = folder.appendingPathComponent(String(hex.prefix(2)))
+                try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+                try Data(written).write(to: sub.appendingPathComponent(hex))
+            }
+            // MUT
+            let report = try await ImageFileLoader(database: app.database).run(directory: folder)
+            // validate
+            #expect(report.loaded == 1 && report.missing == [ImageDigest.hex(ImageDigest.sha256(bad))])
+            #expect(Array(try await client.send(.get, "/v1/images/i_old1").body.readableBytesView) == good)
+            #expect(try await client.send(.get, "/v1/images/i_old2").status == .notFound)
         }
     }
 }

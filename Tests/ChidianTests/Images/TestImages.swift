@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import Chidian
+
 /// Small, real image files built byte by byte (or, for JPEG and WebP, tiny known-good files),
 /// and broken variants of them.
 enum TestImages {
@@ -100,4 +102,11 @@ enum TestImages {
     static func be32(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
     static func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
     static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+
+    /// An uploaded image of `uploaderID`, stored as an upload is (row and bytes); each call a distinct PNG.
+    static func row(_ app: TestApp, uploaderID: String) async throws -> String {
+        let bytes = png(width: 1, height: 1) + Array(UUID().uuidString.utf8)
+        return try await ImageRepository(database: app.database)
+            .create(bytes: bytes, info: try ImageFormat.inspect(bytes), uploaderID: uploaderID).id
+    }
 }

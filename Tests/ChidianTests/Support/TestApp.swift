@@ -15,8 +15,7 @@ struct TestApp: Sendable {
 
     static func testConfig(url: DatabaseURL) -> AppConfiguration {
         AppConfiguration(
-            databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(30),
-            imageDirectory: NSTemporaryDirectory() + "chidian-test-images-\(url.database)")
+            databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(30))
     }
 
     /// Runs `body` against the router (no sockets) with the pool running.
@@ -32,7 +31,6 @@ struct TestApp: Sendable {
             let app = buildApplication(services, runDatabase: false)
             let testApp = TestApp(services: services, url: url)
             try await app.test(.router) { client in try await body(client, testApp) }
-            try? FileManager.default.removeItem(atPath: config.imageDirectory)
         }
     }
 }
