@@ -50,20 +50,20 @@ struct AccountsController {
         let body = try await request.decodeJSON(LoginBody.self)
         let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw Problem.badRequest("name_required", "The name must not be blank.") }
-        if let wait = throttle.retryAfter(name: name, address: context.clientAddress) {
-            throw Problem(
-                .tooManyRequests, "too_many_attempts", "Too many failed sign-ins; try again in \(wait) seconds.",
-                headers: [.retryAfter: String(wait)])
-        }
+        // Counted before any password work, so a burst cannot outrun the limit.
+        let attempt = try await throttle.attempt("login", subject: name.lowercased(), address: context.clientAddress)
+        // No stored password contains a NUL or runs past 72 bytes; bcrypt would ignore what follows.
+        let password = try AccountRules.checkPasswordBytes(body.password ?? "")
         guard let credentials = try await users.credentials(name: name) else {
-            throttle.recordFailure(name: name, address: context.clientAddress)
             throw Problem.notFound("user_not_found", "No user is named \(name).")
         }
-        guard try await passwords.verify(body.password ?? "", hash: credentials.passwordHash) else {
-            throttle.recordFailure(name: name, address: context.clientAddress)
+        guard try await passwords.verify(password, hash: credentials.passwordHash) else {
             throw Problem(.unauthorized, "wrong_password", "The password is wrong.")
         }
-        throttle.recordSuccess(name: name)
+        try await throttle.succeeded(attempt)
+        if passwords.needsRehash(credentials.passwordHash) {
+            try await users.replaceHash(id: credentials.id, old: credentials.passwordHash, new: try await passwords.hash(password))
+        }
         let token = try await sessions.create(userID: credentials.id)
         guard let user = try await users.view(id: credentials.id) else { throw Problem.notFound("user_not_found", "No such user.") }
         return JSONResponse(SessionView(token: token, user: user))
@@ -103,9 +103,13 @@ struct AccountsController {
         var request = request
         let body = try await request.decodeJSON(PasswordBody.self)
         let newPassword = try AccountRules.checkPassword(body.newPassword)
+        let attempt = try await throttle.attempt("password", subject: user.id, address: context.clientAddress)
+        let wrong = Problem(.unauthorized, "wrong_password", "The current password is wrong.")
+        guard let current = try? AccountRules.checkPasswordBytes(body.currentPassword ?? "") else { throw wrong }
         guard let credentials = try await users.credentials(id: user.id),
-            try await passwords.verify(body.currentPassword ?? "", hash: credentials.passwordHash)
-        else { throw Problem(.unauthorized, "wrong_password", "The current password is wrong.") }
+            try await passwords.verify(current, hash: credentials.passwordHash)
+        else { throw wrong }
+        try await throttle.succeeded(attempt)
         try await users.setPassword(id: user.id, hash: try await passwords.hash(newPassword), keeping: user.tokenHash)
         return .noContent
     }

@@ -1,66 +1,57 @@
-import Foundation
-import Synchronization
+import HTTPTypes
 
-/// Counts failed logins per name and per client address in a sliding window. Past the limit, further
-/// attempts are refused (429) before any password work, so an attack on one name slows nobody else.
-/// In memory: one process's view, which is what a single server needs.
-public final class LoginThrottle: Sendable {
+/// Limits password guessing, in PostgreSQL so every server process shares the counts. Each attempt is counted
+/// before bcrypt runs (one atomic statement), per (name, address), per address, and per name from anywhere with a
+/// much higher ceiling: an attacker's failures stop the attacker, not the owner signing in from elsewhere.
+/// A sign-in with the right password gives its attempt back, so the counts are failures in the window.
+public struct LoginThrottle: Sendable {
     public struct Policy: Sendable {
-        public var window: Duration
-        public var maxFailuresPerName: Int
-        public var maxFailuresPerAddress: Int
+        public var windowSeconds: Int
+        public var perNameAndAddress: Int
+        public var perAddress: Int
+        public var perName: Int
 
-        public init(window: Duration = .seconds(15 * 60), maxFailuresPerName: Int = 5, maxFailuresPerAddress: Int = 30) {
-            self.window = window
-            self.maxFailuresPerName = maxFailuresPerName
-            self.maxFailuresPerAddress = maxFailuresPerAddress
+        public init(windowSeconds: Int = 15 * 60, perNameAndAddress: Int = 5, perAddress: Int = 30, perName: Int = 100) {
+            self.windowSeconds = windowSeconds
+            self.perNameAndAddress = perNameAndAddress
+            self.perAddress = perAddress
+            self.perName = perName
         }
     }
 
+    /// What an attempt counted, to give back on success.
+    public struct Attempt: Sendable {
+        let keys: [String]
+    }
+
+    let buckets: RateBuckets
     let policy: Policy
-    let now: @Sendable () -> ContinuousClock.Instant
-    private let failures = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
-    public init(policy: Policy = Policy(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    public init(database: Database, policy: Policy = Policy()) {
+        buckets = RateBuckets(database: database)
         self.policy = policy
-        self.now = now
     }
 
-    private func keys(name: String, address: String?) -> [(String, Int)] {
-        var keys = [("n:" + name.lowercased(), policy.maxFailuresPerName)]
-        if let address { keys.append(("a:" + address, policy.maxFailuresPerAddress)) }
-        return keys
-    }
-
-    /// Seconds until another attempt is allowed, or nil when allowed now.
-    public func retryAfter(name: String, address: String?) -> Int? {
-        let now = self.now()
-        let cutoff = now - policy.window
-        return failures.withLock { table in
-            var wait: Duration? = nil
-            for (key, limit) in keys(name: name, address: address) {
-                let recent = (table[key] ?? []).filter { $0 > cutoff }
-                table[key] = recent.isEmpty ? nil : recent
-                if recent.count >= limit {
-                    // Allowed again when the oldest failure that keeps it at the limit leaves the window.
-                    let until = recent[recent.count - limit] + policy.window - now
-                    wait = max(wait ?? .zero, until)
-                }
-            }
-            return wait.map { max(1, Int(($0.components.seconds) + ($0.components.attoseconds > 0 ? 1 : 0))) }
+    /// Counts an attempt on `subject` (`login`: the lower-cased name; `password`: the user id) from `address`,
+    /// or throws 429 `too_many_attempts` with `Retry-After` when a limit is reached (then nothing is counted).
+    public func attempt(_ scope: String, subject: String, address: String?) async throws -> Attempt {
+        let subject = RateBuckets.part(subject)
+        let address = RateBuckets.part(address ?? "local")
+        let list = [
+            RateBuckets.Bucket("\(scope):na:\(subject)|\(address)", limit: policy.perNameAndAddress),
+            RateBuckets.Bucket("\(scope):a:\(address)", limit: policy.perAddress),
+            RateBuckets.Bucket("\(scope):n:\(subject)", limit: policy.perName),
+        ]
+        if let wait = try await buckets.take(list, windowSeconds: policy.windowSeconds) {
+            throw Problem(
+                .tooManyRequests, "too_many_attempts", "Too many failed attempts; try again in \(wait) seconds.",
+                headers: [.retryAfter: String(wait)])
         }
+        return Attempt(keys: list.map(\.key))
     }
 
-    public func recordFailure(name: String, address: String?) {
-        let now = self.now()
-        failures.withLock { table in
-            if table.count > 100_000 { table.removeAll() }  // bound memory under a flood of names
-            for (key, _) in keys(name: name, address: address) { table[key, default: []].append(now) }
-        }
-    }
-
-    /// A successful login clears the name's failures (not the address's).
-    public func recordSuccess(name: String) {
-        _ = failures.withLock { $0.removeValue(forKey: "n:" + name.lowercased()) }
+    /// The password was right: the attempt does not count against anyone.
+    public func succeeded(_ attempt: Attempt) async throws {
+        try await buckets.giveBack(attempt.keys)
     }
 }

@@ -17,4 +17,12 @@ public struct Passwords: Sendable {
     public func verify(_ password: String, hash: String) async throws -> Bool {
         try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
     }
+
+    /// Whether `hash` was made at a lower cost than configured (say, imported), so the next sign-in with the
+    /// right password should store a new one.
+    public func needsRehash(_ hash: String) -> Bool {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: true)
+        guard parts.count >= 2, let hashCost = Int(parts[1]) else { return false }
+        return hashCost < cost
+    }
 }

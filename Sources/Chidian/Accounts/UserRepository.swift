@@ -27,7 +27,7 @@ public struct UserRepository: Sendable {
                 SELECT u.id, u.name, u.role, u.avatar_image_id, u.created_at, 0 FROM u
                 """)
             return try UserView(row: rows[0])
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.has(.uniqueViolation) {
             throw Problem.conflict("name_taken", "The name \(name) is already used.")
         }
     }
@@ -59,7 +59,7 @@ public struct UserRepository: Sendable {
         do {
             try await database.query(
                 "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)")
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.has(.uniqueViolation) {
             throw Problem.conflict("name_taken", "The name \(name) is already used.")
         }
         guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
@@ -79,6 +79,11 @@ public struct UserRepository: Sendable {
                 WHERE user_id = \(id) AND revoked_at IS NULL AND token_hash <> \(Data(keep))
                 """, logger: database.logger)
         }
+    }
+
+    /// Replaces a password hash by a stronger one of the same password, unless it changed meanwhile; sessions stay.
+    public func replaceHash(id: String, old: String, new: String) async throws {
+        try await database.query("UPDATE users SET password_hash = \(new) WHERE id = \(id) AND password_hash = \(old)")
     }
 
     /// Sets the avatar to an image the user uploaded: 404 `image_not_found`, 400 `invalid_images` when not theirs.

@@ -13,13 +13,13 @@ public struct AppServices: Sendable {
     public let clock: @Sendable () -> Date
 
     public init(
-        config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle = LoginThrottle(),
+        config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.config = config
         self.database = database
         self.logger = logger
-        self.loginThrottle = loginThrottle
+        self.loginThrottle = LoginThrottle(database: database, policy: loginThrottle)
         self.clock = clock
     }
 }
@@ -38,7 +38,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     HealthController(database: services.database, migrator: Migrator(logger: services.logger)).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
 
-    let sessions = SessionRepository(database: services.database, lifetime: services.config.sessionLifetime)
+    let sessions = SessionRepository(database: services.database, lifetime: services.config.sessionLifetime, maxLifetime: services.config.sessionMaxLifetime)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
     AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,

@@ -27,7 +27,7 @@ public enum CommentKeyset {
         /// Reads `cursor` for list `list`; 400 `invalid_cursor` when it belongs elsewhere.
         public init(_ cursor: Cursor?, list: String) throws {
             guard let cursor else { return }
-            let keys = try cursor.keys(for: list, count: 2)
+            let keys = try cursor.keys(for: list, [.timestamp, .id])
             createdAt = keys[0]
             id = keys[1]
         }
@@ -42,11 +42,8 @@ public enum CommentKeyset {
 
         public init(_ cursor: Cursor?, list: String) throws {
             guard let cursor else { return }
-            let keys = try cursor.keys(for: list, count: 3)
-            guard let rating = Int(keys[0]), (0...5).contains(rating) else {
-                throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
-            }
-            self.rating = rating
+            let keys = try cursor.keys(for: list, [.integer(0...5), .timestamp, .id])
+            rating = Int(keys[0])!
             createdAt = keys[1]
             id = keys[2]
         }
@@ -66,7 +63,7 @@ public enum CommentKeyset {
         let rows: [PostgresRow]
         do {
             rows = try await database.query(query)
-        } catch let error as PSQLError where error.sqlState?.hasPrefix("22") == true {
+        } catch let error as PSQLError where error.isDataException {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
         }
         let fetched = try rows.map { (item: try CommentView(row: $0), keys: try keys(of: $0, count: keyCount)) }

@@ -158,7 +158,7 @@ public struct CommentRepository: Sendable {
                 }
                 return view
             }
-        } catch let error as PSQLError where error.sqlState == "23503" {
+        } catch let error as PSQLError where error.has(.foreignKeyViolation) {
             throw CommentProblems.storeNotFound(new.storeID)
         }
     }

@@ -6,11 +6,11 @@ public enum CommentRules {
     public static let maxImages = 9
     public static let ratingRange = 1...5
 
-    /// The trimmed body, or 400 `body_required` / `body_too_long` (counted as `String.count`).
+    /// The trimmed body, or 400 `body_required` / `body_too_long` (the `TextLimit` rule).
     public static func validBody(_ raw: String?) throws -> String {
         let body = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !body.isEmpty else { throw Problem.badRequest("body_required", "The body must not be blank.") }
-        guard body.count <= maxBodyLength else {
+        guard TextLimit.fits(body, maxBodyLength) else {
             throw Problem.badRequest("body_too_long", "The body must be at most \(maxBodyLength) characters.")
         }
         // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.

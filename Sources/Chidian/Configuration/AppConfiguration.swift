@@ -15,6 +15,8 @@ public struct AppConfiguration: Sendable {
     /// Half-life of click interest, in seconds.
     public var interestHalfLife: Double
     public var sessionLifetime: Duration
+    /// How long a session lives after sign-in however often it is used.
+    public var sessionMaxLifetime: Duration
     /// Files served under `/static/` (nil: none). The benchmark serves a plain file this way beside the same bytes
     /// as an image, to measure what keeping images in PostgreSQL costs.
     public var staticDirectory: String?
@@ -31,6 +33,7 @@ public struct AppConfiguration: Sendable {
         databaseTimeout: Duration = .seconds(3),
         interestHalfLife: Double = 7 * 86400,
         sessionLifetime: Duration = .seconds(30 * 86400),
+        sessionMaxLifetime: Duration = .seconds(90 * 86400),
         staticDirectory: String? = nil
     ) {
         self.databaseURL = databaseURL
@@ -42,6 +45,7 @@ public struct AppConfiguration: Sendable {
         self.databaseTimeout = databaseTimeout
         self.interestHalfLife = interestHalfLife
         self.sessionLifetime = sessionLifetime
+        self.sessionMaxLifetime = sessionMaxLifetime
         self.staticDirectory = staticDirectory
     }
 
@@ -72,6 +76,7 @@ public struct AppConfiguration: Sendable {
         integer("DB_TIMEOUT_MS", 100...120_000) { config.databaseTimeout = .milliseconds($0) }
         integer("INTEREST_HALF_LIFE_HOURS", 1...(24 * 365 * 10)) { config.interestHalfLife = Double($0) * 3600 }
         integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
+        integer("SESSION_MAX_DAYS", 1...3650) { config.sessionMaxLifetime = .seconds($0 * 86400) }
         if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config

@@ -36,7 +36,7 @@ struct FeedController {
         var ordering = FeedRepository.Ordering(categories: [])
         var names: [String: String] = [:]
         if page.cursor == nil, let viewer = context.viewer.interestKey {
-            let current = try await interests.interests(viewer: viewer, at: clock())
+            let current = try await interests.interests(viewer: viewer, at: clock()).prefix(FeedRepository.maxCategories)
             ordering.categories = current.map { (id: $0.categoryID, score: $0.score) }
             names = Dictionary(current.map { ($0.categoryID, $0.categoryName) }) { a, _ in a }
         }

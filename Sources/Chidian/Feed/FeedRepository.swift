@@ -29,6 +29,9 @@ public struct FeedRepository: Sendable {
     }
 
     static let list = "feed"
+    /// The most categories a walk orders by interest (the rest come newest first): bounds a cursor's size and a
+    /// page's work (one index scan per category it passes through).
+    public static let maxCategories = 20
 
     public struct Result: Sendable {
         public var ids: [String]
@@ -72,17 +75,23 @@ public struct FeedRepository: Sendable {
         return Result(ids: ids, items: items, nextCursor: next, ordering: frozen)
     }
 
+    /// The cursor: segment, created_at, id of the last row, then the frozen order as `id|score`, at most
+    /// `maxCategories` distinct categories; anything else is 400 `invalid_cursor`.
     static func decode(_ cursor: Cursor) throws -> (Ordering, Position) {
         let invalid = Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
-        guard cursor.list == list, cursor.keys.count >= 3, let segment = Int(cursor.keys[0]), segment >= 0 else { throw invalid }
+        let count = cursor.keys.count - 3
+        guard cursor.list == list, (0...maxCategories).contains(count) else { throw invalid }
+        let head = try Cursor(list: list, keys: Array(cursor.keys.prefix(3)))
+            .keys(for: list, [.integer(0...count), .timestamp, .id])
         var categories: [(id: String, score: Double)] = []
         for entry in cursor.keys.dropFirst(3) {
-            let parts = entry.split(separator: "|", maxSplits: 1)
-            guard parts.count == 2, let score = Double(parts[1]) else { throw invalid }
-            categories.append((String(parts[0]), score))
+            let parts = entry.split(separator: "|", maxSplits: 1).map(String.init)
+            guard parts.count == 2, Cursor.check(parts[0], .id), Cursor.check(parts[1], .number), let score = Double(parts[1]),
+                score >= 0, !categories.contains(where: { $0.id == parts[0] })
+            else { throw invalid }
+            categories.append((parts[0], score))
         }
-        guard segment <= categories.count else { throw invalid }
-        return (Ordering(categories: categories), Position(segment: segment, createdAt: cursor.keys[1], id: cursor.keys[2]))
+        return (Ordering(categories: categories), Position(segment: Int(head[0])!, createdAt: head[1], id: head[2]))
     }
 
     static func category(

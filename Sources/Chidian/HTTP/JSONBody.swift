@@ -16,7 +16,10 @@ extension Request {
         }
         guard buffer.readableBytes > 0 else { throw Problem.invalidBody("The request body is empty; a JSON object is expected.") }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            let bytes = Array(buffer.readableBytesView)
+            let decoder = JSONDecoder()
+            decoder.userInfo[JSONNumbers.userInfoKey] = JSONNumbers(scanning: bytes)
+            return try decoder.decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
             throw Problem.invalidBody(error.fieldMessage)
         }
@@ -70,7 +73,11 @@ public enum JSONValue: Decodable, Sendable, Equatable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int.self) { self = .integer(value) }
+        else if let value = try? container.decode(Int.self) {
+            // `5.0` and `5e0` decode as Int too; only an integer literal is an integer.
+            let numbers = decoder.userInfo[JSONNumbers.userInfoKey] as? JSONNumbers
+            self = numbers?.isNonInteger(at: decoder.codingPath) == true ? .number(Double(value)) : .integer(value)
+        }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }

@@ -37,11 +37,16 @@ public struct Cursor: Sendable, Equatable, Codable {
         self.keys = keys
     }
 
+    /// The longest token accepted; a cursor this server issues is far shorter (a store name is the longest key).
+    public static let maxTokenLength = 4096
+    static let invalid = Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+
     public init(token: String) throws {
+        guard token.utf8.count <= Self.maxTokenLength else { throw Self.invalid }
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Cursor.self, from: data) else {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw Self.invalid
         }
         self = cursor
     }
@@ -52,12 +57,50 @@ public struct Cursor: Sendable, Equatable, Codable {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// The keys, checked to belong to `list` and to have `count` values; otherwise 400 `invalid_cursor`.
-    public func keys(for list: String, count: Int) throws -> [String] {
-        guard self.list == list, keys.count == count else {
-            throw Problem.badRequest("invalid_cursor", "The cursor belongs to another list.")
+    /// What a cursor key must be, checked in Swift before any key reaches SQL.
+    public enum Key: Sendable {
+        /// A `timestamptz::text` as PostgreSQL writes it (`2026-01-31 12:00:00.123456+00`).
+        case timestamp
+        /// A row id.
+        case id
+        case integer(ClosedRange<Int>)
+        /// A finite `float8::text`.
+        case number
+        /// Text of at most `limit` characters (the `TextLimit` rule) without NUL, which PostgreSQL text refuses.
+        case text(limit: Int)
+    }
+
+    /// The keys, checked to belong to `list` and to be exactly `kinds`; otherwise 400 `invalid_cursor`.
+    public func keys(for list: String, _ kinds: [Key]) throws -> [String] {
+        guard self.list == list, keys.count == kinds.count, zip(keys, kinds).allSatisfy(Self.check) else {
+            throw Self.invalid
         }
         return keys
+    }
+
+    public static func check(_ key: String, _ kind: Key) -> Bool {
+        switch kind {
+        case .timestamp: return isTimestamp(key)
+        case .id: return StoreRules.isPlausibleID(key)
+        case .integer(let range): return Int(key).map(range.contains) ?? false
+        case .number:
+            return key.utf8.count <= 32 && key.wholeMatch(of: /-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/) != nil
+                && Double(key)?.isFinite == true
+        case .text(let limit):
+            return TextLimit.fits(key, limit) && !key.utf8.contains(0)
+        }
+    }
+
+    /// PostgreSQL's ISO output of a timestamptz: a real calendar date and time, years 1–9999, offset ±HH[:MM].
+    static func isTimestamp(_ text: String) -> Bool {
+        guard text.utf8.count <= 40,
+            let m = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,6})?[+-]([0-9]{2})(:[0-9]{2})?/),
+            let year = Int(m.1), let month = Int(m.2), let day = Int(m.3), let hour = Int(m.4), let minute = Int(m.5),
+            let second = Int(m.6), let offset = Int(m.8)
+        else { return false }
+        let days = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return year >= 1 && (1...12).contains(month) && (1...days[month - 1]).contains(day) && hour < 24 && minute < 60
+            && second < 60 && offset <= 15
     }
 }
 

@@ -28,6 +28,16 @@ struct ProblemMiddleware: RouterMiddleware {
         case let error as PSQLError where error.isConnectionFailure:
             logger.warning("database connection failed", metadata: ["code": .string("\(error.code)")])
             return .databaseUnavailable()
+        case let error as PSQLError:
+            if let problem = DatabaseErrors.problem(for: error) { return problem }
+            logger.error("database error", metadata: DatabaseErrors.metadata(error))
+            return Problem(.internalServerError, "internal_error", "An internal error occurred.")
+        case let error as PostgresDecodingError:
+            // Its reflection carries the cell's bytes; the column and type say enough.
+            logger.error("database row decoding failed", metadata: [
+                "psql.column": .string(error.columnName), "psql.type": .string("\(error.targetType)"),
+            ])
+            return Problem(.internalServerError, "internal_error", "An internal error occurred.")
         case let error as HTTPError:
             switch error.status {
             case .notFound:

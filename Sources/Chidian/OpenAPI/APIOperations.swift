@@ -58,23 +58,31 @@ public enum APIOperations {
             description: """
                 The name is trimmed; blank: `name_required`; over 32 characters (as `String.count`) or with control \
                 characters: `invalid_name`; already used, case-insensitively: 409 `name_taken`. Passwords need 8 \
-                characters (`weak_password`). `role` is `user` (default) or `manager`; admins are made only with \
+                characters (`weak_password`), no NUL (`invalid_password`) and at most 72 bytes in UTF-8 \
+                (`password_too_long`). `role` is `user` (default) or `manager`; admins are made only with \
                 `chidian user create`.
                 """,
             access: .anyone, body: .json("RegisterRequest"),
             successes: [.init(201, "The new account, signed in.", schema: "Session")],
-            problems: [400: ["name_required", "invalid_name", "weak_password", "invalid_role"], 409: ["name_taken"]]),
+            problems: [
+                400: ["name_required", "invalid_name", "weak_password", "invalid_password", "password_too_long", "invalid_role"],
+                409: ["name_taken"],
+            ]),
         APIOperation(
             "post", "/v1/auth/login", id: "login", tag: "Accounts", summary: "Sign in",
             description: """
-                The name is matched case-insensitively. After 5 failures for one name or 30 from one client address \
-                within 15 minutes, sign-ins are refused with 429 `too_many_attempts` and `Retry-After` (seconds) \
-                until the window passes.
+                The name is matched case-insensitively. Every attempt is counted before the password is checked, \
+                and a right password gives its attempt back; within 15 minutes, 5 for one name from one client \
+                address, 30 from one address, or 100 for one name from anywhere are refused with 429 \
+                `too_many_attempts` and `Retry-After` (seconds) until the window passes, so failures from elsewhere \
+                do not lock the owner out. Counts are shared by every server process. A password with a NUL or over \
+                72 bytes cannot be anyone's: `invalid_password` / `password_too_long`.
                 """,
             access: .anyone, body: .json("LoginRequest"),
             successes: [.init(200, "A new session.", schema: "Session")],
             problems: [
-                400: ["name_required"], 401: ["wrong_password"], 404: ["user_not_found"], 429: ["too_many_attempts"],
+                400: ["name_required", "invalid_password", "password_too_long"], 401: ["wrong_password"],
+                404: ["user_not_found"], 429: ["too_many_attempts"],
             ]),
         APIOperation(
             "post", "/v1/auth/logout", id: "logout", tag: "Accounts", summary: "Revoke this session's token",
@@ -90,10 +98,17 @@ public enum APIOperations {
             problems: [400: ["name_required", "invalid_name"], 404: ["user_not_found"], 409: ["name_taken"]]),
         APIOperation(
             "put", "/v1/me/password", id: "changePassword", tag: "Accounts", summary: "Change the password",
-            description: "Every other session of the user is revoked; this one stays signed in.",
+            description: """
+                Every other session of the user is revoked; this one stays signed in. The new password follows the \
+                registration rules. Attempts are throttled like sign-in (per user and address, per address): 429 \
+                `too_many_attempts` with `Retry-After`.
+                """,
             access: .signedIn, body: .json("PasswordChangeRequest"),
             successes: [.init(204, "Changed.")],
-            problems: [400: ["weak_password"], 401: ["wrong_password"]]),
+            problems: [
+                400: ["weak_password", "invalid_password", "password_too_long"], 401: ["wrong_password"],
+                429: ["too_many_attempts"],
+            ]),
         APIOperation(
             "put", "/v1/me/avatar", id: "setAvatar", tag: "Accounts", summary: "Set the avatar",
             description: "The image must be one the user uploaded (`POST /v1/images`).",
@@ -315,7 +330,8 @@ public enum APIOperations {
                 For a viewer with clicks, reviews of the category with the highest click score come first, then the \
                 next category, and so on; within a category, and for viewers without clicks, newest first; then all \
                 remaining reviews newest first. Scores decay with a configurable half-life (default 7 days). The \
-                ordering is frozen into the cursor, so later pages continue the first page's order.
+                ordering (the 20 highest-scoring categories at most; the others count as remaining reviews) is \
+                frozen into the cursor, so later pages continue the first page's order.
                 """,
             access: .viewer,
             successes: [.init(200, "A page of reviews with the viewer's category scores.", schema: "FeedPage")],

@@ -43,7 +43,16 @@ public enum OpenAPIDocument {
         bodies over 1 MiB: 413 `body_too_large` (images: 8 MiB, `image_too_large`). The database unreachable: 503 \
         `database_unavailable` with `Retry-After` within the configured wait (3 s by default), never a hang.
         * Lists take `limit` (1–100, default 20) and an opaque `cursor`, and answer `{items, nextCursor}` \
-        (`nextCursor` null on the last page); pages are keyset pages and never repeat or skip an item.
+        (`nextCursor` null on the last page); pages are keyset pages and never repeat or skip an item. A cursor \
+        that is not one this server issued for that list (its shape, types and sizes are checked; at most 4,096 \
+        characters): 400 `invalid_cursor`.
+        * Lengths: a limit of N characters counts characters as people see them (grapheme clusters, Swift's \
+        `String.count`) and also allows at most 8 × N Unicode code points (the bound the database keeps); \
+        beyond either, the field's 400. Text never contains NUL.
+        * Where a field is an integer (`rating`, `amount`, `limit`), only a JSON integer is one: `5.0`, `5e0` and \
+        `"5"` are the field's 400.
+        * Passwords are used exactly as typed: a NUL is 400 `invalid_password`, more than 72 bytes of UTF-8 is 400 \
+        `password_too_long` (bcrypt would ignore the rest).
         * Editable resources carry `version` and `ETag: "<version>"`; `PATCH` and `DELETE` honour `If-Match` (412 \
         `version_conflict` when stale). Deletes answer 204.
         * Every response carries `X-Content-Type-Options: nosniff` and `X-Request-Id`.

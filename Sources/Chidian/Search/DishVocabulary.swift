@@ -78,7 +78,7 @@ public struct DishVocabulary: Sendable {
     static func validName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw AdminError("the dish name must not be blank") }
-        guard name.count <= maxNameLength else {
+        guard TextLimit.fits(name, maxNameLength) else {
             throw AdminError("the dish name must be at most \(maxNameLength) characters")
         }
         guard !StoreRules.containsControl(name, allowingLineBreaks: false) else {

@@ -14,7 +14,7 @@ public struct SearchQuery: Sendable, Equatable {
     public init(_ raw: String?) throws {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw Problem.badRequest("query_required", "q must not be blank.") }
-        guard text.count <= Self.maxLength else {
+        guard TextLimit.fits(text, Self.maxLength) else {
             throw Problem.badRequest("query_too_long", "q must be at most \(Self.maxLength) characters.")
         }
         self.text = text

@@ -87,11 +87,9 @@ public struct SearchRepository: Sendable {
     /// The position after which the page starts; 400 `invalid_cursor` for a cursor of another list or query.
     static func position(_ cursor: Cursor?, query: SearchQuery) throws -> Position? {
         guard let cursor else { return nil }
-        let keys = try cursor.keys(for: cursorList, count: 5)
-        guard keys[0] == query.text, let group = Int(keys[1]), (0...2).contains(group), let count = Int(keys[2]),
-            (0...Int(Int32.max)).contains(count), let score = Double(keys[3]), score.isFinite,
-            StoreRules.isPlausibleID(keys[4])
-        else { throw Problem.badRequest("invalid_cursor", "The cursor belongs to another search.") }
-        return Position(group: group, count: count, score: keys[3], id: keys[4])
+        let keys = try cursor.keys(
+            for: cursorList, [.text(limit: SearchQuery.maxLength), .integer(0...2), .integer(0...Int(Int32.max)), .number, .id])
+        guard keys[0] == query.text else { throw Problem.badRequest("invalid_cursor", "The cursor belongs to another search.") }
+        return Position(group: Int(keys[1])!, count: Int(keys[2])!, score: keys[3], id: keys[4])
     }
 }

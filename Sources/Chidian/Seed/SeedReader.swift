@@ -97,6 +97,11 @@ struct SeedReader: @unchecked Sendable {
             } else { ok = false }
             if let keyword {
                 if keyword.isEmpty { field.fail("keyword", .string(""), "must not be empty"); ok = false }
+                do {
+                    if !keyword.hasPrefix("$2") { _ = try AccountRules.checkPasswordBytes(keyword) }
+                } catch let problem as Problem {
+                    field.fail("keyword", nil, problem.detail); ok = false  // never echo a password
+                } catch {}
                 if keyword.hasPrefix("$2") && keyword.count != 60 {
                     field.fail("keyword", .string("$2…"), "looks like a bcrypt hash but is not 60 characters"); ok = false
                 }

@@ -32,7 +32,7 @@ public struct CategoryRepository: Sendable {
         do {
             let rows = try await database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")
             return CategoryView(id: try rows[0].decode(String.self), name: name, storeCount: 0)
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.has(.uniqueViolation) {
             return nil
         }
     }
@@ -47,7 +47,7 @@ public struct CategoryRepository: Sendable {
             let rows = try await database.query(
                 "UPDATE categories SET name = \(name), updated_at = now() WHERE id = \(id) RETURNING id")
             return rows.isEmpty ? .notFound : .renamed
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.has(.uniqueViolation) {
             return .nameTaken
         }
     }

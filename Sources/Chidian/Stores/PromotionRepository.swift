@@ -32,7 +32,7 @@ public struct PromotionRepository: Sendable {
     /// A store's purchases, newest first.
     public func list(storeID: String, page: PageRequest) async throws -> Page<PromotionView> {
         let list = "promotions"
-        let keys = try page.cursor?.keys(for: list, count: 2)
+        let keys = try page.cursor?.keys(for: list, [.timestamp, .id])
         let (k0, k1) = (keys?[0], keys?[1])
         let rows: [PostgresRow]
         do {
@@ -43,7 +43,7 @@ public struct PromotionRepository: Sendable {
                     AND (\(k0)::timestamptz IS NULL OR (p.created_at, p.id) < (\(k0)::timestamptz, \(k1)::text))
                 ORDER BY p.created_at DESC, p.id DESC LIMIT \(page.limit + 1)
                 """, prepared: false)
-        } catch let error as PSQLError where error.sqlState?.hasPrefix("22") == true {
+        } catch let error as PSQLError where error.isDataException {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
         }
         let fetched = try rows.map { row in

@@ -102,7 +102,7 @@ public struct StoreAdmin: Sendable {
     static func validCategoryName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw AdminError("the category name must not be blank") }
-        guard name.count <= maxCategoryNameLength else {
+        guard TextLimit.fits(name, maxCategoryNameLength) else {
             throw AdminError("the category name must be at most \(maxCategoryNameLength) characters")
         }
         guard !StoreRules.containsControl(name, allowingLineBreaks: false) else {

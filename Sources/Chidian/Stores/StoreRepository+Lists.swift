@@ -7,7 +7,7 @@ import PostgresNIO
 extension StoreRepository {
     /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists).
     public func list(sort: StoreSort, categoryID: String?, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
-        let keys = try page.cursor?.keys(for: sort.cursorList, count: 2)
+        let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
         let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
         let query: PostgresQuery
         switch sort {
@@ -46,7 +46,7 @@ extension StoreRepository {
     /// `GET /v1/me/stores`: a manager's live stores, newest first.
     public func managed(by managerID: String, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
         let list = "stores.managed"
-        let keys = try page.cursor?.keys(for: list, count: 2)
+        let keys = try page.cursor?.keys(for: list, [.timestamp, .id])
         let (k0, k1) = (keys?[0], keys?[1])
         return try await self.page(
             """
@@ -60,7 +60,7 @@ extension StoreRepository {
     /// `GET /v1/me/favorites`: the user's favorited live stores, most recently favorited first.
     public func favorites(of userID: String, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
         let list = "stores.favorites"
-        let keys = try page.cursor?.keys(for: list, count: 2)
+        let keys = try page.cursor?.keys(for: list, [.timestamp, .id])
         let (k0, k1) = (keys?[0], keys?[1])
         return try await self.page(
             """
@@ -89,7 +89,7 @@ extension StoreRepository {
         let rows: [PostgresRow]
         do {
             rows = try await database.query(query, prepared: false)
-        } catch let error as PSQLError where error.sqlState?.hasPrefix("22") == true {
+        } catch let error as PSQLError where error.isDataException {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
         }
         let keyed = try rows.map { row in

@@ -230,7 +230,7 @@ public struct StoreRepository: Sendable {
     static func mappingForeignKeys<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as PSQLError where error.sqlState == "23503" {
+        } catch let error as PSQLError where error.has(.foreignKeyViolation) {
             let constraint = error.serverInfo?[.constraintName] ?? ""
             if constraint.contains("category") { throw Problem.badRequest("unknown_category", "The category no longer exists.") }
             if constraint.contains("image") { throw Problem.badRequest("invalid_images", "An image no longer exists.") }

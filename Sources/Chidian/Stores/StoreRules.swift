@@ -12,7 +12,7 @@ public enum StoreRules {
     public static func validName(_ raw: String?) throws -> String {
         let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw Problem.badRequest("name_required", "The store name must not be blank.") }
-        guard name.count <= maxNameLength else {
+        guard TextLimit.fits(name, maxNameLength) else {
             throw Problem.badRequest("invalid_name", "The store name must be at most \(maxNameLength) characters.")
         }
         guard !containsControl(name, allowingLineBreaks: false) else {
@@ -24,7 +24,7 @@ public enum StoreRules {
     /// The trimmed description (line breaks and tabs allowed), or 400 `invalid_description`.
     public static func validDescription(_ raw: String?) throws -> String {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.count <= maxDescriptionLength else {
+        guard TextLimit.fits(text, maxDescriptionLength) else {
             throw Problem.badRequest("invalid_description", "The description must be at most \(maxDescriptionLength) characters.")
         }
         guard !containsControl(text, allowingLineBreaks: true) else {
@@ -36,7 +36,7 @@ public enum StoreRules {
     /// The trimmed address (one line), or 400 `invalid_address`.
     public static func validAddress(_ raw: String?) throws -> String {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.count <= maxAddressLength else {
+        guard TextLimit.fits(text, maxAddressLength) else {
             throw Problem.badRequest("invalid_address", "The address must be at most \(maxAddressLength) characters.")
         }
         guard !containsControl(text, allowingLineBreaks: false) else {

@@ -23,4 +23,14 @@ public enum StoreSort: String, Sendable, CaseIterable {
 
     /// The cursor's list name, so a cursor from one order is refused by another.
     var cursorList: String { "stores.\(rawValue)" }
+
+    /// What each sort's cursor holds: its sort key, then the id.
+    var cursorKeys: [Cursor.Key] {
+        switch self {
+        case .rating: return [.number, .id]
+        case .newest: return [.timestamp, .id]
+        case .name: return [.text(limit: StoreRules.maxNameLength), .id]
+        case .popular: return [.integer(0...Int(Int32.max)), .id]
+        }
+    }
 }

@@ -127,40 +127,6 @@ import Testing
             #expect(other.status == .ok)
         }
     }
-
-    @Test func throttleForgetsFailuresOutsideTheWindow() {
-        let clock = ManualClock()
-        let throttle = LoginThrottle(
-            policy: .init(window: .seconds(60), maxFailuresPerName: 2, maxFailuresPerAddress: 3), now: { clock.now })
-        throttle.recordFailure(name: "x", address: "1.2.3.4")
-        clock.advance(.seconds(10))
-        throttle.recordFailure(name: "X", address: "1.2.3.4")
-        #expect(throttle.retryAfter(name: "x", address: nil) == 50)
-        throttle.recordFailure(name: "y", address: "1.2.3.4")
-        #expect(throttle.retryAfter(name: "z", address: "1.2.3.4") == 50)
-        #expect(throttle.retryAfter(name: "z", address: "5.6.7.8") == nil)
-        clock.advance(.seconds(51))
-        #expect(throttle.retryAfter(name: "x", address: "1.2.3.4") == nil)
-        throttle.recordSuccess(name: "x")
-    }
-}
-
-/// A clock the test moves by hand.
-final class ManualClock: Sendable {
-    private let start = ContinuousClock.now
-    private let offset = LockedBox<Duration>(.zero)
-    var now: ContinuousClock.Instant { start + offset.value }
-    func advance(_ by: Duration) { offset.value += by }
-}
-
-final class LockedBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }
 
 @Suite struct SessionTests {
