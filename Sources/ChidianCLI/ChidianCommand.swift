@@ -18,7 +18,7 @@ enum Entry {
             }
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? "\(error.code)"
-            FileHandle.standardError.write(Data("Error: database: \(reason) (\(error.sqlState ?? "no SQLSTATE"))\n".utf8))
+            FileHandle.standardError.write(Data("Error: database: \(reason) (\(error.serverCode?.raw ?? "no SQLSTATE"))\n".utf8))
             exit(1)
         } catch {
             ChidianCommand.exit(withError: error)

@@ -27,7 +27,7 @@ public struct UserRepository: Sendable {
                 SELECT u.id, u.name, u.role, u.avatar_image_id, u.created_at, 0 FROM u
                 """)
             return try UserView(row: rows[0])
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
             throw Problem.conflict("name_taken", "The name \(name) is already used.")
         }
     }
@@ -59,7 +59,7 @@ public struct UserRepository: Sendable {
         do {
             try await database.query(
                 "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)")
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
             throw Problem.conflict("name_taken", "The name \(name) is already used.")
         }
         guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
@@ -83,7 +83,7 @@ public struct UserRepository: Sendable {
 
     /// Sets the avatar to an image the user uploaded: 404 `image_not_found`, 400 `invalid_images` when not theirs.
     public func setAvatar(id: String, imageID: String) async throws -> UserView {
-        guard !imageID.contains("\0") else { throw Problem.notFound("image_not_found", "No such image.") }
+        guard PlausibleID.check(imageID) else { throw Problem.notFound("image_not_found", "No such image.") }
         let rows = try await database.query("SELECT uploader_id FROM images WHERE id = \(imageID)")
         guard let row = rows.first else { throw Problem.notFound("image_not_found", "No image \(imageID).") }
         guard try row.decode(String?.self) == id else {

@@ -24,12 +24,8 @@ public struct CommentRepository: Sendable {
     public static func views(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [CommentView] {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
-        let rows = try await connection.rows(prepared:
-            """
-            \(unescaped: CommentView.select) \(unescaped: CommentView.from)
-            WHERE c.id = ANY(\(ids)::text[]) AND \(unescaped: CommentView.visible)
-            """, logger: logger)
-        let byID = Dictionary(try rows.map { let view = try CommentView(row: $0); return (view.id, view) }) { a, _ in a }
+        let views = try await connection.run(CommentStatements.ByIDs(ids: ids), logger: logger)
+        let byID = Dictionary(views.map { ($0.id, $0) }) { a, _ in a }
         return ids.compactMap { byID[$0] }
     }
 
@@ -45,29 +41,20 @@ public struct CommentRepository: Sendable {
             let list = "store-comments.newest"
             let after = try CommentKeyset.Newest(page.cursor, list: list)
             return try await CommentKeyset.page(
-                """
-                \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
-                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible) AND c.kind = ANY(\(kinds)::text[])
-                  AND (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text)
-                ORDER BY \(unescaped: CommentKeyset.newestOrder)
-                LIMIT \(page.limit + 1)
-                """, keyCount: 2, limit: page.limit, list: list, database: database)
+                CommentStatements.StoreNewest(storeID: storeID, kinds: kinds, after: after, limit: page.limit + 1),
+                keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
         case .rating:
             let list = "store-comments.rating"
             let after = try CommentKeyset.Rating(page.cursor, list: list)
-            // Notices carry no rating; as 0 they sort after every review. Reviews alone sort by the
-            // plain column, which walks the comments_store_rating index.
-            let ratingKey = kind == .review ? "c.rating" : "COALESCE(c.rating, 0)"
+            let limit = page.limit + 1
+            if kind == .review {
+                return try await CommentKeyset.page(
+                    CommentStatements.StoreReviewsByRating(storeID: storeID, after: after, limit: limit),
+                    keys: CommentKeyset.Rating.keys, limit: page.limit, list: list, database: database)
+            }
             return try await CommentKeyset.page(
-                """
-                \(unescaped: CommentView.select), \(unescaped: ratingKey)::text, c.created_at::text, c.id
-                \(unescaped: CommentView.from)
-                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible) AND c.kind = ANY(\(kinds)::text[])
-                  AND (\(unescaped: ratingKey), c.created_at, c.id)
-                      < (\(after.rating)::int, \(after.createdAt)::timestamptz, \(after.id)::text)
-                ORDER BY \(unescaped: ratingKey) DESC, c.created_at DESC, c.id DESC
-                LIMIT \(page.limit + 1)
-                """, keyCount: 3, limit: page.limit, list: list, database: database)
+                CommentStatements.StoreByRating(storeID: storeID, kinds: kinds, after: after, limit: limit),
+                keys: CommentKeyset.Rating.keys, limit: page.limit, list: list, database: database)
         }
     }
 
@@ -76,13 +63,8 @@ public struct CommentRepository: Sendable {
         let list = "user-comments.newest"
         let after = try CommentKeyset.Newest(page.cursor, list: list)
         return try await CommentKeyset.page(
-            """
-            \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
-            WHERE c.author_id = \(userID) AND \(unescaped: CommentView.visible)
-              AND (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text)
-            ORDER BY \(unescaped: CommentKeyset.newestOrder)
-            LIMIT \(page.limit + 1)
-            """, keyCount: 2, limit: page.limit, list: list, database: database)
+            CommentStatements.UserNewest(userID: userID, after: after, limit: page.limit + 1),
+            keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
     }
 
     /// A store that is not archived: its manager, or nil (→ 404 `store_not_found`).
@@ -111,7 +93,7 @@ public struct CommentRepository: Sendable {
         let rows = try await database.query(
             """
             SELECT c.author_id, c.kind, c.version FROM comments c JOIN stores s ON s.id = c.store_id
-            WHERE c.id = \(id) AND \(unescaped: CommentView.visible)
+            WHERE c.id = \(id) AND \(unescaped: CommentRow.visible)
             """)
         guard let row = rows.first else { return nil }
         let (author, kind, version) = try row.decode((String, String, Int).self)
@@ -144,13 +126,7 @@ public struct CommentRepository: Sendable {
         do {
             return try await database.transaction { connection in
                 try await Self.checkImages(new.imageIDs, owner: new.authorID, on: connection, logger: logger)
-                let rows = try await connection.rows(prepared:
-                    """
-                    INSERT INTO comments (kind, store_id, author_id, rating, body)
-                    VALUES (\(new.kind.rawValue), \(new.storeID), \(new.authorID), \(new.rating)::smallint, \(new.body))
-                    RETURNING id
-                    """, logger: logger)
-                let id = try rows[0].decode(String.self)
+                let id = try await connection.run(CommentStatements.Insert(new: new), logger: logger)[0]
                 try await Self.setImages(new.imageIDs, commentID: id, on: connection, logger: logger)
                 // The store may have been archived since it was checked: then the comment is not visible.
                 guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
@@ -158,7 +134,7 @@ public struct CommentRepository: Sendable {
                 }
                 return view
             }
-        } catch let error as PSQLError where error.sqlState == "23503" {
+        } catch let error as PSQLError where error.serverCode == .foreignKeyViolation {
             throw CommentProblems.storeNotFound(new.storeID)
         }
     }
@@ -193,7 +169,7 @@ public struct CommentRepository: Sendable {
                 if let imageIDs = patch.imageIDs {
                     try await Self.checkImages(imageIDs, owner: authorID, on: connection, logger: logger)
                 }
-                let updated = try await connection.rows(prepared:
+                let updated = try await connection.rows(
                     """
                     UPDATE comments SET
                         rating = COALESCE(\(patch.rating)::smallint, rating),
@@ -210,7 +186,7 @@ public struct CommentRepository: Sendable {
                     throw Versioning.versionConflict
                 }
                 if let imageIDs = patch.imageIDs {
-                    try await connection.rows(prepared: "DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
+                    try await connection.rows( "DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
                     try await Self.setImages(imageIDs, commentID: id, on: connection, logger: logger)
                 }
             }
@@ -225,7 +201,7 @@ public struct CommentRepository: Sendable {
     public func delete(id: String, ifMatch: Int?) async throws {
         let logger = database.logger
         try await database.transaction { connection in
-            let deleted = try await connection.rows(prepared:
+            let deleted = try await connection.rows(
                 """
                 DELETE FROM comments
                 WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
@@ -245,7 +221,7 @@ public struct CommentRepository: Sendable {
 
     /// The visible comment's version, locked for the rest of the transaction.
     static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        let rows = try await connection.rows(prepared:
+        let rows = try await connection.rows(
             """
             SELECT version FROM comments
             WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
@@ -257,7 +233,7 @@ public struct CommentRepository: Sendable {
     /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
     static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        let rows = try await connection.rows(prepared:
+        let rows = try await connection.rows(
             "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
         guard try rows[0].decode(Int.self) == Set(ids).count else {
             throw Problem.badRequest("invalid_images", "Every image must exist and be one you uploaded.")
@@ -267,7 +243,7 @@ public struct CommentRepository: Sendable {
     /// Writes the image list in the order given.
     static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        try await connection.rows(prepared:
+        try await connection.rows(
             """
             INSERT INTO comment_images (comment_id, position, image_id)
             SELECT \(commentID), (t.n - 1)::smallint, t.image_id

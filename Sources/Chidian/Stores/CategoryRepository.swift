@@ -23,7 +23,7 @@ public struct CategoryRepository: Sendable {
     }
 
     public func exists(id: String) async throws -> Bool {
-        guard StoreRules.isPlausibleID(id) else { return false }
+        guard PlausibleID.check(id) else { return false }
         return try await !database.query("SELECT 1 FROM categories WHERE id = \(id)").isEmpty
     }
 
@@ -32,7 +32,7 @@ public struct CategoryRepository: Sendable {
         do {
             let rows = try await database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")
             return CategoryView(id: try rows[0].decode(String.self), name: name, storeCount: 0)
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
             return nil
         }
     }
@@ -42,12 +42,12 @@ public struct CategoryRepository: Sendable {
     }
 
     public func rename(id: String, to name: String) async throws -> RenameOutcome {
-        guard StoreRules.isPlausibleID(id) else { return .notFound }
+        guard PlausibleID.check(id) else { return .notFound }
         do {
             let rows = try await database.query(
                 "UPDATE categories SET name = \(name), updated_at = now() WHERE id = \(id) RETURNING id")
             return rows.isEmpty ? .notFound : .renamed
-        } catch let error as PSQLError where error.sqlState == "23505" {
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
             return .nameTaken
         }
     }

@@ -88,8 +88,8 @@ extension StoreRepository {
     func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?) async throws -> Page<StoreView> {
         let rows: [PostgresRow]
         do {
-            rows = try await database.query(query, prepared: false)
-        } catch let error as PSQLError where error.sqlState?.hasPrefix("22") == true {
+            rows = try await database.query(query)
+        } catch let error as PSQLError where error.isDataException {
             throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
         }
         let keyed = try rows.map { row in
