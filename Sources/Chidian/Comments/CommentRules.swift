@@ -42,11 +42,3 @@ public enum CommentRules {
         return ids
     }
 }
-
-/// Ids arrive in paths and bodies; ones that cannot name a row (too long, NUL, empty) are answered
-/// as "not found" without asking the database (which refuses NUL with an error).
-enum PlausibleID {
-    static func check(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128 && !id.utf8.contains(0)
-    }
-}

@@ -84,7 +84,7 @@ public struct StoreAdmin: Sendable {
     }
 
     private func setArchived(id: String, archived: Bool) async throws -> Bool {
-        guard StoreRules.isPlausibleID(id) else { throw AdminError("no store has id \(id)") }
+        guard PlausibleID.check(id) else { throw AdminError("no store has id \(id)") }
         let changed = try await database.query(
             """
             UPDATE stores SET archived_at = CASE WHEN \(archived) THEN now() END, updated_at = now(), version = version + 1

@@ -50,7 +50,7 @@ public enum StoreRules {
         guard ids.count <= maxImages else {
             throw Problem.badRequest("invalid_images", "A store has at most \(maxImages) images.")
         }
-        guard ids.allSatisfy(isPlausibleID) else {
+        guard ids.allSatisfy(PlausibleID.check) else {
             throw Problem.badRequest("invalid_images", "An image id is not one this server issued.")
         }
         return ids
@@ -62,11 +62,6 @@ public enum StoreRules {
             throw Problem.badRequest("invalid_amount", "amount must be a JSON integer from 1 to 1,000,000.")
         }
         return amount
-    }
-
-    /// Ids are short printable text; anything else (NUL included, which PostgreSQL text refuses) cannot name a row.
-    public static func isPlausibleID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 200 && !containsControl(id, allowingLineBreaks: false)
     }
 
     static func containsControl(_ text: String, allowingLineBreaks: Bool) -> Bool {
