@@ -48,8 +48,7 @@ public struct Migrator: Sendable {
     /// Applies every pending migration in one transaction and returns their names.
     @discardableResult
     public func migrate(on connection: PostgresConnection) async throws -> [String] {
-        try await connection.rows("BEGIN", logger: logger)
-        do {
+        try await connection.transaction(logger: logger) {
             // One migrator at a time, whoever else starts (parallel tests, two servers with --migrate).
             try await connection.rows("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
             try await ensureTable(connection)
@@ -69,11 +68,7 @@ public struct Migrator: Sendable {
                     logger: logger)
                 logger.info("applied migration", metadata: ["migration": .string(migration.name)])
             }
-            try await connection.rows("COMMIT", logger: logger)
             return pending.map(\.name)
-        } catch {
-            _ = try? await connection.rows("ROLLBACK", logger: logger)
-            throw error
         }
     }
 
