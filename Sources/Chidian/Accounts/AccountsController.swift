@@ -33,7 +33,7 @@ struct AccountsController {
         let password = try AccountRules.checkPassword(body.password)
         let role = try AccountRules.registrableRole(body.role)
         if try await users.credentials(name: name) != nil {
-            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+            throw AccountError.nameTaken(name)
         }
         let user = try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
         let token = try await sessions.create(userID: user.id)
@@ -49,7 +49,7 @@ struct AccountsController {
         var request = request
         let body = try await request.decodeJSON(LoginBody.self)
         let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw Problem.badRequest("name_required", "The name must not be blank.") }
+        guard !name.isEmpty else { throw AccountError.nameRequired }
         if let wait = throttle.retryAfter(name: name, address: context.clientAddress) {
             throw Problem(
                 .tooManyRequests, "too_many_attempts", "Too many failed sign-ins; try again in \(wait) seconds.",
@@ -57,15 +57,15 @@ struct AccountsController {
         }
         guard let credentials = try await users.credentials(name: name) else {
             throttle.recordFailure(name: name, address: context.clientAddress)
-            throw Problem.notFound("user_not_found", "No user is named \(name).")
+            throw AccountError.userNotFound("No user is named \(name).")
         }
         guard try await passwords.verify(body.password ?? "", hash: credentials.passwordHash) else {
             throttle.recordFailure(name: name, address: context.clientAddress)
-            throw Problem(.unauthorized, "wrong_password", "The password is wrong.")
+            throw AccountError.wrongPassword("The password is wrong.")
         }
         throttle.recordSuccess(name: name)
         let token = try await sessions.create(userID: credentials.id)
-        guard let user = try await users.view(id: credentials.id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        guard let user = try await users.view(id: credentials.id) else { throw AccountError.userNotFound("No such user.") }
         return JSONResponse(SessionView(token: token, user: user))
     }
 
@@ -105,7 +105,7 @@ struct AccountsController {
         let newPassword = try AccountRules.checkPassword(body.newPassword)
         guard let credentials = try await users.credentials(id: user.id),
             try await passwords.verify(body.currentPassword ?? "", hash: credentials.passwordHash)
-        else { throw Problem(.unauthorized, "wrong_password", "The current password is wrong.") }
+        else { throw AccountError.wrongPassword("The current password is wrong.") }
         try await users.setPassword(id: user.id, hash: try await passwords.hash(newPassword), keeping: user.tokenHash)
         return .noContent
     }
@@ -123,7 +123,7 @@ struct AccountsController {
 
     @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
         let id = try context.parameters.require("id")
-        guard let view = try await users.view(id: id) else { throw Problem.notFound("user_not_found", "No user \(id).") }
+        guard let view = try await users.view(id: id) else { throw AccountError.userNotFound("No user \(id).") }
         return JSONResponse(view)
     }
 }

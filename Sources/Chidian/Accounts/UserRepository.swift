@@ -28,7 +28,7 @@ public struct UserRepository: Sendable {
                 """)
             return try UserView(row: rows[0])
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
-            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+            throw AccountError.nameTaken(name)
         }
     }
 
@@ -60,9 +60,9 @@ public struct UserRepository: Sendable {
             try await database.query(
                 "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)")
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
-            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+            throw AccountError.nameTaken(name)
         }
-        guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        guard let user = try await view(id: id) else { throw AccountError.userNotFound("No such user.") }
         return user
     }
 
@@ -83,15 +83,15 @@ public struct UserRepository: Sendable {
 
     /// Sets the avatar to an image the user uploaded: 404 `image_not_found`, 400 `invalid_images` when not theirs.
     public func setAvatar(id: String, imageID: String) async throws -> UserView {
-        guard PlausibleID.check(imageID) else { throw Problem.notFound("image_not_found", "No such image.") }
+        guard PlausibleID.check(imageID) else { throw AccountError.imageNotFound("No such image.") }
         let rows = try await database.query("SELECT uploader_id FROM images WHERE id = \(imageID)")
-        guard let row = rows.first else { throw Problem.notFound("image_not_found", "No image \(imageID).") }
+        guard let row = rows.first else { throw AccountError.imageNotFound("No image \(imageID).") }
         guard try row.decode(String?.self) == id else {
-            throw Problem.badRequest("invalid_images", "Only the uploader may use image \(imageID).")
+            throw AccountError.invalidImages("Only the uploader may use image \(imageID).")
         }
         try await database.query(
             "UPDATE users SET avatar_image_id = \(imageID), updated_at = now(), version = version + 1 WHERE id = \(id)")
-        guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        guard let user = try await view(id: id) else { throw AccountError.userNotFound("No such user.") }
         return user
     }
 

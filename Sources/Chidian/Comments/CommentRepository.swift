@@ -130,12 +130,12 @@ public struct CommentRepository: Sendable {
                 try await Self.setImages(new.imageIDs, commentID: id, on: connection, logger: logger)
                 // The store may have been archived since it was checked: then the comment is not visible.
                 guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
-                    throw CommentProblems.storeNotFound(new.storeID)
+                    throw StoreError.notFound(id: new.storeID)
                 }
                 return view
             }
         } catch let error as PSQLError where error.serverCode == .foreignKeyViolation {
-            throw CommentProblems.storeNotFound(new.storeID)
+            throw StoreError.notFound(id: new.storeID)
         }
     }
 
@@ -162,7 +162,7 @@ public struct CommentRepository: Sendable {
             if patch.isEmpty {
                 // Nothing to change: no new version, but a stale If-Match is still refused.
                 guard let version = try await Self.lockedTarget(id: id, on: connection, logger: logger) else {
-                    throw CommentProblems.commentNotFound(id)
+                    throw CommentError.notFound(id: id)
                 }
                 if let ifMatch, ifMatch != version { throw Versioning.versionConflict }
             } else {
@@ -181,7 +181,7 @@ public struct CommentRepository: Sendable {
                     """, logger: logger)
                 if updated.isEmpty {
                     guard try await Self.lockedTarget(id: id, on: connection, logger: logger) != nil else {
-                        throw CommentProblems.commentNotFound(id)
+                        throw CommentError.notFound(id: id)
                     }
                     throw Versioning.versionConflict
                 }
@@ -191,7 +191,7 @@ public struct CommentRepository: Sendable {
                 }
             }
             guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
-                throw CommentProblems.commentNotFound(id)
+                throw CommentError.notFound(id: id)
             }
             return view
         }
@@ -210,7 +210,7 @@ public struct CommentRepository: Sendable {
                 """, logger: logger)
             if deleted.isEmpty {
                 guard try await Self.lockedTarget(id: id, on: connection, logger: logger) != nil else {
-                    throw CommentProblems.commentNotFound(id)
+                    throw CommentError.notFound(id: id)
                 }
                 throw Versioning.versionConflict
             }
@@ -236,7 +236,7 @@ public struct CommentRepository: Sendable {
         let rows = try await connection.rows(
             "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
         guard try rows[0].decode(Int.self) == Set(ids).count else {
-            throw Problem.badRequest("invalid_images", "Every image must exist and be one you uploaded.")
+            throw CommentError.invalidImages("Every image must exist and be one you uploaded.")
         }
     }
 
@@ -252,9 +252,3 @@ public struct CommentRepository: Sendable {
     }
 }
 
-/// The not-found answers of this module (named apart from other modules' helpers).
-enum CommentProblems {
-    static func storeNotFound(_ id: String) -> Problem { .notFound("store_not_found", "No store \(id.prefix(64)).") }
-    static func commentNotFound(_ id: String) -> Problem { .notFound("comment_not_found", "No comment \(id.prefix(64)).") }
-    static func userNotFound(_ id: String) -> Problem { .notFound("user_not_found", "No user \(id.prefix(64)).") }
-}

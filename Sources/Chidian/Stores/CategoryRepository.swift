@@ -27,28 +27,25 @@ public struct CategoryRepository: Sendable {
         return try await !database.query("SELECT 1 FROM categories WHERE id = \(id)").isEmpty
     }
 
-    /// Adds a category and returns it; nil when the name is taken (ignoring case).
-    public func add(name: String) async throws -> CategoryView? {
+    /// Adds a category and returns it; `categoryNameTaken` when the name is used (ignoring case).
+    public func add(name: String) async throws -> CategoryView {
         do {
             let rows = try await database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")
             return CategoryView(id: try rows[0].decode(String.self), name: name, storeCount: 0)
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
-            return nil
+            throw StoreError.categoryNameTaken(name)
         }
     }
 
-    public enum RenameOutcome: Sendable, Equatable {
-        case renamed, notFound, nameTaken
-    }
-
-    public func rename(id: String, to name: String) async throws -> RenameOutcome {
-        guard PlausibleID.check(id) else { return .notFound }
+    /// Renames a category: `categoryNotFound`, or `categoryNameTaken` when the name is used (ignoring case).
+    public func rename(id: String, to name: String) async throws {
+        guard PlausibleID.check(id) else { throw StoreError.categoryNotFound(id: id) }
         do {
             let rows = try await database.query(
                 "UPDATE categories SET name = \(name), updated_at = now() WHERE id = \(id) RETURNING id")
-            return rows.isEmpty ? .notFound : .renamed
+            if rows.isEmpty { throw StoreError.categoryNotFound(id: id) }
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
-            return .nameTaken
+            throw StoreError.categoryNameTaken(name)
         }
     }
 }

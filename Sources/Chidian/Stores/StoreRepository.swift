@@ -41,9 +41,7 @@ public struct StoreRepository: Sendable {
         return try row.decode(String.self)
     }
 
-    static func notFound(_ id: String) -> Problem {
-        Problem.notFound("store_not_found", "No store \(id).")
-    }
+    static func notFound(_ id: String) -> StoreError { .notFound(id: id) }
 
     /// What a new store is made of, already validated for shape.
     public struct Draft: Sendable {
@@ -178,7 +176,7 @@ public struct StoreRepository: Sendable {
     static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
         let found = PlausibleID.check(id)
             ? try await connection.rows( "SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
-        guard !found.isEmpty else { throw Problem.badRequest("unknown_category", "No category \(id).") }
+        guard !found.isEmpty else { throw StoreError.unknownCategory(id: id) }
     }
 
     /// 400 `invalid_images` unless every id is an image uploaded by `uploaderID`.
@@ -189,7 +187,7 @@ public struct StoreRepository: Sendable {
             "SELECT count(*)::int FROM images WHERE id = ANY(\(distinct)::text[]) AND uploader_id = \(uploaderID)",
             logger: logger)
         guard try rows[0].decode(Int.self) == distinct.count else {
-            throw Problem.badRequest("invalid_images", "Every image must be one you uploaded.")
+            throw StoreError.invalidImages("Every image must be one you uploaded.")
         }
     }
 
@@ -210,8 +208,8 @@ public struct StoreRepository: Sendable {
             return try await body()
         } catch let error as PSQLError where error.serverCode == .foreignKeyViolation {
             let constraint = error.serverInfo?[.constraintName] ?? ""
-            if constraint.contains("category") { throw Problem.badRequest("unknown_category", "The category no longer exists.") }
-            if constraint.contains("image") { throw Problem.badRequest("invalid_images", "An image no longer exists.") }
+            if constraint.contains("category") { throw StoreError.unknownCategory(id: nil) }
+            if constraint.contains("image") { throw StoreError.invalidImages("An image no longer exists.") }
             throw error
         }
     }
