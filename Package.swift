@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", .upToNextMinor(from: "2.4.1")),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The OpenAPI types that read and validate /openapi.json in the tests; without the ExternalLoading trait
+        // (remote $refs), which the document does not use and which builds much slower.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", .upToNextMinor(from: "6.4.0"), traits: []),
     ],
     targets: [
         .target(
@@ -57,6 +60,7 @@ let package = Package(
                 "Chidian",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
     ],

@@ -37,3 +37,4 @@ import Testing
         #expect((info["description"] as? String)?.contains("今天吃点啥") == true)
     }
 }
+
