@@ -36,8 +36,10 @@ enum CommentRow {
             id, kind, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar, rating,
             body, imageIDs, createdAt, updatedAt, version, createdAtKey
         ) = try row.decodeAll(
-            (String, String, String, String, String, String, String?,
-                String, String, String?, Int?, String, [String], Date, Date, Int, String).self)
+            (
+                String, String, String, String, String, String, String?,
+                String, String, String?, Int?, String, [String], Date, Date, Int, String
+            ).self)
         let view = CommentView(
             id: id, kind: CommentKind(rawValue: kind) ?? .review, storeId: storeID,
             store: .init(

@@ -77,8 +77,10 @@ enum StoreViewRow {
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
             ratingCount, ratingSum, score, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
         ) = try row.decodeAll(
-            (String, String, String, String, String, String, String, String, [String],
-                Int, Int, Double, Int, Bool, Int, Date, Date, Int).self)
+            (
+                String, String, String, String, String, String, String, String, [String],
+                Int, Int, Double, Int, Bool, Int, Date, Date, Int
+            ).self)
         return StoreView(
             id: id, name: name, category: .init(id: categoryID, name: categoryName), description: description,
             address: address, managerId: managerID, managerName: managerName, imageUrls: imageIDs.map(ImageURL.path),

@@ -20,7 +20,8 @@ import Testing
                     let content = response["content"] as? [String: [String: Any]]
                     let schema = content?["application/problem+json"]?["schema"] as? [String: Any]
                     #expect(
-                        schema?.keys.sorted() == ["$ref"] && schema?["$ref"] as? String == "#/components/schemas/Problem",
+                        schema?.keys.sorted() == ["$ref"]
+                            && schema?["$ref"] as? String == "#/components/schemas/Problem",
                         "\(method) \(path) \(status)")
                     let codes = response["x-problem-codes"] as? [String] ?? []
                     #expect(!codes.isEmpty, "\(method) \(path) \(status)")
@@ -37,4 +38,3 @@ import Testing
         #expect((info["description"] as? String)?.contains("今天吃点啥") == true)
     }
 }
-

@@ -12,7 +12,8 @@ enum ChidianBinary {
             let url = candidate.appendingPathComponent("chidian")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/chidian")
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+            ".build/debug/chidian")
     }
 
     struct Result {
@@ -21,7 +22,9 @@ enum ChidianBinary {
         let stderr: String
     }
 
-    static func run(_ arguments: [String], databaseURL: DatabaseURL?, in directory: String = "/tmp", input: String? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], databaseURL: DatabaseURL?, in directory: String = "/tmp", input: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
