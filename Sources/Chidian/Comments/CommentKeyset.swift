@@ -41,7 +41,7 @@ public enum CommentKeyset {
             guard let cursor else { return }
             let keys = try cursor.keys(for: list, count: 3)
             guard let rating = Int(keys[0]), (0...5).contains(rating) else {
-                throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+                throw CursorError.notIssued
             }
             self.rating = rating
             createdAt = keys[1]
@@ -74,7 +74,7 @@ public enum CommentKeyset {
         do {
             rows = try await database.run(statement)
         } catch let error as PSQLError where error.isDataException {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw CursorError.notIssued
         }
         return Page(fetched: rows.map { (item: $0.view, keys: keys($0)) }, limit: limit, list: list)
     }

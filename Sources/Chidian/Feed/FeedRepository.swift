@@ -73,7 +73,7 @@ public struct FeedRepository: Sendable {
     }
 
     static func decode(_ cursor: Cursor) throws -> (Ordering, Position) {
-        let invalid = Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+        let invalid = CursorError.notIssued
         guard cursor.list == list, cursor.keys.count >= 3, let segment = Int(cursor.keys[0]), segment >= 0 else { throw invalid }
         var categories: [(id: String, score: Double)] = []
         for entry in cursor.keys.dropFirst(3) {

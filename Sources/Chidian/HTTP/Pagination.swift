@@ -41,7 +41,7 @@ public struct Cursor: Sendable, Equatable, Codable {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Cursor.self, from: data) else {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw CursorError.notIssued
         }
         self = cursor
     }
@@ -55,7 +55,7 @@ public struct Cursor: Sendable, Equatable, Codable {
     /// The keys, checked to belong to `list` and to have `count` values; otherwise 400 `invalid_cursor`.
     public func keys(for list: String, count: Int) throws -> [String] {
         guard self.list == list, keys.count == count else {
-            throw Problem.badRequest("invalid_cursor", "The cursor belongs to another list.")
+            throw CursorError.otherList
         }
         return keys
     }
@@ -91,6 +91,25 @@ extension Page {
                 nextCursor: Cursor(list: list, keys: fetched[limit - 1].keys).token)
         } else {
             self.init(items: fetched.map(\.item), nextCursor: nil)
+        }
+    }
+}
+
+/// A cursor this list cannot continue from: every keyset list (and its repository) throws it; 400 `invalid_cursor`.
+public enum CursorError: DomainError, Equatable {
+    /// Not one this server issued, or keys PostgreSQL cannot read as their types.
+    case notIssued
+    case otherList
+    case otherSearch
+
+    public var code: String { "invalid_cursor" }
+    public var kind: FailureKind { .invalid }
+
+    public var message: String {
+        switch self {
+        case .notIssued: "The cursor is not one this server issued."
+        case .otherList: "The cursor belongs to another list."
+        case .otherSearch: "The cursor belongs to another search."
         }
     }
 }

@@ -79,7 +79,7 @@ public struct SearchRepository: Sendable {
         guard keys[0] == query.text, let group = Int(keys[1]), (0...2).contains(group), let count = Int(keys[2]),
             (0...Int(Int32.max)).contains(count), let score = Double(keys[3]), score.isFinite,
             PlausibleID.check(keys[4])
-        else { throw Problem.badRequest("invalid_cursor", "The cursor belongs to another search.") }
+        else { throw CursorError.otherSearch }
         return Position(group: group, count: count, score: keys[3], id: keys[4])
     }
 }

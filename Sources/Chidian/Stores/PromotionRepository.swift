@@ -44,7 +44,7 @@ public struct PromotionRepository: Sendable {
                 ORDER BY p.created_at DESC, p.id DESC LIMIT \(page.limit + 1)
                 """)
         } catch let error as PSQLError where error.isDataException {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw CursorError.notIssued
         }
         let fetched = try rows.map { row in
             let (id, amount, createdAt, createdText) = try row.decode((String, Int, Date, String).self)

@@ -90,7 +90,7 @@ extension StoreRepository {
         do {
             rows = try await database.query(query)
         } catch let error as PSQLError where error.isDataException {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw CursorError.notIssued
         }
         let keyed = try rows.map { row in
             let cells = Array(row)
