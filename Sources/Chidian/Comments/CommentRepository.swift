@@ -70,9 +70,7 @@ public struct CommentRepository: Sendable {
     /// A store that is not archived: its manager, or nil (→ 404 `store_not_found`).
     public func liveStoreManager(storeID: String) async throws -> String? {
         guard PlausibleID.check(storeID) else { return nil }
-        return try await database.query(
-            "SELECT manager_id FROM stores WHERE id = \(storeID) AND archived_at IS NULL"
-        ).first?.decode(String.self)
+        return try await database.run(StoreStatements.LiveManager(storeID: storeID)).first
     }
 
     public func userExists(id: String) async throws -> Bool {
@@ -186,7 +184,7 @@ public struct CommentRepository: Sendable {
                     throw Versioning.versionConflict
                 }
                 if let imageIDs = patch.imageIDs {
-                    try await connection.rows( "DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
+                    try await connection.rows("DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
                     try await Self.setImages(imageIDs, commentID: id, on: connection, logger: logger)
                 }
             }

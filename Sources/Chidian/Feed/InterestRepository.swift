@@ -77,26 +77,43 @@ public struct InterestRepository: Sendable {
 
     /// The viewer's interests decayed to `now`, highest first (ties by category id), above the threshold.
     public func interests(viewer: String, at now: Date) async throws -> [Interest] {
-        let rows = try await database.query("""
-            SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
-            FROM viewer_interests i JOIN categories c ON c.id = i.category_id
-            WHERE i.viewer = \(viewer)
-            """)
-        return try rows.map { row in
-            let (id, name, score, at, clicks) = try row.decode((String, String, Double, Date, Int).self)
-            return Interest(
-                categoryID: id, categoryName: name, score: Decay.decayed(score, from: at, to: now, halfLife: halfLife),
-                clicks: clicks)
+        try await database.run(Interests(viewer: viewer)).map { row in
+            Interest(
+                categoryID: row.categoryID, categoryName: row.name,
+                score: Decay.decayed(row.score, from: row.scoreAt, to: now, halfLife: halfLife), clicks: row.clicks)
         }
         .filter { $0.score > Decay.threshold }
         .sorted { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
     }
 
+    /// A viewer's stored interests, undecayed: every signed-in feed page reads them.
+    struct Interests: PostgresPreparedStatement {
+        static let name = "viewer_interests"
+        static let sql = """
+            SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
+            FROM viewer_interests i JOIN categories c ON c.id = i.category_id
+            WHERE i.viewer = $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        var viewer: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(viewer)
+            return bindings
+        }
+
+        typealias Row = (categoryID: String, name: String, score: Double, scoreAt: Date, clicks: Int)
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decodeAll((String, String, Double, Date, Int).self) }
+    }
+
     /// Forgets everything about the viewer's clicks.
     public func reset(viewer: String) async throws {
         try await database.transaction { connection in
-            try await connection.rows( "DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
-            try await connection.rows( "DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.rows("DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.rows("DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
         }
     }
 }

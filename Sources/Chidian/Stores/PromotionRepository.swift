@@ -24,7 +24,7 @@ public struct PromotionRepository: Sendable {
                 """, logger: logger)
             guard let row = inserted.first else { throw StoreRepository.notFound(storeID) }
             let (id, createdAt) = try row.decode((String, Date).self)
-            let total = try await connection.rows( "SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
+            let total = try await connection.rows("SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
             return PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt, adSpend: try total[0].decode(Int.self))
         }
     }

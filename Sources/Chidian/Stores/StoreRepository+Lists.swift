@@ -74,12 +74,7 @@ extension StoreRepository {
 
     /// `GET /v1/promotions/daily`: live stores with ad spend, highest first, ties by earlier creation then id.
     public func promoted(limit: Int, viewer: AuthUser?) async throws -> [StoreView] {
-        let ids = try await database.query(
-            """
-            SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
-            ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT \(limit)
-            """
-        ).map { try $0.decode(String.self) }
+        let ids = try await database.run(StoreStatements.Promoted(limit: limit))
         return try await views(ids: ids, viewer: viewer)
     }
 

@@ -143,7 +143,7 @@ public struct StoreRepository: Sendable {
                     return
                 }
                 if let imageIDs = changes.imageIDs {
-                    try await connection.rows( "DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
+                    try await connection.rows("DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
                     try await Self.insertImages(imageIDs, storeID: id, on: connection, logger: logger)
                 }
             }
@@ -168,14 +168,14 @@ public struct StoreRepository: Sendable {
 
     /// After a guarded write matched no row: 404 when the store is gone, else the version was stale (412).
     private static func explainMiss(id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        let live = try await connection.rows( "SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
+        let live = try await connection.rows("SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
         throw live.isEmpty ? notFound(id) : Versioning.versionConflict
     }
 
     /// 400 `unknown_category` unless the category exists.
     static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
         let found = PlausibleID.check(id)
-            ? try await connection.rows( "SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
+            ? try await connection.rows("SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
         guard !found.isEmpty else { throw StoreError.unknownCategory(id: id) }
     }
 

@@ -54,6 +54,45 @@ enum StoreStatements {
     }
 }
 
+extension StoreStatements {
+    /// The ids of the daily promotions: live stores with ad spend, highest first, ties by earlier creation then id.
+    struct Promoted: PostgresPreparedStatement {
+        static let name = "stores_promoted"
+        static let sql = """
+            SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
+            ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.int8]
+
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+    }
+
+    /// The manager of a live store: every review posted asks it first.
+    struct LiveManager: PostgresPreparedStatement {
+        static let name = "store_live_manager"
+        static let sql = "SELECT manager_id FROM stores WHERE id = $1 AND archived_at IS NULL"
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        var storeID: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(storeID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+    }
+}
+
 /// The columns of a store view and their decoder, kept side by side: `decode` reads the row whole
 /// (`decodeAll`), so a column added to one and not the other fails every store read.
 enum StoreViewRow {
