@@ -43,14 +43,14 @@ public struct UserRepository: Sendable {
         return try await database.query(
             "SELECT id, name, role, password_hash FROM users WHERE lower(name) = lower(\(name))"
         ).first.map { row in
-            let (id, name, role, hash) = try row.decode((String, String, String, String).self)
+            let (id, name, role, hash) = try row.decodeAll((String, String, String, String).self)
             return Credentials(id: id, name: name, role: Role(rawValue: role) ?? .user, passwordHash: hash)
         }
     }
 
     public func credentials(id: String) async throws -> Credentials? {
         try await database.query("SELECT id, name, role, password_hash FROM users WHERE id = \(id)").first.map { row in
-            let (id, name, role, hash) = try row.decode((String, String, String, String).self)
+            let (id, name, role, hash) = try row.decodeAll((String, String, String, String).self)
             return Credentials(id: id, name: name, role: Role(rawValue: role) ?? .user, passwordHash: hash)
         }
     }
@@ -86,7 +86,7 @@ public struct UserRepository: Sendable {
         guard PlausibleID.check(imageID) else { throw AccountError.imageNotFound("No such image.") }
         let rows = try await database.query("SELECT uploader_id FROM images WHERE id = \(imageID)")
         guard let row = rows.first else { throw AccountError.imageNotFound("No image \(imageID).") }
-        guard try row.decode(String?.self) == id else {
+        guard try row.decodeAll(String?.self) == id else {
             throw AccountError.invalidImages("Only the uploader may use image \(imageID).")
         }
         try await database.query(

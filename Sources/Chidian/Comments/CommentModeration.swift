@@ -20,7 +20,7 @@ public enum CommentModeration {
             )
             SELECT (SELECT count(*) FROM hidden)::int, (SELECT count(*) FROM comments WHERE id = \(id))::int
             """)
-        let (hidden, exists) = try rows[0].decode((Int, Int).self)
+        let (hidden, exists) = try rows[0].decodeAll((Int, Int).self)
         if hidden > 0 { return .hidden }
         if exists > 0 { return .alreadyHidden }
         throw CommentError.notFound(id: id)

@@ -94,7 +94,7 @@ public struct CommentRepository: Sendable {
             WHERE c.id = \(id) AND \(unescaped: CommentRow.visible)
             """)
         guard let row = rows.first else { return nil }
-        let (author, kind, version) = try row.decode((String, String, Int).self)
+        let (author, kind, version) = try row.decodeAll((String, String, Int).self)
         return Target(id: id, authorID: author, kind: CommentKind(rawValue: kind) ?? .review, version: version)
     }
 
@@ -225,7 +225,7 @@ public struct CommentRepository: Sendable {
             WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
             FOR UPDATE
             """, logger: logger)
-        return try rows.first?.decode(Int.self)
+        return try rows.first?.decodeAll(Int.self)
     }
 
     /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
@@ -233,7 +233,7 @@ public struct CommentRepository: Sendable {
         guard !ids.isEmpty else { return }
         let rows = try await connection.rows(
             "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
-        guard try rows[0].decode(Int.self) == Set(ids).count else {
+        guard try rows[0].decodeAll(Int.self) == Set(ids).count else {
             throw CommentError.invalidImages("Every image must exist and be one you uploaded.")
         }
     }

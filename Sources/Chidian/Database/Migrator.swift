@@ -107,7 +107,7 @@ public struct Migrator: Sendable {
     func applied(_ connection: PostgresConnection) async throws -> [Applied] {
         try await connection.rows("SELECT name, sha256 FROM schema_migrations ORDER BY name", logger: logger)
             .map { row in
-                let (name, checksum) = try row.decode((String, String).self)
+                let (name, checksum) = try row.decodeAll((String, String).self)
                 return Applied(name: name, checksum: checksum)
             }
     }
@@ -115,7 +115,7 @@ public struct Migrator: Sendable {
     /// True when every embedded migration is applied and none has diverged; used by `/ready` and `serve`.
     public func isCurrent(on connection: PostgresConnection) async throws -> Bool {
         let exists = try await connection.rows("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
-        guard try exists.first?.decode(Bool.self) == true else { return false }
+        guard try exists.first?.decodeAll(Bool.self) == true else { return false }
         return try plan(applied: try await applied(connection)).isEmpty
     }
 }

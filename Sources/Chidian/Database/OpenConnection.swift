@@ -74,7 +74,9 @@ final class EventLoopExecutor: TaskExecutor {
 extension PostgresRow {
     /// Decodes the whole row as `type`, refusing a row with more or fewer columns than the tuple has: a column
     /// added to a statement without its decoder (or the reverse) fails here instead of shifting cells.
-    func decodeAll<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> (repeat each Column) {
+    public func decodeAll<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> (
+        repeat each Column
+    ) {
         var expected = 0
         for _ in repeat (each Column).self { expected += 1 }
         guard count == expected else { throw RowShapeMismatch(expected: expected, actual: count) }
@@ -82,15 +84,15 @@ extension PostgresRow {
     }
 
     /// `decodeAll` for a one-column row.
-    func decodeAll<Column: PostgresDecodable>(_ type: Column.Type) throws -> Column {
+    public func decodeAll<Column: PostgresDecodable>(_ type: Column.Type) throws -> Column {
         guard count == 1 else { throw RowShapeMismatch(expected: 1, actual: count) }
         return try decode(type)
     }
 }
 
 /// A statement's row had a different number of columns than its decoder reads.
-struct RowShapeMismatch: Error, CustomStringConvertible {
-    let expected: Int
-    let actual: Int
-    var description: String { "row has \(actual) columns, decoder reads \(expected)" }
+public struct RowShapeMismatch: Error, CustomStringConvertible {
+    public let expected: Int
+    public let actual: Int
+    public var description: String { "row has \(actual) columns, decoder reads \(expected)" }
 }

@@ -30,7 +30,7 @@ public struct DishVocabulary: Sendable {
             let inserted = try await connection.rows(
                 "INSERT INTO search_dishes (name) VALUES (\(name)) ON CONFLICT (lname) DO NOTHING RETURNING id::bigint",
                 logger: logger)
-            guard let id = try inserted.first?.decode(Int.self) else {
+            guard let id = try inserted.first?.decodeAll(Int.self) else {
                 throw SearchError.dishExists(name)
             }
             try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
@@ -67,7 +67,7 @@ public struct DishVocabulary: Sendable {
             ORDER BY d.id
             """, logger: logger
         ).map { row in
-            let (name, syllables, initials, stores, reviews) = try row.decode((String, String, String, Int, Int).self)
+            let (name, syllables, initials, stores, reviews) = try row.decodeAll((String, String, String, Int, Int).self)
             return Entry(name: name, syllables: syllables, initials: initials, stores: stores, reviews: reviews)
         }
     }

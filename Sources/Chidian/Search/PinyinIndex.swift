@@ -26,7 +26,7 @@ public enum PinyinIndex {
         while true {
             let sources = try await connection.rows(
                 "SELECT source FROM search_pinyin WHERE NOT ready ORDER BY source LIMIT \(batchSize)", logger: logger
-            ).map { try $0.decode(String.self) }
+            ).map { try $0.decodeAll(String.self) }
             guard !sources.isEmpty else { return done }
             if inTransaction {
                 try await store(sources, on: connection, logger: logger)

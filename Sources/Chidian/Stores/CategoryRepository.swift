@@ -17,7 +17,7 @@ public struct CategoryRepository: Sendable {
             FROM categories c ORDER BY c.name COLLATE "C", c.id
             """
         ).map { row in
-            let (id, name, count) = try row.decode((String, String, Int).self)
+            let (id, name, count) = try row.decodeAll((String, String, Int).self)
             return CategoryView(id: id, name: name, storeCount: count)
         }
     }
@@ -31,7 +31,7 @@ public struct CategoryRepository: Sendable {
     public func add(name: String) async throws -> CategoryView {
         do {
             let rows = try await database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")
-            return CategoryView(id: try rows[0].decode(String.self), name: name, storeCount: 0)
+            return CategoryView(id: try rows[0].decodeAll(String.self), name: name, storeCount: 0)
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
             throw StoreError.categoryNameTaken(name)
         }

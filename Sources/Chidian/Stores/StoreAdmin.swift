@@ -56,7 +56,7 @@ public struct StoreAdmin: Sendable {
             """
         ).map { row in
             let (id, name, category, manager, sum, count, adSpend, archived) =
-                try row.decode((String, String, String, String, Int, Int, Int, Bool).self)
+                try row.decodeAll((String, String, String, String, Int, Int, Int, Bool).self)
             return StoreRow(
                 id: id, name: name, category: category, manager: manager,
                 ratingAverage: count == 0 ? nil : Double(sum) / Double(count), ratingCount: count,

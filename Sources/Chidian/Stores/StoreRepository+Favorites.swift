@@ -15,7 +15,7 @@ extension StoreRepository {
                 )
             SELECT count(*)::int FROM store
             """)
-        guard try found[0].decode(Int.self) == 1 else { throw Self.notFound(storeID) }
+        guard try found[0].decodeAll(Int.self) == 1 else { throw Self.notFound(storeID) }
     }
 
     /// Removes a favorite of a live store; removing one that is not there changes nothing. 404 `store_not_found`.
@@ -27,6 +27,6 @@ extension StoreRepository {
                 removed AS (DELETE FROM favorites WHERE user_id = \(userID) AND store_id IN (SELECT id FROM store))
             SELECT count(*)::int FROM store
             """)
-        guard try found[0].decode(Int.self) == 1 else { throw Self.notFound(storeID) }
+        guard try found[0].decodeAll(Int.self) == 1 else { throw Self.notFound(storeID) }
     }
 }

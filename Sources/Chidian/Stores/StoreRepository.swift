@@ -38,7 +38,7 @@ public struct StoreRepository: Sendable {
         guard PlausibleID.check(id),
             let row = try await database.query("SELECT manager_id FROM stores WHERE id = \(id) AND archived_at IS NULL").first
         else { throw Self.notFound(id) }
-        return try row.decode(String.self)
+        return try row.decodeAll(String.self)
     }
 
     static func notFound(_ id: String) -> StoreError { .notFound(id: id) }
@@ -74,7 +74,7 @@ public struct StoreRepository: Sendable {
                     VALUES (\(draft.name), \(draft.categoryID), \(managerID), \(draft.description), \(draft.address))
                     RETURNING id
                     """, logger: logger)
-                let id = try rows[0].decode(String.self)
+                let id = try rows[0].decodeAll(String.self)
                 try await Self.insertImages(draft.imageIDs, storeID: id, on: connection, logger: logger)
                 return id
             }
@@ -186,7 +186,7 @@ public struct StoreRepository: Sendable {
         let rows = try await connection.rows(
             "SELECT count(*)::int FROM images WHERE id = ANY(\(distinct)::text[]) AND uploader_id = \(uploaderID)",
             logger: logger)
-        guard try rows[0].decode(Int.self) == distinct.count else {
+        guard try rows[0].decodeAll(Int.self) == distinct.count else {
             throw StoreError.invalidImages("Every image must be one you uploaded.")
         }
     }
