@@ -19,12 +19,14 @@ run: db-start build
 	DATABASE_URL=$(DB_URL) $(BIN) serve --host 127.0.0.1 --port 8080
 
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
-# schemathesis run against a seeded server and the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md); every
-# part runs, the Swift summary stays the last line, and any failure fails the target.
+# schemathesis run against a seeded server, a Python client generated from /openapi.json and called
+# (scripts/client-test.sh), and the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md); every part runs, the
+# Swift summary stays the last line, and any failure fails the target.
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
 	@status=0; \
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
+	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 swift test $(SWIFT_FLAGS) --skip-build || status=1; \
 	exit $$status

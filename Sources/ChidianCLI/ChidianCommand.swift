@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Runs the command and reports a database failure with PostgreSQL's own reason: `PSQLError` describes itself
-/// generically on purpose (no SQL or binds in logs), which tells a CLI user nothing.
+/// Runs the command, printing a feature's failure as its one-line message, and reports a database failure with
+/// PostgreSQL's own reason: `PSQLError` describes itself generically on purpose (no SQL or binds in logs), which
+/// tells a CLI user nothing.
 @main
 enum Entry {
     static func main() async {
@@ -16,9 +17,13 @@ enum Entry {
             } else {
                 try command.run()
             }
+        } catch let error as any DomainError {
+            // A feature's failure (the same ones the API answers as problems): its one line.
+            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            exit(1)
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? "\(error.code)"
-            FileHandle.standardError.write(Data("Error: database: \(reason) (\(error.sqlState ?? "no SQLSTATE"))\n".utf8))
+            FileHandle.standardError.write(Data("Error: database: \(reason) (\(error.serverCode?.raw ?? "no SQLSTATE"))\n".utf8))
             exit(1)
         } catch {
             ChidianCommand.exit(withError: error)

@@ -6,12 +6,12 @@ public enum AccountRules {
     /// The trimmed name, or 400 `name_required` / `invalid_name`.
     public static func validName(_ raw: String?) throws -> String {
         let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw Problem.badRequest("name_required", "The name must not be blank.") }
+        guard !name.isEmpty else { throw AccountError.nameRequired }
         guard TextLimit.fits(name, maxNameLength) else {
-            throw Problem.badRequest("invalid_name", "The name must be at most \(maxNameLength) characters.")
+            throw AccountError.invalidName("The name must be at most \(maxNameLength) characters.")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw Problem.badRequest("invalid_name", "The name must not contain control characters.")
+            throw AccountError.invalidName("The name must not contain control characters.")
         }
         return name
     }
@@ -22,7 +22,7 @@ public enum AccountRules {
     /// 400 `weak_password` under the minimum length, and `checkPasswordBytes`.
     public static func checkPassword(_ password: String?) throws -> String {
         guard let password, password.count >= minPasswordLength else {
-            throw Problem.badRequest("weak_password", "The password must be at least \(minPasswordLength) characters.")
+            throw AccountError.weakPassword(min: minPasswordLength)
         }
         return try checkPasswordBytes(password)
     }
@@ -44,7 +44,7 @@ public enum AccountRules {
         switch raw {
         case nil, "user": return .user
         case "manager": return .manager
-        default: throw Problem.badRequest("invalid_role", "The role must be \"user\" or \"manager\".")
+        default: throw AccountError.invalidRole
         }
     }
 }

@@ -33,7 +33,7 @@ struct AccountsController {
         let password = try AccountRules.checkPassword(body.password)
         let role = try AccountRules.registrableRole(body.role)
         if try await users.credentials(name: name) != nil {
-            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+            throw AccountError.nameTaken(name)
         }
         let user = try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
         let token = try await sessions.create(userID: user.id)
@@ -49,23 +49,23 @@ struct AccountsController {
         var request = request
         let body = try await request.decodeJSON(LoginBody.self)
         let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw Problem.badRequest("name_required", "The name must not be blank.") }
+        guard !name.isEmpty else { throw AccountError.nameRequired }
         // Counted before any password work, so a burst cannot outrun the limit.
         let attempt = try await throttle.attempt("login", subject: name.lowercased(), address: context.clientAddress)
         // No stored password contains a NUL or runs past 72 bytes; bcrypt would ignore what follows.
         let password = try AccountRules.checkPasswordBytes(body.password ?? "")
         guard let credentials = try await users.credentials(name: name) else {
-            throw Problem.notFound("user_not_found", "No user is named \(name).")
+            throw AccountError.userNotFound("No user is named \(name).")
         }
         guard try await passwords.verify(password, hash: credentials.passwordHash) else {
-            throw Problem(.unauthorized, "wrong_password", "The password is wrong.")
+            throw AccountError.wrongPassword("The password is wrong.")
         }
         try await throttle.succeeded(attempt)
         if passwords.needsRehash(credentials.passwordHash) {
             try await users.replaceHash(id: credentials.id, old: credentials.passwordHash, new: try await passwords.hash(password))
         }
         let token = try await sessions.create(userID: credentials.id)
-        guard let user = try await users.view(id: credentials.id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        guard let user = try await users.view(id: credentials.id) else { throw AccountError.userNotFound("No such user.") }
         return JSONResponse(SessionView(token: token, user: user))
     }
 
@@ -104,7 +104,7 @@ struct AccountsController {
         let body = try await request.decodeJSON(PasswordBody.self)
         let newPassword = try AccountRules.checkPassword(body.newPassword)
         let attempt = try await throttle.attempt("password", subject: user.id, address: context.clientAddress)
-        let wrong = Problem(.unauthorized, "wrong_password", "The current password is wrong.")
+        let wrong = AccountError.wrongPassword("The current password is wrong.")
         guard let current = try? AccountRules.checkPasswordBytes(body.currentPassword ?? "") else { throw wrong }
         guard let credentials = try await users.credentials(id: user.id),
             try await passwords.verify(current, hash: credentials.passwordHash)
@@ -127,7 +127,7 @@ struct AccountsController {
 
     @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
         let id = try context.parameters.require("id")
-        guard let view = try await users.view(id: id) else { throw Problem.notFound("user_not_found", "No user \(id).") }
+        guard let view = try await users.view(id: id) else { throw AccountError.userNotFound("No user \(id).") }
         return JSONResponse(view)
     }
 }

@@ -29,21 +29,9 @@ public struct SessionRepository: Sendable {
 
     /// The user behind a live token. Use slides the expiry, written at most once a minute per session.
     public func authenticate(token: String) async throws -> AuthUser? {
-        let hash = Tokens.hash(token)
-        let rows = try await database.query("""
-            WITH touched AS (
-                UPDATE sessions SET last_used_at = now(),
-                    expires_at = least(now() + make_interval(secs => \(lifetimeSeconds)), created_at + make_interval(secs => \(maxLifetimeSeconds)))
-                WHERE token_hash = \(Data(hash)) AND revoked_at IS NULL AND expires_at > now()
-                  AND last_used_at < now() - interval '1 minute'
-            )
-            SELECT u.id, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.token_hash = \(Data(hash)) AND s.revoked_at IS NULL AND s.expires_at > now()
-              AND s.created_at > now() - make_interval(secs => \(maxLifetimeSeconds))
-            """)
-        guard let row = rows.first else { return nil }
-        let (id, name, role) = try row.decode((String, String, String).self)
-        return AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: hash)
+        try await database.run(
+            Check(tokenHash: Tokens.hash(token), lifetimeSeconds: lifetimeSeconds, maxLifetimeSeconds: maxLifetimeSeconds)
+        ).first
     }
 
     public func revoke(tokenHash: [UInt8]) async throws {
@@ -51,7 +39,38 @@ public struct SessionRepository: Sendable {
             "UPDATE sessions SET revoked_at = now() WHERE token_hash = \(Data(tokenHash)) AND revoked_at IS NULL")
     }
 
-    public func revokeAll(userID: String) async throws {
-        try await database.query("UPDATE sessions SET revoked_at = now() WHERE user_id = \(userID) AND revoked_at IS NULL")
+    /// Every authenticated request runs this.
+    struct Check: PostgresPreparedStatement {
+        static let name = "session_check"
+        static let sql = """
+            WITH touched AS (
+                UPDATE sessions SET last_used_at = now(),
+                    expires_at = least(now() + make_interval(secs => $2), created_at + make_interval(secs => $3))
+                WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+                  AND last_used_at < now() - interval '1 minute'
+            )
+            SELECT u.id, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
+              AND s.created_at > now() - make_interval(secs => $3)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.bytea, .float8, .float8]
+
+        var tokenHash: [UInt8]
+        var lifetimeSeconds: Double
+        /// The absolute lifetime: however often it is used, a session ends this long after it began.
+        var maxLifetimeSeconds: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            try bindings.append(Data(tokenHash))
+            bindings.append(lifetimeSeconds)
+            bindings.append(maxLifetimeSeconds)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> AuthUser {
+            let (id, name, role) = try row.decodeAll((String, String, String).self)
+            return AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: tokenHash)
+        }
     }
 }

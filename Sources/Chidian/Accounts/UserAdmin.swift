@@ -14,13 +14,9 @@ public struct UserAdmin: Sendable {
 
     /// Creates a user of any role, admins included; the same name and password rules as registration.
     public func create(name: String, password: String, role: Role) async throws -> UserView {
-        do {
-            let name = try AccountRules.validName(name)
-            let password = try AccountRules.checkPassword(password)
-            return try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
-        } catch let problem as Problem {
-            throw AdminError(problem.detail)
-        }
+        let name = try AccountRules.validName(name)
+        let password = try AccountRules.checkPassword(password)
+        return try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
     }
 
     public func list() async throws -> [UserView] {
@@ -28,12 +24,16 @@ public struct UserAdmin: Sendable {
     }
 
     public func setRole(name: String, role: Role) async throws {
-        guard try await users.setRole(name: name, role: role) else { throw AdminError("no user is named \(name)") }
+        guard try await users.setRole(name: name, role: role) else {
+            throw AccountError.userNotFound("No user is named \(name).")
+        }
     }
 
     /// Sets a new random password, revokes every session and returns the password to hand over.
     public func resetPassword(name: String) async throws -> String {
-        guard let credentials = try await users.credentials(name: name) else { throw AdminError("no user is named \(name)") }
+        guard let credentials = try await users.credentials(name: name) else {
+            throw AccountError.userNotFound("No user is named \(name).")
+        }
         let password = Tokens.password()
         try await users.setPassword(id: credentials.id, hash: try await passwords.hash(password), keeping: nil)
         return password

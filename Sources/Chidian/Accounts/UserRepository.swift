@@ -27,8 +27,8 @@ public struct UserRepository: Sendable {
                 SELECT u.id, u.name, u.role, u.avatar_image_id, u.created_at, 0 FROM u
                 """)
             return try UserView(row: rows[0])
-        } catch let error as PSQLError where error.has(.uniqueViolation) {
-            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
+            throw AccountError.nameTaken(name)
         }
     }
 
@@ -43,14 +43,14 @@ public struct UserRepository: Sendable {
         return try await database.query(
             "SELECT id, name, role, password_hash FROM users WHERE lower(name) = lower(\(name))"
         ).first.map { row in
-            let (id, name, role, hash) = try row.decode((String, String, String, String).self)
+            let (id, name, role, hash) = try row.decodeAll((String, String, String, String).self)
             return Credentials(id: id, name: name, role: Role(rawValue: role) ?? .user, passwordHash: hash)
         }
     }
 
     public func credentials(id: String) async throws -> Credentials? {
         try await database.query("SELECT id, name, role, password_hash FROM users WHERE id = \(id)").first.map { row in
-            let (id, name, role, hash) = try row.decode((String, String, String, String).self)
+            let (id, name, role, hash) = try row.decodeAll((String, String, String, String).self)
             return Credentials(id: id, name: name, role: Role(rawValue: role) ?? .user, passwordHash: hash)
         }
     }
@@ -59,10 +59,10 @@ public struct UserRepository: Sendable {
         do {
             try await database.query(
                 "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)")
-        } catch let error as PSQLError where error.has(.uniqueViolation) {
-            throw Problem.conflict("name_taken", "The name \(name) is already used.")
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
+            throw AccountError.nameTaken(name)
         }
-        guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        guard let user = try await view(id: id) else { throw AccountError.userNotFound("No such user.") }
         return user
     }
 
@@ -88,15 +88,15 @@ public struct UserRepository: Sendable {
 
     /// Sets the avatar to an image the user uploaded: 404 `image_not_found`, 400 `invalid_images` when not theirs.
     public func setAvatar(id: String, imageID: String) async throws -> UserView {
-        guard !imageID.contains("\0") else { throw Problem.notFound("image_not_found", "No such image.") }
+        guard PlausibleID.check(imageID) else { throw AccountError.imageNotFound("No such image.") }
         let rows = try await database.query("SELECT uploader_id FROM images WHERE id = \(imageID)")
-        guard let row = rows.first else { throw Problem.notFound("image_not_found", "No image \(imageID).") }
-        guard try row.decode(String?.self) == id else {
-            throw Problem.badRequest("invalid_images", "Only the uploader may use image \(imageID).")
+        guard let row = rows.first else { throw AccountError.imageNotFound("No image \(imageID).") }
+        guard try row.decodeAll(String?.self) == id else {
+            throw AccountError.invalidImages("Only the uploader may use image \(imageID).")
         }
         try await database.query(
             "UPDATE users SET avatar_image_id = \(imageID), updated_at = now(), version = version + 1 WHERE id = \(id)")
-        guard let user = try await view(id: id) else { throw Problem.notFound("user_not_found", "No such user.") }
+        guard let user = try await view(id: id) else { throw AccountError.userNotFound("No such user.") }
         return user
     }
 

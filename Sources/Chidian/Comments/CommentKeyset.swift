@@ -11,18 +11,13 @@ public enum CommentSort: String, Sendable, CaseIterable {
 
 /// Keyset positions for comment lists. Sort keys travel as text (timestamps via `created_at::text`, keeping
 /// microseconds) and are compared with row comparisons in the same order as `ORDER BY`, so a page never
-/// repeats or skips a comment. Reusable by any list of comments (the feed, search).
+/// repeats or skips a comment. A nil position (the first page) binds NULL keys, which the statements read as
+/// "above every row": one statement text whose generic plan is an index range scan from the position.
 public enum CommentKeyset {
-    /// Key columns to append after `CommentView.select` for a newest-first list.
-    public static let newestKeyColumns = "c.created_at::text, c.id"
-    public static let newestOrder = "c.created_at DESC, c.id DESC"
-
-    /// A position in a newest-first list: after (`createdAt`, `id`). The first page starts after a sentinel
-    /// above every row (`infinity`), so every page runs one statement text whose prepared, generic plan is an
-    /// index range scan from the position (no `$1 IS NULL OR …` branch for the planner to keep open).
+    /// A position in a newest-first list: after (`createdAt`, `id`).
     public struct Newest: Sendable, Equatable {
-        public var createdAt = "infinity"
-        public var id = ""
+        public var createdAt: String?
+        public var id: String?
 
         /// Reads `cursor` for list `list`; 400 `invalid_cursor` when it belongs elsewhere.
         public init(_ cursor: Cursor?, list: String) throws {
@@ -31,14 +26,16 @@ public enum CommentKeyset {
             createdAt = keys[0]
             id = keys[1]
         }
+
+        /// The cursor keys of the position after `row`.
+        static func keys(of row: CommentRow.Decoded) -> [String] { [row.createdAtKey, row.view.id] }
     }
 
-    /// A position in a rating-first list: after (`rating`, `createdAt`, `id`); the first page starts above the
-    /// highest rating.
+    /// A position in a rating-first list: after (`rating`, `createdAt`, `id`).
     public struct Rating: Sendable, Equatable {
-        public var rating = 6
-        public var createdAt = "infinity"
-        public var id = ""
+        public var rating: Int?
+        public var createdAt: String?
+        public var id: String?
 
         public init(_ cursor: Cursor?, list: String) throws {
             guard let cursor else { return }
@@ -47,26 +44,35 @@ public enum CommentKeyset {
             createdAt = keys[1]
             id = keys[2]
         }
-    }
 
-    /// The key columns appended after the `CommentView.select` columns, as text, for the cursor.
-    static func keys(of row: PostgresRow, count: Int) throws -> [String] {
-        let random = PostgresRandomAccessRow(row)
-        return try (0..<count).map { try random[CommentView.columnCount + $0].decode(String.self) }
-    }
-
-    /// Runs a list query whose rows are `CommentView.select` columns followed by `keyCount` key columns,
-    /// and builds the page. A forged cursor whose keys PostgreSQL cannot read is 400 `invalid_cursor`.
-    static func page(
-        _ query: PostgresQuery, keyCount: Int, limit: Int, list: String, database: Database
-    ) async throws -> Page<CommentView> {
-        let rows: [PostgresRow]
-        do {
-            rows = try await database.query(query)
-        } catch let error as PSQLError where error.isDataException {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+        /// The cursor keys of the position after `row` (a notice's missing rating sorts as 0).
+        static func keys(of row: CommentRow.Decoded) -> [String] {
+            [String(row.view.rating ?? 0), row.createdAtKey, row.view.id]
         }
-        let fetched = try rows.map { (item: try CommentView(row: $0), keys: try keys(of: $0, count: keyCount)) }
-        return Page(fetched: fetched, limit: limit, list: list)
+
+        func bindings(storeID: String, kinds: [String], limit: Int) -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 6)
+            bindings.append(storeID)
+            bindings.append(kinds)
+            bindings.append(rating)
+            bindings.append(createdAt)
+            bindings.append(id)
+            bindings.append(limit)
+            return bindings
+        }
+    }
+
+    /// Runs a list statement for `limit` rows and builds the page. A forged cursor whose keys PostgreSQL cannot
+    /// read is 400 `invalid_cursor`.
+    static func page<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, keys: (CommentRow.Decoded) -> [String], limit: Int, list: String, database: Database
+    ) async throws -> Page<CommentView> where Statement.Row == CommentRow.Decoded {
+        let rows: [CommentRow.Decoded]
+        do {
+            rows = try await database.run(statement)
+        } catch let error as PSQLError where error.isDataException {
+            throw CursorError.notIssued
+        }
+        return Page(fetched: rows.map { (item: $0.view, keys: keys($0)) }, limit: limit, list: list)
     }
 }

@@ -9,14 +9,10 @@ public enum CommentModeration {
         case alreadyHidden
     }
 
-    public struct UnknownComment: Error, CustomStringConvertible, Equatable {
-        public let id: String
-        public var description: String { "no comment with id \(id)" }
-    }
-
-    /// Hides comment `id`; hiding twice changes nothing. Throws `UnknownComment` when there is no such comment.
+    /// Hides comment `id`; hiding twice changes nothing. Throws `CommentError.notFound` when there is no such
+    /// comment (hidden ones included).
     public static func hide(id: String, database: Database) async throws -> HideResult {
-        guard PlausibleID.check(id) else { throw UnknownComment(id: id) }
+        guard PlausibleID.check(id) else { throw CommentError.notFound(id: id) }
         let rows = try await database.query(
             """
             WITH hidden AS (
@@ -24,9 +20,9 @@ public enum CommentModeration {
             )
             SELECT (SELECT count(*) FROM hidden)::int, (SELECT count(*) FROM comments WHERE id = \(id))::int
             """)
-        let (hidden, exists) = try rows[0].decode((Int, Int).self)
+        let (hidden, exists) = try rows[0].decodeAll((Int, Int).self)
         if hidden > 0 { return .hidden }
         if exists > 0 { return .alreadyHidden }
-        throw UnknownComment(id: id)
+        throw CommentError.notFound(id: id)
     }
 }

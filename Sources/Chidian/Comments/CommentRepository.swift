@@ -24,12 +24,8 @@ public struct CommentRepository: Sendable {
     public static func views(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [CommentView] {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
-        let rows = try await connection.rows(prepared:
-            """
-            \(unescaped: CommentView.select) \(unescaped: CommentView.from)
-            WHERE c.id = ANY(\(ids)::text[]) AND \(unescaped: CommentView.visible)
-            """, logger: logger)
-        let byID = Dictionary(try rows.map { let view = try CommentView(row: $0); return (view.id, view) }) { a, _ in a }
+        let views = try await connection.run(CommentStatements.ByIDs(ids: ids), logger: logger)
+        let byID = Dictionary(views.map { ($0.id, $0) }) { a, _ in a }
         return ids.compactMap { byID[$0] }
     }
 
@@ -45,29 +41,20 @@ public struct CommentRepository: Sendable {
             let list = "store-comments.newest"
             let after = try CommentKeyset.Newest(page.cursor, list: list)
             return try await CommentKeyset.page(
-                """
-                \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
-                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible) AND c.kind = ANY(\(kinds)::text[])
-                  AND (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text)
-                ORDER BY \(unescaped: CommentKeyset.newestOrder)
-                LIMIT \(page.limit + 1)
-                """, keyCount: 2, limit: page.limit, list: list, database: database)
+                CommentStatements.StoreNewest(storeID: storeID, kinds: kinds, after: after, limit: page.limit + 1),
+                keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
         case .rating:
             let list = "store-comments.rating"
             let after = try CommentKeyset.Rating(page.cursor, list: list)
-            // Notices carry no rating; as 0 they sort after every review. Reviews alone sort by the
-            // plain column, which walks the comments_store_rating index.
-            let ratingKey = kind == .review ? "c.rating" : "COALESCE(c.rating, 0)"
+            let limit = page.limit + 1
+            if kind == .review {
+                return try await CommentKeyset.page(
+                    CommentStatements.StoreReviewsByRating(storeID: storeID, after: after, limit: limit),
+                    keys: CommentKeyset.Rating.keys, limit: page.limit, list: list, database: database)
+            }
             return try await CommentKeyset.page(
-                """
-                \(unescaped: CommentView.select), \(unescaped: ratingKey)::text, c.created_at::text, c.id
-                \(unescaped: CommentView.from)
-                WHERE c.store_id = \(storeID) AND \(unescaped: CommentView.visible) AND c.kind = ANY(\(kinds)::text[])
-                  AND (\(unescaped: ratingKey), c.created_at, c.id)
-                      < (\(after.rating)::int, \(after.createdAt)::timestamptz, \(after.id)::text)
-                ORDER BY \(unescaped: ratingKey) DESC, c.created_at DESC, c.id DESC
-                LIMIT \(page.limit + 1)
-                """, keyCount: 3, limit: page.limit, list: list, database: database)
+                CommentStatements.StoreByRating(storeID: storeID, kinds: kinds, after: after, limit: limit),
+                keys: CommentKeyset.Rating.keys, limit: page.limit, list: list, database: database)
         }
     }
 
@@ -76,21 +63,14 @@ public struct CommentRepository: Sendable {
         let list = "user-comments.newest"
         let after = try CommentKeyset.Newest(page.cursor, list: list)
         return try await CommentKeyset.page(
-            """
-            \(unescaped: CommentView.select), \(unescaped: CommentKeyset.newestKeyColumns) \(unescaped: CommentView.from)
-            WHERE c.author_id = \(userID) AND \(unescaped: CommentView.visible)
-              AND (c.created_at, c.id) < (\(after.createdAt)::timestamptz, \(after.id)::text)
-            ORDER BY \(unescaped: CommentKeyset.newestOrder)
-            LIMIT \(page.limit + 1)
-            """, keyCount: 2, limit: page.limit, list: list, database: database)
+            CommentStatements.UserNewest(userID: userID, after: after, limit: page.limit + 1),
+            keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
     }
 
     /// A store that is not archived: its manager, or nil (→ 404 `store_not_found`).
     public func liveStoreManager(storeID: String) async throws -> String? {
         guard PlausibleID.check(storeID) else { return nil }
-        return try await database.query(
-            "SELECT manager_id FROM stores WHERE id = \(storeID) AND archived_at IS NULL"
-        ).first?.decode(String.self)
+        return try await database.run(StoreStatements.LiveManager(storeID: storeID)).first
     }
 
     public func userExists(id: String) async throws -> Bool {
@@ -111,10 +91,10 @@ public struct CommentRepository: Sendable {
         let rows = try await database.query(
             """
             SELECT c.author_id, c.kind, c.version FROM comments c JOIN stores s ON s.id = c.store_id
-            WHERE c.id = \(id) AND \(unescaped: CommentView.visible)
+            WHERE c.id = \(id) AND \(unescaped: CommentRow.visible)
             """)
         guard let row = rows.first else { return nil }
-        let (author, kind, version) = try row.decode((String, String, Int).self)
+        let (author, kind, version) = try row.decodeAll((String, String, Int).self)
         return Target(id: id, authorID: author, kind: CommentKind(rawValue: kind) ?? .review, version: version)
     }
 
@@ -144,22 +124,16 @@ public struct CommentRepository: Sendable {
         do {
             return try await database.transaction { connection in
                 try await Self.checkImages(new.imageIDs, owner: new.authorID, on: connection, logger: logger)
-                let rows = try await connection.rows(prepared:
-                    """
-                    INSERT INTO comments (kind, store_id, author_id, rating, body)
-                    VALUES (\(new.kind.rawValue), \(new.storeID), \(new.authorID), \(new.rating)::smallint, \(new.body))
-                    RETURNING id
-                    """, logger: logger)
-                let id = try rows[0].decode(String.self)
+                let id = try await connection.run(CommentStatements.Insert(new: new), logger: logger)[0]
                 try await Self.setImages(new.imageIDs, commentID: id, on: connection, logger: logger)
                 // The store may have been archived since it was checked: then the comment is not visible.
                 guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
-                    throw CommentProblems.storeNotFound(new.storeID)
+                    throw StoreError.notFound(id: new.storeID)
                 }
                 return view
             }
-        } catch let error as PSQLError where error.has(.foreignKeyViolation) {
-            throw CommentProblems.storeNotFound(new.storeID)
+        } catch let error as PSQLError where error.serverCode == .foreignKeyViolation {
+            throw StoreError.notFound(id: new.storeID)
         }
     }
 
@@ -186,14 +160,14 @@ public struct CommentRepository: Sendable {
             if patch.isEmpty {
                 // Nothing to change: no new version, but a stale If-Match is still refused.
                 guard let version = try await Self.lockedTarget(id: id, on: connection, logger: logger) else {
-                    throw CommentProblems.commentNotFound(id)
+                    throw CommentError.notFound(id: id)
                 }
                 if let ifMatch, ifMatch != version { throw Versioning.versionConflict }
             } else {
                 if let imageIDs = patch.imageIDs {
                     try await Self.checkImages(imageIDs, owner: authorID, on: connection, logger: logger)
                 }
-                let updated = try await connection.rows(prepared:
+                let updated = try await connection.rows(
                     """
                     UPDATE comments SET
                         rating = COALESCE(\(patch.rating)::smallint, rating),
@@ -205,17 +179,17 @@ public struct CommentRepository: Sendable {
                     """, logger: logger)
                 if updated.isEmpty {
                     guard try await Self.lockedTarget(id: id, on: connection, logger: logger) != nil else {
-                        throw CommentProblems.commentNotFound(id)
+                        throw CommentError.notFound(id: id)
                     }
                     throw Versioning.versionConflict
                 }
                 if let imageIDs = patch.imageIDs {
-                    try await connection.rows(prepared: "DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
+                    try await connection.rows("DELETE FROM comment_images WHERE comment_id = \(id)", logger: logger)
                     try await Self.setImages(imageIDs, commentID: id, on: connection, logger: logger)
                 }
             }
             guard let view = try await Self.views(ids: [id], on: connection, logger: logger).first else {
-                throw CommentProblems.commentNotFound(id)
+                throw CommentError.notFound(id: id)
             }
             return view
         }
@@ -225,7 +199,7 @@ public struct CommentRepository: Sendable {
     public func delete(id: String, ifMatch: Int?) async throws {
         let logger = database.logger
         try await database.transaction { connection in
-            let deleted = try await connection.rows(prepared:
+            let deleted = try await connection.rows(
                 """
                 DELETE FROM comments
                 WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
@@ -234,7 +208,7 @@ public struct CommentRepository: Sendable {
                 """, logger: logger)
             if deleted.isEmpty {
                 guard try await Self.lockedTarget(id: id, on: connection, logger: logger) != nil else {
-                    throw CommentProblems.commentNotFound(id)
+                    throw CommentError.notFound(id: id)
                 }
                 throw Versioning.versionConflict
             }
@@ -245,29 +219,29 @@ public struct CommentRepository: Sendable {
 
     /// The visible comment's version, locked for the rest of the transaction.
     static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        let rows = try await connection.rows(prepared:
+        let rows = try await connection.rows(
             """
             SELECT version FROM comments
             WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
             FOR UPDATE
             """, logger: logger)
-        return try rows.first?.decode(Int.self)
+        return try rows.first?.decodeAll(Int.self)
     }
 
     /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
     static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        let rows = try await connection.rows(prepared:
+        let rows = try await connection.rows(
             "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
-        guard try rows[0].decode(Int.self) == Set(ids).count else {
-            throw Problem.badRequest("invalid_images", "Every image must exist and be one you uploaded.")
+        guard try rows[0].decodeAll(Int.self) == Set(ids).count else {
+            throw CommentError.invalidImages("Every image must exist and be one you uploaded.")
         }
     }
 
     /// Writes the image list in the order given.
     static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        try await connection.rows(prepared:
+        try await connection.rows(
             """
             INSERT INTO comment_images (comment_id, position, image_id)
             SELECT \(commentID), (t.n - 1)::smallint, t.image_id
@@ -276,9 +250,3 @@ public struct CommentRepository: Sendable {
     }
 }
 
-/// The not-found answers of this module (named apart from other modules' helpers).
-enum CommentProblems {
-    static func storeNotFound(_ id: String) -> Problem { .notFound("store_not_found", "No store \(id.prefix(64)).") }
-    static func commentNotFound(_ id: String) -> Problem { .notFound("comment_not_found", "No comment \(id.prefix(64)).") }
-    static func userNotFound(_ id: String) -> Problem { .notFound("user_not_found", "No user \(id.prefix(64)).") }
-}

@@ -9,13 +9,13 @@ public enum CommentRules {
     /// The trimmed body, or 400 `body_required` / `body_too_long` (the `TextLimit` rule).
     public static func validBody(_ raw: String?) throws -> String {
         let body = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !body.isEmpty else { throw Problem.badRequest("body_required", "The body must not be blank.") }
+        guard !body.isEmpty else { throw CommentError.bodyRequired }
         guard TextLimit.fits(body, maxBodyLength) else {
-            throw Problem.badRequest("body_too_long", "The body must be at most \(maxBodyLength) characters.")
+            throw CommentError.bodyTooLong(max: maxBodyLength)
         }
         // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
         guard !body.unicodeScalars.contains("\u{0}") else {
-            throw Problem.invalidBody("Field 'body' must not contain NUL characters.")
+            throw CommentError.bodyHasNul
         }
         return body
     }
@@ -23,7 +23,7 @@ public enum CommentRules {
     /// A review's rating: a JSON integer 1–5, else 400 `invalid_rating` (missing, null, fraction, string…).
     public static func validRating(_ raw: JSONValue?) throws -> Int {
         guard let value = raw?.integerValue, ratingRange.contains(value) else {
-            throw Problem.badRequest("invalid_rating", "A review needs a rating that is an integer from 1 to 5.")
+            throw CommentError.invalidRating
         }
         return value
     }
@@ -31,22 +31,14 @@ public enum CommentRules {
     /// At most nine distinct, well-formed image ids, else 400 `invalid_images`. Ownership is checked against the database.
     public static func validImageIDs(_ ids: [String]) throws -> [String] {
         guard ids.count <= maxImages else {
-            throw Problem.badRequest("invalid_images", "A comment holds at most \(maxImages) images.")
+            throw CommentError.invalidImages("A comment holds at most \(maxImages) images.")
         }
         guard Set(ids).count == ids.count else {
-            throw Problem.badRequest("invalid_images", "An image appears more than once.")
+            throw CommentError.invalidImages("An image appears more than once.")
         }
         for id in ids where !PlausibleID.check(id) {
-            throw Problem.badRequest("invalid_images", "There is no image \(id.prefix(64)).")
+            throw CommentError.invalidImages("There is no image \(id.prefix(64)).")
         }
         return ids
-    }
-}
-
-/// Ids arrive in paths and bodies; ones that cannot name a row (too long, NUL, empty) are answered
-/// as "not found" without asking the database (which refuses NUL with an error).
-enum PlausibleID {
-    static func check(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128 && !id.utf8.contains(0)
     }
 }

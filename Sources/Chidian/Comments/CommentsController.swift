@@ -40,7 +40,7 @@ struct CommentsController {
         let found = try await comments.storeComments(storeID: storeID, kind: kind, sort: sort, page: page)
         // Listed comments prove the store is live (the list joins it); only an empty page asks whether it exists.
         if found.items.isEmpty, try await comments.liveStoreManager(storeID: storeID) == nil {
-            throw CommentProblems.storeNotFound(storeID)
+            throw StoreError.notFound(id: storeID)
         }
         return JSONResponse(found)
     }
@@ -49,7 +49,7 @@ struct CommentsController {
         let userID = try context.parameters.require("id")
         let page = try PageRequest(request)
         let found = try await comments.userComments(userID: userID, page: page)
-        if found.items.isEmpty, try await !comments.userExists(id: userID) { throw CommentProblems.userNotFound(userID) }
+        if found.items.isEmpty, try await !comments.userExists(id: userID) { throw AccountError.userNotFound("No user \(userID.prefix(64)).") }
         return JSONResponse(found)
     }
 
@@ -71,15 +71,15 @@ struct CommentsController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
         let user = try context.requireUser()
         guard user.role != .admin else {
-            throw Problem.forbidden("forbidden", "Admins moderate comments; they do not write them.")
+            throw CommentError.adminCannotWrite
         }
         let storeID = try context.parameters.require("id")
         guard let managerID = try await comments.liveStoreManager(storeID: storeID) else {
-            throw CommentProblems.storeNotFound(storeID)
+            throw StoreError.notFound(id: storeID)
         }
         let kind: CommentKind = user.role == .manager ? .notice : .review
         if kind == .notice, managerID != user.id {
-            throw Problem.forbidden("not_store_owner", "Managers post notices only on their own stores.")
+            throw StoreError.notOwner("Managers post notices only on their own stores.")
         }
         var request = request
         let body = try await request.decodeJSON(CreateBody.self)
@@ -97,7 +97,7 @@ struct CommentsController {
     /// `?track=false` is accepted; click tracking is added by the feed.
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
         let id = try context.parameters.require("id")
-        guard let view = try await comments.view(id: id) else { throw CommentProblems.commentNotFound(id) }
+        guard let view = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
         if view.kind == .review, request.uri.queryParameters["track"] != "false", let viewer = context.viewer.interestKey {
             try await interests.recordOpen(viewer: viewer, commentID: view.id, at: clock())
         }
@@ -114,9 +114,9 @@ struct CommentsController {
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
         let user = try context.requireUser()
         let id = try context.parameters.require("id")
-        guard let target = try await comments.target(id: id) else { throw CommentProblems.commentNotFound(id) }
+        guard let target = try await comments.target(id: id) else { throw CommentError.notFound(id: id) }
         guard target.authorID == user.id else {
-            throw Problem.forbidden("not_author", "Only the author may edit this comment.")
+            throw CommentError.notAuthor("Only the author may edit this comment.")
         }
         let ifMatch = try Versioning.ifMatch(request)
         var request = request
@@ -133,9 +133,9 @@ struct CommentsController {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         let id = try context.parameters.require("id")
-        guard let target = try await comments.target(id: id) else { throw CommentProblems.commentNotFound(id) }
+        guard let target = try await comments.target(id: id) else { throw CommentError.notFound(id: id) }
         guard target.authorID == user.id || user.role == .admin else {
-            throw Problem.forbidden("not_author", "Only the author or an admin may delete this comment.")
+            throw CommentError.notAuthor("Only the author or an admin may delete this comment.")
         }
         try await comments.delete(id: id, ifMatch: try Versioning.ifMatch(request))
         return .noContent

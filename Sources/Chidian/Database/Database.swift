@@ -27,6 +27,11 @@ public struct Database: Sendable {
         self.init(client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
     }
 
+    /// The same pool with another bound on the wait for a connection (the CLI's long work waits longer).
+    public func with(timeout: Duration) -> Database {
+        Database(client: client, timeout: timeout, logger: logger)
+    }
+
     /// Runs `body` on a pooled connection. Waiting for the connection is bounded by `timeout`;
     /// once `body` has started it is not interrupted (a half-run statement helps nobody).
     public func withConnection<T: Sendable>(
@@ -68,59 +73,62 @@ public struct Database: Sendable {
         }
     }
 
-    /// Runs `body` inside BEGIN/COMMIT; any error rolls back.
+    /// Runs `body` in a transaction on a pooled connection (see `PostgresConnection.transaction`).
     public func transaction<T: Sendable>(
+        _ kind: TransactionKind = .readWrite,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.rows("BEGIN", logger: logger)
-            do {
-                let value = try await body(connection)
-                try await connection.rows("COMMIT", logger: logger)
-                return value
-            } catch {
-                _ = try? await connection.rows("ROLLBACK", logger: logger)
-                throw error
-            }
+            try await connection.transaction(kind, logger: logger) { try await body(connection) }
         }
     }
 
-    /// Runs one statement and returns all its rows. Prepared by default (planned once per connection);
-    /// `prepared: false` plans it for its binds every time, for optional filters written `$1 IS NULL OR …`
-    /// whose one shared plan would have to scan past what a bound value rules out.
+    /// Runs one unnamed statement and returns all its rows.
     @discardableResult
-    public func query(_ query: PostgresQuery, prepared: Bool = true) async throws -> [PostgresRow] {
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger
-        return try await withConnection { connection in
-            prepared
-                ? try await connection.rows(prepared: query, logger: logger)
-                : try await connection.rows(query, logger: logger)
+        return try await withConnection { try await $0.rows(query, logger: logger) }
+    }
+
+    /// Runs one named prepared statement and returns its decoded rows.
+    public func run<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
+    where Statement.Row: Sendable {
+        let logger = self.logger
+        return try await withConnection { try await $0.run(statement, logger: logger) }
+    }
+}
+
+/// How a transaction begins.
+public enum TransactionKind: Sendable {
+    /// READ COMMITTED, read-write: every request's writes.
+    case readWrite
+    /// One consistent snapshot for a long read (REPEATABLE READ READ ONLY).
+    case snapshot
+
+    var begin: PostgresQuery {
+        switch self {
+        case .readWrite: "BEGIN"
+        case .snapshot: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         }
     }
 }
 
 extension PostgresConnection {
-    /// Runs one statement on this connection and returns all its rows.
-    ///
-    /// PostgresNIO 1.33 loses a statement written to a connection the server has already closed (an outage, or
-    /// `idle_in_transaction_session_timeout`): its handler is gone from the pipeline and the statement's promise
-    /// is never completed, so the caller waits forever. Checking and writing on the connection's event loop
-    /// closes that window: while the channel is active its handler is there and fails the statement properly.
-    @discardableResult
-    public func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        let loop = eventLoop
-        let result: EventLoopFuture<PostgresQueryResult> = loop.flatSubmit {
-            guard !self.isClosed else { return loop.makeFailedFuture(DatabaseUnavailable(reason: "connection closed")) }
-            return self.query(query, logger: logger)
+    /// The one way to run a transaction: `body` runs between BEGIN and COMMIT on this connection, awaited before
+    /// the connection can go back to its pool; any error rolls back and is rethrown.
+    public func transaction<T>(
+        _ kind: TransactionKind = .readWrite, logger: Logger, _ body: () async throws -> T
+    ) async throws -> T {
+        try await rows(kind.begin, logger: logger)
+        do {
+            let value = try await body()
+            try await rows("COMMIT", logger: logger)
+            return value
+        } catch {
+            _ = try? await rows("ROLLBACK", logger: logger)
+            throw error
         }
-        return try await result.get().rows
-    }
-
-    /// Fails at once on a closed connection, for the streaming and COPY calls `rows` cannot cover (their window
-    /// stays open, but only for bulk CLI work, never a request).
-    public func requireOpen() throws {
-        if isClosed { throw DatabaseUnavailable(reason: "connection closed") }
     }
 }
 
@@ -157,6 +165,9 @@ extension PSQLError {
         }
     }
 
-    /// The SQLSTATE of a server error, if any.
-    public var sqlState: String? { serverInfo?[.sqlState] }
+    /// The SQLSTATE of a server error as PostgresNIO names it (`.uniqueViolation`, …); nil for client-side failures.
+    public var serverCode: PostgresError.Code? { serverInfo?[.sqlState].map(PostgresError.Code.init(raw:)) }
+
+    /// SQLSTATE class 22, data exception: a bound value PostgreSQL could not read as its type (a forged cursor).
+    var isDataException: Bool { serverCode?.raw.hasPrefix("22") == true }
 }

@@ -29,20 +29,9 @@ enum DatabaseErrors {
     /// Log metadata that names the error without any of the row's values.
     static func metadata(_ error: PSQLError) -> Logger.Metadata {
         var metadata: Logger.Metadata = ["psql.kind": .string("\(error.code)")]
-        if let state = error.sqlState { metadata["psql.sqlstate"] = .string(state) }
+        if let state = error.serverCode { metadata["psql.sqlstate"] = .string(state.raw) }
         if let constraint = error.serverInfo?[.constraintName] { metadata["psql.constraint"] = .string(constraint) }
         if let table = error.serverInfo?[.tableName] { metadata["psql.table"] = .string(table) }
         return metadata
     }
-}
-
-extension PSQLError {
-    /// The server's SQLSTATE as PostgresNIO's code, for comparing with its named constants.
-    public var serverCode: PostgresError.Code? { sqlState.map(PostgresError.Code.init(raw:)) }
-
-    /// Whether the server reported `code`.
-    public func has(_ code: PostgresError.Code) -> Bool { serverCode == code }
-
-    /// A data exception (class 22): a bound value PostgreSQL could not read as its type.
-    public var isDataException: Bool { sqlState?.hasPrefix("22") == true }
 }

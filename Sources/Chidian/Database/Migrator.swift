@@ -54,8 +54,7 @@ public struct Migrator: Sendable {
     /// Applies every pending migration in one transaction and returns their names.
     @discardableResult
     public func migrate(on connection: PostgresConnection) async throws -> [String] {
-        try await connection.rows("BEGIN", logger: logger)
-        do {
+        try await connection.transaction(logger: logger) {
             // One migrator at a time, whoever else starts (parallel tests, two servers with --migrate).
             try await connection.rows("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
             try await ensureTable(connection)
@@ -75,11 +74,7 @@ public struct Migrator: Sendable {
                     logger: logger)
                 logger.info("applied migration", metadata: ["migration": .string(migration.name)])
             }
-            try await connection.rows("COMMIT", logger: logger)
             return pending.map(\.name)
-        } catch {
-            _ = try? await connection.rows("ROLLBACK", logger: logger)
-            throw error
         }
     }
 
@@ -118,7 +113,7 @@ public struct Migrator: Sendable {
     func applied(_ connection: PostgresConnection) async throws -> [Applied] {
         try await connection.rows("SELECT name, sha256 FROM schema_migrations ORDER BY name", logger: logger)
             .map { row in
-                let (name, checksum) = try row.decode((String, String).self)
+                let (name, checksum) = try row.decodeAll((String, String).self)
                 return Applied(name: name, checksum: checksum)
             }
     }

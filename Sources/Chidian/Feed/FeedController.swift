@@ -44,7 +44,7 @@ struct FeedController {
         if page.cursor != nil, !result.ordering.categories.isEmpty {
             let ids = result.ordering.categories.map(\.id)
             let rows = try await database.query("SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
-            names = Dictionary(try rows.map { try $0.decode((String, String).self) }) { a, _ in a }
+            names = Dictionary(try rows.map { try $0.decodeAll((String, String).self) }) { a, _ in a }
         }
         let items = result.items
         let personalization = Personalization(

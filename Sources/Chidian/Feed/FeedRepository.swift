@@ -78,7 +78,7 @@ public struct FeedRepository: Sendable {
     /// The cursor: segment, created_at, id of the last row, then the frozen order as `id|score`, at most
     /// `maxCategories` distinct categories; anything else is 400 `invalid_cursor`.
     static func decode(_ cursor: Cursor) throws -> (Ordering, Position) {
-        let invalid = Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+        let invalid = CursorError.notIssued
         let count = cursor.keys.count - 3
         guard cursor.list == list, (0...maxCategories).contains(count) else { throw invalid }
         let head = try Cursor(list: list, keys: Array(cursor.keys.prefix(3)))
@@ -97,66 +97,22 @@ public struct FeedRepository: Sendable {
     static func category(
         _ category: String, after position: Position, limit: Int, on connection: PostgresConnection, logger: Logger
     ) async throws -> [(String, String)] {
-        let rows: [PostgresRow]
-        if let createdAt = position.createdAt, let id = position.id {
-            rows = try await connection.rows(prepared: """
-                SELECT c.id, c.created_at::text FROM comments c
-                WHERE c.category_id = \(category) AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                  AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
-                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
-                """, logger: logger)
-        } else {
-            rows = try await connection.rows(prepared: """
-                SELECT c.id, c.created_at::text FROM comments c
-                WHERE c.category_id = \(category) AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
-                """, logger: logger)
-        }
-        return try rows.map { try $0.decode((String, String).self) }
+        let statement = FeedStatements.Category(
+            category: category, createdAt: position.createdAt, id: position.id, limit: limit)
+        return try await connection.run(statement, logger: logger).map { ($0.id, $0.createdAt) }
     }
 
-    /// Every review outside the clicked categories, newest first: one bounded index scan per remaining category,
-    /// merged (a single newest-first scan could walk far past the clicked categories' reviews).
+    /// Every review outside the clicked categories, newest first.
     static func rest(
         excluding clicked: [String], after position: Position, limit: Int, on connection: PostgresConnection, logger: Logger
     ) async throws -> [(String, String)] {
-        let rows: [PostgresRow]
-        switch (clicked.isEmpty, position.createdAt, position.id) {
-        case (true, nil, _), (true, _, nil):
-            rows = try await connection.rows(prepared: """
-                SELECT c.id, c.created_at::text FROM comments c
-                WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
-                """, logger: logger)
-        case (true, let createdAt?, let id?):
-            rows = try await connection.rows(prepared: """
-                SELECT c.id, c.created_at::text FROM comments c
-                WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                  AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
-                ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
-                """, logger: logger)
-        case (false, let createdAt?, let id?):
-            rows = try await connection.rows(prepared: """
-                SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
-                    SELECT c.id, c.created_at FROM comments c
-                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                      AND (c.created_at, c.id) < (\(createdAt)::timestamptz, \(id))
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
-                ) x
-                WHERE k.id <> ALL(\(clicked)::text[])
-                ORDER BY x.created_at DESC, x.id DESC LIMIT \(limit)
-                """, logger: logger)
-        case (false, _, _):
-            rows = try await connection.rows(prepared: """
-                SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
-                    SELECT c.id, c.created_at FROM comments c
-                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(limit)
-                ) x
-                WHERE k.id <> ALL(\(clicked)::text[])
-                ORDER BY x.created_at DESC, x.id DESC LIMIT \(limit)
-                """, logger: logger)
-        }
-        return try rows.map { try $0.decode((String, String).self) }
+        let rows =
+            clicked.isEmpty
+            ? try await connection.run(
+                FeedStatements.Everything(createdAt: position.createdAt, id: position.id, limit: limit), logger: logger)
+            : try await connection.run(
+                FeedStatements.Rest(clicked: clicked, createdAt: position.createdAt, id: position.id, limit: limit),
+                logger: logger)
+        return rows.map { ($0.id, $0.createdAt) }
     }
 }

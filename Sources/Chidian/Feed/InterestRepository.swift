@@ -27,52 +27,93 @@ public struct InterestRepository: Sendable {
     /// Returns whether it counted.
     @discardableResult
     public func recordOpen(viewer: String, commentID: String, at now: Date) async throws -> Bool {
-        let rows = try await database.query("""
+        try await database.run(RecordOpen(viewer: viewer, commentID: commentID, at: now, halfLife: halfLife))
+            .first == 1
+    }
+
+    /// The statement of `recordOpen`, run on every review opened.
+    struct RecordOpen: PostgresPreparedStatement {
+        static let name = "record_open"
+        static let sql = """
             WITH review AS (
                 SELECT id, category_id FROM comments
-                WHERE id = \(commentID) AND kind = 'review' AND hidden_at IS NULL AND NOT store_archived
+                WHERE id = $2 AND kind = 'review' AND hidden_at IS NULL AND NOT store_archived
             ), opened AS (
                 INSERT INTO viewer_opens AS o (viewer, comment_id, opened_at)
-                SELECT \(viewer), id, \(now) FROM review
+                SELECT $1, id, $3 FROM review
                 ON CONFLICT (viewer, comment_id) DO UPDATE SET opened_at = EXCLUDED.opened_at
-                WHERE o.opened_at <= EXCLUDED.opened_at - make_interval(secs => \(Self.dedupeWindow))
+                WHERE o.opened_at <= EXCLUDED.opened_at - make_interval(secs => $4)
                 RETURNING 1
             ), counted AS (
                 INSERT INTO viewer_interests AS i (viewer, category_id, score, score_at, clicks)
-                SELECT \(viewer), category_id, 1, \(now), 1 FROM review WHERE EXISTS (SELECT 1 FROM opened)
+                SELECT $1, category_id, 1, $3, 1 FROM review WHERE EXISTS (SELECT 1 FROM opened)
                 ON CONFLICT (viewer, category_id) DO UPDATE SET
-                    score = i.score * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / \(halfLife)) + 1,
+                    score = i.score * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / $5) + 1,
                     score_at = greatest(i.score_at, EXCLUDED.score_at),
                     clicks = i.clicks + 1
                 RETURNING 1
             )
             SELECT count(*)::int FROM counted
-            """)
-        return try rows.first?.decode(Int.self) == 1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8]
+
+        var viewer: String
+        var commentID: String
+        var at: Date
+        var halfLife: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(viewer)
+            bindings.append(commentID)
+            bindings.append(at)
+            bindings.append(InterestRepository.dedupeWindow)
+            bindings.append(halfLife)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int { try row.decodeAll(Int.self) }
     }
 
     /// The viewer's interests decayed to `now`, highest first (ties by category id), above the threshold.
     public func interests(viewer: String, at now: Date) async throws -> [Interest] {
-        let rows = try await database.query("""
-            SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
-            FROM viewer_interests i JOIN categories c ON c.id = i.category_id
-            WHERE i.viewer = \(viewer)
-            """)
-        return try rows.map { row in
-            let (id, name, score, at, clicks) = try row.decode((String, String, Double, Date, Int).self)
-            return Interest(
-                categoryID: id, categoryName: name, score: Decay.decayed(score, from: at, to: now, halfLife: halfLife),
-                clicks: clicks)
+        try await database.run(Interests(viewer: viewer)).map { row in
+            Interest(
+                categoryID: row.categoryID, categoryName: row.name,
+                score: Decay.decayed(row.score, from: row.scoreAt, to: now, halfLife: halfLife), clicks: row.clicks)
         }
         .filter { $0.score > Decay.threshold }
         .sorted { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
     }
 
+    /// A viewer's stored interests, undecayed: every signed-in feed page reads them.
+    struct Interests: PostgresPreparedStatement {
+        static let name = "viewer_interests"
+        static let sql = """
+            SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
+            FROM viewer_interests i JOIN categories c ON c.id = i.category_id
+            WHERE i.viewer = $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        var viewer: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(viewer)
+            return bindings
+        }
+
+        typealias Row = (categoryID: String, name: String, score: Double, scoreAt: Date, clicks: Int)
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decodeAll((String, String, Double, Date, Int).self) }
+    }
+
     /// Forgets everything about the viewer's clicks.
     public func reset(viewer: String) async throws {
         try await database.transaction { connection in
-            try await connection.rows(prepared: "DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
-            try await connection.rows(prepared: "DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.rows("DELETE FROM viewer_interests WHERE viewer = \(viewer)", logger: database.logger)
+            try await connection.rows("DELETE FROM viewer_opens WHERE viewer = \(viewer)", logger: database.logger)
         }
     }
 }

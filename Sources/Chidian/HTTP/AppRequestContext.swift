@@ -49,8 +49,6 @@ public struct AppRequestContext: RequestContext {
     /// Bodies are read with explicit limits by `decodeJSON` and the image upload.
     public var maxUploadSize: Int { 8 * 1024 * 1024 + 64 * 1024 }
 
-    public var responseEncoder: JSONEncoder { .chidian }
-
     /// The signed-in user, or 401 `login_required`.
     public func requireUser() throws -> AuthUser {
         guard let user = viewer.user else { throw Problem.loginRequired }

@@ -64,56 +64,33 @@ extension DecodingError {
     }
 }
 
-/// A JSON value kept as it came, for fields whose wrong type needs its own error code (`amount`, `rating`).
-public enum JSONValue: Decodable, Sendable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-    case integer(Int)
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int.self) {
-            // `5.0` and `5e0` decode as Int too; only an integer literal is an integer.
-            let numbers = decoder.userInfo[JSONNumbers.userInfoKey] as? JSONNumbers
-            self = numbers?.isNonInteger(at: decoder.codingPath) == true ? .number(Double(value)) : .integer(value)
-        }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
-
-    /// The value when it is a JSON integer (no fraction written, like `3` but not `3.5` or `"3"`).
-    public var integerValue: Int? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
-}
-
-/// Responses: JSON with the given status and headers.
+/// Responses: JSON with the given status and headers. The body's writer is chosen by overload at compile
+/// time: a `JSONWritable` body (the hot shapes) writes its own bytes, any other `Encodable` goes through
+/// `JSONEncoder.chidian`. Both refuse non-finite doubles (a logged 500, never invalid JSON).
 public struct JSONResponse<Body: Encodable & Sendable>: ResponseGenerator {
     public var status: HTTPResponse.Status
     public var headers: HTTPFields
     public var body: Body
+    private let render: @Sendable (Body) throws -> [UInt8]
 
     public init(_ body: Body, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) {
         self.status = status
         self.headers = headers
         self.body = body
+        render = { [UInt8](try JSONEncoder.chidian.encode($0)) }
+    }
+
+    public init(_ body: Body, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) where Body: JSONWritable {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        render = { try JSONWriter.bytes(of: $0) }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let buffer: ByteBuffer
-        if let writable = body as? any JSONWritable {
-            var json = JSONWriter()
-            writable.write(to: &json)
-            buffer = ByteBuffer(bytes: json.bytes)
-        } else {
-            buffer = ByteBuffer(bytes: try JSONEncoder.chidian.encode(body))
-        }
+        let buffer = ByteBuffer(bytes: try render(body))
         return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 }

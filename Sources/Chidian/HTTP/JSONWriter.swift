@@ -8,9 +8,27 @@ public protocol JSONWritable {
 }
 
 /// Appends JSON tokens to a byte array; the caller keeps the structure (objects, arrays) balanced.
+/// A non-finite double has no JSON form: like `JSONEncoder`, the writer refuses it (`finish()` throws).
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
     private var needsComma = false
+    private var nonFinite = false
+
+    /// Writes `value` and returns its JSON, or throws `EncodingError` when it held a non-finite double.
+    public static func bytes(of value: some JSONWritable) throws -> [UInt8] {
+        var json = JSONWriter()
+        value.write(to: &json)
+        return try json.finish()
+    }
+
+    /// The JSON written, unless a non-finite double was refused.
+    public func finish() throws -> [UInt8] {
+        guard !nonFinite else {
+            throw EncodingError.invalidValue(
+                Double.nan, .init(codingPath: [], debugDescription: "A non-finite double has no JSON form."))
+        }
+        return bytes
+    }
 
     public init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
@@ -43,6 +61,13 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// A key known only at run time, escaped.
+    public mutating func key(escaping key: String) {
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     public mutating func value(_ value: some JSONWritable) {
         value.write(to: &self)
     }
@@ -72,7 +97,10 @@ public struct JSONWriter {
     /// As `JSONEncoder` writes a `Double`: integral values without a fraction (`5`, not `5.0`).
     public mutating func double(_ value: Double) {
         separate()
-        if value.rounded() == value, abs(value) < 1e15 {
+        if !value.isFinite {
+            nonFinite = true
+            bytes.append(contentsOf: "null".utf8)
+        } else if value.rounded() == value, abs(value) < 1e15 {
             bytes.append(contentsOf: String(Int(value)).utf8)
         } else {
             bytes.append(contentsOf: value.description.utf8)

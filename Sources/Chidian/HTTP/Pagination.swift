@@ -39,14 +39,13 @@ public struct Cursor: Sendable, Equatable, Codable {
 
     /// The longest token accepted; a cursor this server issues is far shorter (a store name is the longest key).
     public static let maxTokenLength = 4096
-    static let invalid = Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
 
     public init(token: String) throws {
-        guard token.utf8.count <= Self.maxTokenLength else { throw Self.invalid }
+        guard token.utf8.count <= Self.maxTokenLength else { throw CursorError.notIssued }
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Cursor.self, from: data) else {
-            throw Self.invalid
+            throw CursorError.notIssued
         }
         self = cursor
     }
@@ -73,7 +72,7 @@ public struct Cursor: Sendable, Equatable, Codable {
     /// The keys, checked to belong to `list` and to be exactly `kinds`; otherwise 400 `invalid_cursor`.
     public func keys(for list: String, _ kinds: [Key]) throws -> [String] {
         guard self.list == list, keys.count == kinds.count, zip(keys, kinds).allSatisfy(Self.check) else {
-            throw Self.invalid
+            throw CursorError.notIssued
         }
         return keys
     }
@@ -81,7 +80,7 @@ public struct Cursor: Sendable, Equatable, Codable {
     public static func check(_ key: String, _ kind: Key) -> Bool {
         switch kind {
         case .timestamp: return isTimestamp(key)
-        case .id: return StoreRules.isPlausibleID(key)
+        case .id: return PlausibleID.check(key)
         case .integer(let range): return Int(key).map(range.contains) ?? false
         case .number:
             return key.utf8.count <= 32 && key.wholeMatch(of: /-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/) != nil
@@ -134,6 +133,25 @@ extension Page {
                 nextCursor: Cursor(list: list, keys: fetched[limit - 1].keys).token)
         } else {
             self.init(items: fetched.map(\.item), nextCursor: nil)
+        }
+    }
+}
+
+/// A cursor this list cannot continue from: every keyset list (and its repository) throws it; 400 `invalid_cursor`.
+public enum CursorError: DomainError, Equatable {
+    /// Not one this server issued, or keys PostgreSQL cannot read as their types.
+    case notIssued
+    case otherList
+    case otherSearch
+
+    public var code: String { "invalid_cursor" }
+    public var kind: FailureKind { .invalid }
+
+    public var message: String {
+        switch self {
+        case .notIssued: "The cursor is not one this server issued."
+        case .otherList: "The cursor belongs to another list."
+        case .otherSearch: "The cursor belongs to another search."
         }
     }
 }

@@ -30,6 +30,19 @@ extension Problem {
     public static let loginRequired = Problem(.unauthorized, "login_required", "Sign in first.")
     public static let invalidToken = Problem(.unauthorized, "invalid_token", "The token is unknown, expired or revoked.")
 
+    /// The one mapping of a feature's failure to HTTP.
+    public init(_ error: any DomainError) {
+        let status: HTTPResponse.Status =
+            switch error.kind {
+            case .invalid: .badRequest
+            case .unauthenticated: .unauthorized
+            case .forbidden: .forbidden
+            case .notFound: .notFound
+            case .conflict: .conflict
+            }
+        self.init(status, error.code, error.message)
+    }
+
     public static func invalidBody(_ detail: String) -> Problem { .badRequest("invalid_body", detail) }
 
     public static func databaseUnavailable(retryAfter: Int = 2) -> Problem {

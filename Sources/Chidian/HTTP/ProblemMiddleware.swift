@@ -22,6 +22,8 @@ struct ProblemMiddleware: RouterMiddleware {
         switch error {
         case let problem as Problem:
             return problem
+        case let error as any DomainError:
+            return Problem(error)
         case let error as DatabaseUnavailable:
             logger.warning("database unavailable", metadata: ["reason": .string(error.reason)])
             return .databaseUnavailable()

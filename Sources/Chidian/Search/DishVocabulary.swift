@@ -22,7 +22,7 @@ public struct DishVocabulary: Sendable {
         public var reviews: Int
     }
 
-    /// Adds a dish (unique ignoring case) and counts its mentions; failures are `AdminError`s.
+    /// Adds a dish (unique ignoring case) and counts its mentions; failures are `SearchError`s.
     public func add(name raw: String) async throws -> Entry {
         let name = try Self.validName(raw)
         let logger = database.logger
@@ -30,15 +30,13 @@ public struct DishVocabulary: Sendable {
             let inserted = try await connection.rows(
                 "INSERT INTO search_dishes (name) VALUES (\(name)) ON CONFLICT (lname) DO NOTHING RETURNING id::bigint",
                 logger: logger)
-            guard let id = try inserted.first?.decode(Int.self) else {
-                throw AdminError("\(name) is already in the dish vocabulary")
+            guard let id = try inserted.first?.decodeAll(Int.self) else {
+                throw SearchError.dishExists(name)
             }
             try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
             try await connection.rows("SELECT search_count_dish(\(id)::int)", logger: logger)
-            guard let entry = try await Self.entries(id: id, on: connection, logger: logger).first else {
-                throw AdminError("\(name) could not be read back")
-            }
-            return entry
+            // The row was inserted in this transaction, so it is there.
+            return try await Self.entries(id: id, on: connection, logger: logger)[0]
         }
     }
 
@@ -69,7 +67,7 @@ public struct DishVocabulary: Sendable {
             ORDER BY d.id
             """, logger: logger
         ).map { row in
-            let (name, syllables, initials, stores, reviews) = try row.decode((String, String, String, Int, Int).self)
+            let (name, syllables, initials, stores, reviews) = try row.decodeAll((String, String, String, Int, Int).self)
             return Entry(name: name, syllables: syllables, initials: initials, stores: stores, reviews: reviews)
         }
     }
@@ -77,12 +75,12 @@ public struct DishVocabulary: Sendable {
     /// Trimmed, not blank, at most 32 characters, no control characters.
     static func validName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw AdminError("the dish name must not be blank") }
+        guard !name.isEmpty else { throw SearchError.invalidDishName("The dish name must not be blank.") }
         guard TextLimit.fits(name, maxNameLength) else {
-            throw AdminError("the dish name must be at most \(maxNameLength) characters")
+            throw SearchError.invalidDishName("The dish name must be at most \(maxNameLength) characters.")
         }
         guard !StoreRules.containsControl(name, allowingLineBreaks: false) else {
-            throw AdminError("the dish name must not contain control characters")
+            throw SearchError.invalidDishName("The dish name must not contain control characters.")
         }
         return name
     }

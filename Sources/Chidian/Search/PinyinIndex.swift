@@ -26,15 +26,12 @@ public enum PinyinIndex {
         while true {
             let sources = try await connection.rows(
                 "SELECT source FROM search_pinyin WHERE NOT ready ORDER BY source LIMIT \(batchSize)", logger: logger
-            ).map { try $0.decode(String.self) }
+            ).map { try $0.decodeAll(String.self) }
             guard !sources.isEmpty else { return done }
-            if !inTransaction { try await connection.rows("BEGIN", logger: logger) }
-            do {
+            if inTransaction {
                 try await store(sources, on: connection, logger: logger)
-                if !inTransaction { try await connection.rows("COMMIT", logger: logger) }
-            } catch {
-                if !inTransaction { _ = try? await connection.rows("ROLLBACK", logger: logger) }
-                throw error
+            } else {
+                try await connection.transaction(logger: logger) { try await store(sources, on: connection, logger: logger) }
             }
             done += sources.count
             if sources.count < batchSize { return done }

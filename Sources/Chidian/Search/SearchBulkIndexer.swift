@@ -17,13 +17,13 @@ enum SearchBulkIndexer {
         let mode = bulk.map { $0 ? "true" : "false" } ?? "NULL"
         let bulk = try await connection.rows(
             PostgresQuery(unsafeSQL: "SELECT search_rebuild_begin(ARRAY(\(storesSQL)), \(mode))"), logger: logger
-        )[0].decode(Bool.self)
+        )[0].decodeAll(Bool.self)
         let dishes = try await DishMatcher(
             rows: connection.rows(
                 "SELECT id::bigint, lname FROM search_dishes WHERE char_length(lname) >= 3", logger: logger
-            ).map { try $0.decode((Int, String).self) })
+            ).map { try $0.decodeAll((Int, String).self) })
         let batches = try await connection.rows("SELECT search_rebuild_batches(\(batchSize)::int)", logger: logger)
-            .map { try $0.decode([Int].self) }
+            .map { try $0.decodeAll([Int].self) }
         for keys in batches {
             var counter = GramCounter(dishes: dishes)
             let reviews = try await connection.rows(
@@ -33,7 +33,7 @@ enum SearchBulkIndexer {
                 WHERE k.key = ANY (\(keys)::int[])
                 """, logger: logger)
             for row in reviews {
-                let (store, body) = try row.decode((Int, String).self)
+                let (store, body) = try row.decodeAll((Int, String).self)
                 counter.add(store: store, lowered: body)
             }
             let counted = counter

@@ -13,9 +13,9 @@ public struct SearchQuery: Sendable, Equatable {
     /// 400 `query_required` for a missing or blank `q`, 400 `query_too_long` over 64 characters.
     public init(_ raw: String?) throws {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw Problem.badRequest("query_required", "q must not be blank.") }
+        guard !text.isEmpty else { throw SearchError.queryRequired }
         guard TextLimit.fits(text, Self.maxLength) else {
-            throw Problem.badRequest("query_too_long", "q must be at most \(Self.maxLength) characters.")
+            throw SearchError.queryTooLong(max: Self.maxLength)
         }
         self.text = text
         pinyin = Self.pinyinKey(text)

@@ -52,19 +52,7 @@ public struct SearchRepository: Sendable {
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
-        let rows = try await database.query(
-            """
-            SELECT out_id, out_group, out_count, out_score, out_category, out_text_count, out_dish_names, out_dish_counts
-            FROM search_page(\(query.text), \(query.pinyin)::text, \(after?.group)::int, \(after?.count)::int,
-                             \(after?.score)::float8, \(after?.id)::text, \(limit + 1)::int)
-            """)
-        let hits = try rows.map { row in
-            let (id, group, count, score, category, textCount, dishNames, dishCounts) =
-                try row.decode((String, Int, Int, String, Bool, Int, [String], [Int]).self)
-            return Hit(
-                position: Position(group: group, count: count, score: score, id: id), category: category,
-                textCount: textCount, dishes: Array(zip(dishNames, dishCounts)).map { (name: $0.0, count: $0.1) })
-        }
+        let hits = try await database.run(SearchPageStatement(query: query, after: after, limit: limit + 1))
         let shown = hits.prefix(limit)
         let views = try await stores.views(ids: shown.map(\.position.id), viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -89,7 +77,7 @@ public struct SearchRepository: Sendable {
         guard let cursor else { return nil }
         let keys = try cursor.keys(
             for: cursorList, [.text(limit: SearchQuery.maxLength), .integer(0...2), .integer(0...Int(Int32.max)), .number, .id])
-        guard keys[0] == query.text else { throw Problem.badRequest("invalid_cursor", "The cursor belongs to another search.") }
+        guard keys[0] == query.text else { throw CursorError.otherSearch }
         return Position(group: Int(keys[1])!, count: Int(keys[2])!, score: keys[3], id: keys[4])
     }
 }

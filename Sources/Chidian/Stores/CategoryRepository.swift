@@ -17,38 +17,35 @@ public struct CategoryRepository: Sendable {
             FROM categories c ORDER BY c.name COLLATE "C", c.id
             """
         ).map { row in
-            let (id, name, count) = try row.decode((String, String, Int).self)
+            let (id, name, count) = try row.decodeAll((String, String, Int).self)
             return CategoryView(id: id, name: name, storeCount: count)
         }
     }
 
     public func exists(id: String) async throws -> Bool {
-        guard StoreRules.isPlausibleID(id) else { return false }
+        guard PlausibleID.check(id) else { return false }
         return try await !database.query("SELECT 1 FROM categories WHERE id = \(id)").isEmpty
     }
 
-    /// Adds a category and returns it; nil when the name is taken (ignoring case).
-    public func add(name: String) async throws -> CategoryView? {
+    /// Adds a category and returns it; `categoryNameTaken` when the name is used (ignoring case).
+    public func add(name: String) async throws -> CategoryView {
         do {
             let rows = try await database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")
-            return CategoryView(id: try rows[0].decode(String.self), name: name, storeCount: 0)
-        } catch let error as PSQLError where error.has(.uniqueViolation) {
-            return nil
+            return CategoryView(id: try rows[0].decodeAll(String.self), name: name, storeCount: 0)
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
+            throw StoreError.categoryNameTaken(name)
         }
     }
 
-    public enum RenameOutcome: Sendable, Equatable {
-        case renamed, notFound, nameTaken
-    }
-
-    public func rename(id: String, to name: String) async throws -> RenameOutcome {
-        guard StoreRules.isPlausibleID(id) else { return .notFound }
+    /// Renames a category: `categoryNotFound`, or `categoryNameTaken` when the name is used (ignoring case).
+    public func rename(id: String, to name: String) async throws {
+        guard PlausibleID.check(id) else { throw StoreError.categoryNotFound(id: id) }
         do {
             let rows = try await database.query(
                 "UPDATE categories SET name = \(name), updated_at = now() WHERE id = \(id) RETURNING id")
-            return rows.isEmpty ? .notFound : .renamed
-        } catch let error as PSQLError where error.has(.uniqueViolation) {
-            return .nameTaken
+            if rows.isEmpty { throw StoreError.categoryNotFound(id: id) }
+        } catch let error as PSQLError where error.serverCode == .uniqueViolation {
+            throw StoreError.categoryNameTaken(name)
         }
     }
 }

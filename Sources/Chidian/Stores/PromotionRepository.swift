@@ -16,16 +16,16 @@ public struct PromotionRepository: Sendable {
     public func purchase(storeID: String, buyerID: String, amount: Int) async throws -> PromotionView {
         let logger = database.logger
         return try await database.transaction { connection in
-            let inserted = try await connection.rows(prepared:
+            let inserted = try await connection.rows(
                 """
                 INSERT INTO promotions (store_id, buyer_id, amount)
                 SELECT s.id, \(buyerID), \(amount) FROM stores s WHERE s.id = \(storeID) AND s.archived_at IS NULL
                 RETURNING id, created_at
                 """, logger: logger)
             guard let row = inserted.first else { throw StoreRepository.notFound(storeID) }
-            let (id, createdAt) = try row.decode((String, Date).self)
-            let total = try await connection.rows(prepared: "SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
-            return PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt, adSpend: try total[0].decode(Int.self))
+            let (id, createdAt) = try row.decodeAll((String, Date).self)
+            let total = try await connection.rows("SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
+            return PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt, adSpend: try total[0].decodeAll(Int.self))
         }
     }
 
@@ -42,12 +42,12 @@ public struct PromotionRepository: Sendable {
                 WHERE p.store_id = \(storeID)
                     AND (\(k0)::timestamptz IS NULL OR (p.created_at, p.id) < (\(k0)::timestamptz, \(k1)::text))
                 ORDER BY p.created_at DESC, p.id DESC LIMIT \(page.limit + 1)
-                """, prepared: false)
+                """)
         } catch let error as PSQLError where error.isDataException {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw CursorError.notIssued
         }
         let fetched = try rows.map { row in
-            let (id, amount, createdAt, createdText) = try row.decode((String, Int, Date, String).self)
+            let (id, amount, createdAt, createdText) = try row.decodeAll((String, Int, Date, String).self)
             return (item: PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt), keys: [createdText, id])
         }
         return Page(fetched: fetched, limit: page.limit, list: list)

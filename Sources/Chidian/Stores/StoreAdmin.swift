@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// The tasks of `chidian category …` and `chidian store …`, as functions the tests call directly.
-/// Failures are `AdminError`s whose description is the one line the command prints.
+/// Failures are `StoreError`s, whose message is the one line the command prints.
 public struct StoreAdmin: Sendable {
     let database: Database
     let categories: CategoryRepository
@@ -21,21 +21,14 @@ public struct StoreAdmin: Sendable {
     /// Adds a category; a name already used (ignoring case) is an error.
     public func addCategory(name raw: String) async throws -> CategoryView {
         let name = try Self.validCategoryName(raw)
-        guard let category = try await categories.add(name: name) else {
-            throw AdminError("a category named \(name) already exists")
-        }
-        return category
+        return try await categories.add(name: name)
     }
 
     public func renameCategory(id: String, to raw: String) async throws -> CategoryView {
         let name = try Self.validCategoryName(raw)
-        switch try await categories.rename(id: id, to: name) {
-        case .notFound: throw AdminError("no category has id \(id)")
-        case .nameTaken: throw AdminError("a category named \(name) already exists")
-        case .renamed: break
-        }
+        try await categories.rename(id: id, to: name)
         guard let category = try await categories.list().first(where: { $0.id == id }) else {
-            throw AdminError("no category has id \(id)")
+            throw StoreError.categoryNotFound(id: id)
         }
         return category
     }
@@ -63,7 +56,7 @@ public struct StoreAdmin: Sendable {
             """
         ).map { row in
             let (id, name, category, manager, sum, count, adSpend, archived) =
-                try row.decode((String, String, String, String, Int, Int, Int, Bool).self)
+                try row.decodeAll((String, String, String, String, Int, Int, Int, Bool).self)
             return StoreRow(
                 id: id, name: name, category: category, manager: manager,
                 ratingAverage: count == 0 ? nil : Double(sum) / Double(count), ratingCount: count,
@@ -84,7 +77,7 @@ public struct StoreAdmin: Sendable {
     }
 
     private func setArchived(id: String, archived: Bool) async throws -> Bool {
-        guard StoreRules.isPlausibleID(id) else { throw AdminError("no store has id \(id)") }
+        guard PlausibleID.check(id) else { throw StoreError.notFound(id: id) }
         let changed = try await database.query(
             """
             UPDATE stores SET archived_at = CASE WHEN \(archived) THEN now() END, updated_at = now(), version = version + 1
@@ -93,7 +86,7 @@ public struct StoreAdmin: Sendable {
             """)
         if !changed.isEmpty { return true }
         guard try await !database.query("SELECT 1 FROM stores WHERE id = \(id)").isEmpty else {
-            throw AdminError("no store has id \(id)")
+            throw StoreError.notFound(id: id)
         }
         return false
     }
@@ -101,12 +94,12 @@ public struct StoreAdmin: Sendable {
     /// Category names follow the store-name shape: trimmed, not blank, at most 32 characters, no control characters.
     static func validCategoryName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw AdminError("the category name must not be blank") }
+        guard !name.isEmpty else { throw StoreError.invalidCategoryName("The category name must not be blank.") }
         guard TextLimit.fits(name, maxCategoryNameLength) else {
-            throw AdminError("the category name must be at most \(maxCategoryNameLength) characters")
+            throw StoreError.invalidCategoryName("The category name must be at most \(maxCategoryNameLength) characters.")
         }
         guard !StoreRules.containsControl(name, allowingLineBreaks: false) else {
-            throw AdminError("the category name must not contain control characters")
+            throw StoreError.invalidCategoryName("The category name must not contain control characters.")
         }
         return name
     }

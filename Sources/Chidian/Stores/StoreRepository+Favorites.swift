@@ -5,7 +5,7 @@ import PostgresNIO
 extension StoreRepository {
     /// Favorites a live store; doing it again changes nothing. 404 `store_not_found`.
     public func favorite(storeID: String, userID: String) async throws {
-        guard StoreRules.isPlausibleID(storeID) else { throw Self.notFound(storeID) }
+        guard PlausibleID.check(storeID) else { throw Self.notFound(storeID) }
         let found = try await database.query(
             """
             WITH store AS (SELECT id FROM stores WHERE id = \(storeID) AND archived_at IS NULL),
@@ -15,18 +15,18 @@ extension StoreRepository {
                 )
             SELECT count(*)::int FROM store
             """)
-        guard try found[0].decode(Int.self) == 1 else { throw Self.notFound(storeID) }
+        guard try found[0].decodeAll(Int.self) == 1 else { throw Self.notFound(storeID) }
     }
 
     /// Removes a favorite of a live store; removing one that is not there changes nothing. 404 `store_not_found`.
     public func unfavorite(storeID: String, userID: String) async throws {
-        guard StoreRules.isPlausibleID(storeID) else { throw Self.notFound(storeID) }
+        guard PlausibleID.check(storeID) else { throw Self.notFound(storeID) }
         let found = try await database.query(
             """
             WITH store AS (SELECT id FROM stores WHERE id = \(storeID) AND archived_at IS NULL),
                 removed AS (DELETE FROM favorites WHERE user_id = \(userID) AND store_id IN (SELECT id FROM store))
             SELECT count(*)::int FROM store
             """)
-        guard try found[0].decode(Int.self) == 1 else { throw Self.notFound(storeID) }
+        guard try found[0].decodeAll(Int.self) == 1 else { throw Self.notFound(storeID) }
     }
 }

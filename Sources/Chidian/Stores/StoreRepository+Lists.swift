@@ -74,27 +74,22 @@ extension StoreRepository {
 
     /// `GET /v1/promotions/daily`: live stores with ad spend, highest first, ties by earlier creation then id.
     public func promoted(limit: Int, viewer: AuthUser?) async throws -> [StoreView] {
-        let ids = try await database.query(
-            """
-            SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
-            ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT \(limit)
-            """
-        ).map { try $0.decode(String.self) }
+        let ids = try await database.run(StoreStatements.Promoted(limit: limit))
         return try await views(ids: ids, viewer: viewer)
     }
 
-    /// Runs a page query whose rows are (id, key, key, ...) and loads the stores. A forged cursor whose keys do
-    /// not parse as their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
+    /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores. A forged cursor whose
+    /// keys do not parse as their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
     func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?) async throws -> Page<StoreView> {
         let rows: [PostgresRow]
         do {
-            rows = try await database.query(query, prepared: false)
+            rows = try await database.query(query)
         } catch let error as PSQLError where error.isDataException {
-            throw Problem.badRequest("invalid_cursor", "The cursor is not one this server issued.")
+            throw CursorError.notIssued
         }
         let keyed = try rows.map { row in
-            let cells = Array(row)
-            return (id: try cells[0].decode(String.self), keys: try cells.dropFirst().map { try $0.decode(String.self) })
+            let (id, key, tieBreak) = try row.decodeAll((String, String, String).self)
+            return (id: id, keys: [key, tieBreak])
         }
         let views = try await self.views(ids: keyed.prefix(limit).map(\.id), viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

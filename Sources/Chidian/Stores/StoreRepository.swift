@@ -15,38 +15,16 @@ public struct StoreRepository: Sendable {
     /// One query: the carousel comes from one ordered aggregate per row and `favorited` from one EXISTS per row.
     /// Search and the feed reuse this after choosing their ids.
     public func views(ids: [String], viewer: AuthUser?) async throws -> [StoreView] {
-        let ids = ids.filter(StoreRules.isPlausibleID)
+        let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
-        if ids.count == 1 { return try await view(id: ids[0], viewer: viewer).map { [$0] } ?? [] }
-        // An anonymous viewer binds "" (no user's id) rather than NULL, so the statement's bind types are all known.
-        return try await database.query(
-            """
-            \(unescaped: StoreView.leadingColumns)
-            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id ?? "") AND f.store_id = s.id),
-            \(unescaped: StoreView.trailingColumns)
-            FROM unnest(\(ids)::text[]) WITH ORDINALITY AS wanted (id, position)
-            JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
-            \(unescaped: StoreView.joins)
-            ORDER BY wanted.position
-            """
-        ).map { try StoreView(row: $0, viewer: viewer) }
+        if ids.count == 1 { return try await database.run(StoreStatements.ByID(id: ids[0], viewer: viewer)) }
+        return try await database.run(StoreStatements.ByIDs(ids: ids, viewer: viewer))
     }
 
-    /// One live store as `viewer` sees it, or nil. Its own statement: planned for an id list of unknown
-    /// length, the lookup of one store costs PostgreSQL more than a custom plan, so it would be re-planned on
-    /// every store page; by id its one prepared plan is kept.
+    /// One live store as `viewer` sees it, or nil.
     public func view(id: String, viewer: AuthUser?) async throws -> StoreView? {
-        guard StoreRules.isPlausibleID(id) else { return nil }
-        return try await database.query(
-            """
-            \(unescaped: StoreView.leadingColumns)
-            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(viewer?.id ?? "") AND f.store_id = s.id),
-            \(unescaped: StoreView.trailingColumns)
-            FROM stores s
-            \(unescaped: StoreView.joins)
-            WHERE s.id = \(id) AND s.archived_at IS NULL
-            """
-        ).first.map { try StoreView(row: $0, viewer: viewer) }
+        guard PlausibleID.check(id) else { return nil }
+        return try await database.run(StoreStatements.ByID(id: id, viewer: viewer)).first
     }
 
     /// One live store as `viewer` sees it, or 404 `store_not_found`.
@@ -57,15 +35,13 @@ public struct StoreRepository: Sendable {
 
     /// The manager of a live store, or 404 `store_not_found`; for permission checks before a write.
     public func requireManagerID(of id: String) async throws -> String {
-        guard StoreRules.isPlausibleID(id),
+        guard PlausibleID.check(id),
             let row = try await database.query("SELECT manager_id FROM stores WHERE id = \(id) AND archived_at IS NULL").first
         else { throw Self.notFound(id) }
-        return try row.decode(String.self)
+        return try row.decodeAll(String.self)
     }
 
-    static func notFound(_ id: String) -> Problem {
-        Problem.notFound("store_not_found", "No store \(id).")
-    }
+    static func notFound(_ id: String) -> StoreError { .notFound(id: id) }
 
     /// What a new store is made of, already validated for shape.
     public struct Draft: Sendable {
@@ -92,13 +68,13 @@ public struct StoreRepository: Sendable {
             try await database.transaction { connection in
                 try await Self.requireCategory(draft.categoryID, on: connection, logger: logger)
                 try await Self.requireOwnImages(draft.imageIDs, uploaderID: managerID, on: connection, logger: logger)
-                let rows = try await connection.rows(prepared:
+                let rows = try await connection.rows(
                     """
                     INSERT INTO stores (name, category_id, manager_id, description, address)
                     VALUES (\(draft.name), \(draft.categoryID), \(managerID), \(draft.description), \(draft.address))
                     RETURNING id
                     """, logger: logger)
-                let id = try rows[0].decode(String.self)
+                let id = try rows[0].decodeAll(String.self)
                 try await Self.insertImages(draft.imageIDs, storeID: id, on: connection, logger: logger)
                 return id
             }
@@ -131,7 +107,7 @@ public struct StoreRepository: Sendable {
     /// other gets 412 `version_conflict`. Images must be uploads of `actorID`. An empty change writes nothing
     /// but still answers 404 / 412.
     public func update(id: String, changes: Changes, actorID: String, expectedVersion: Int?) async throws {
-        guard StoreRules.isPlausibleID(id) else { throw Self.notFound(id) }
+        guard PlausibleID.check(id) else { throw Self.notFound(id) }
         let logger = database.logger
         try await Self.mappingForeignKeys {
             try await database.transaction { connection in
@@ -143,13 +119,13 @@ public struct StoreRepository: Sendable {
                 }
                 let updated: [PostgresRow]
                 if changes.isEmpty {
-                    updated = try await connection.rows(prepared:
+                    updated = try await connection.rows(
                         """
                         SELECT id FROM stores WHERE id = \(id) AND archived_at IS NULL
                             AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
                         """, logger: logger)
                 } else {
-                    updated = try await connection.rows(prepared:
+                    updated = try await connection.rows(
                         """
                         UPDATE stores SET
                             name = COALESCE(\(changes.name)::text, name),
@@ -167,7 +143,7 @@ public struct StoreRepository: Sendable {
                     return
                 }
                 if let imageIDs = changes.imageIDs {
-                    try await connection.rows(prepared: "DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
+                    try await connection.rows("DELETE FROM store_images WHERE store_id = \(id)", logger: logger)
                     try await Self.insertImages(imageIDs, storeID: id, on: connection, logger: logger)
                 }
             }
@@ -176,10 +152,10 @@ public struct StoreRepository: Sendable {
 
     /// Archives a live store (version checked like `update`): it leaves every list and answers 404; its data stays.
     public func archive(id: String, expectedVersion: Int?) async throws {
-        guard StoreRules.isPlausibleID(id) else { throw Self.notFound(id) }
+        guard PlausibleID.check(id) else { throw Self.notFound(id) }
         let logger = database.logger
         try await database.withConnection { connection in
-            let archived = try await connection.rows(prepared:
+            let archived = try await connection.rows(
                 """
                 UPDATE stores SET archived_at = now(), updated_at = now(), version = version + 1
                 WHERE id = \(id) AND archived_at IS NULL
@@ -192,33 +168,33 @@ public struct StoreRepository: Sendable {
 
     /// After a guarded write matched no row: 404 when the store is gone, else the version was stale (412).
     private static func explainMiss(id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        let live = try await connection.rows(prepared: "SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
+        let live = try await connection.rows("SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
         throw live.isEmpty ? notFound(id) : Versioning.versionConflict
     }
 
     /// 400 `unknown_category` unless the category exists.
     static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        let found = StoreRules.isPlausibleID(id)
-            ? try await connection.rows(prepared: "SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
-        guard !found.isEmpty else { throw Problem.badRequest("unknown_category", "No category \(id).") }
+        let found = PlausibleID.check(id)
+            ? try await connection.rows("SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
+        guard !found.isEmpty else { throw StoreError.unknownCategory(id: id) }
     }
 
     /// 400 `invalid_images` unless every id is an image uploaded by `uploaderID`.
     static func requireOwnImages(_ ids: [String], uploaderID: String, on connection: PostgresConnection, logger: Logger) async throws {
         let distinct = Array(Set(try StoreRules.checkImageCount(ids)))
         guard !distinct.isEmpty else { return }
-        let rows = try await connection.rows(prepared:
+        let rows = try await connection.rows(
             "SELECT count(*)::int FROM images WHERE id = ANY(\(distinct)::text[]) AND uploader_id = \(uploaderID)",
             logger: logger)
-        guard try rows[0].decode(Int.self) == distinct.count else {
-            throw Problem.badRequest("invalid_images", "Every image must be one you uploaded.")
+        guard try rows[0].decodeAll(Int.self) == distinct.count else {
+            throw StoreError.invalidImages("Every image must be one you uploaded.")
         }
     }
 
     /// The carousel in the given order: position 0, 1, ...
     static func insertImages(_ ids: [String], storeID: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !ids.isEmpty else { return }
-        try await connection.rows(prepared:
+        try await connection.rows(
             """
             INSERT INTO store_images (store_id, position, image_id)
             SELECT \(storeID), given.position - 1, given.image_id
@@ -230,10 +206,10 @@ public struct StoreRepository: Sendable {
     static func mappingForeignKeys<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as PSQLError where error.has(.foreignKeyViolation) {
+        } catch let error as PSQLError where error.serverCode == .foreignKeyViolation {
             let constraint = error.serverInfo?[.constraintName] ?? ""
-            if constraint.contains("category") { throw Problem.badRequest("unknown_category", "The category no longer exists.") }
-            if constraint.contains("image") { throw Problem.badRequest("invalid_images", "An image no longer exists.") }
+            if constraint.contains("category") { throw StoreError.unknownCategory(id: nil) }
+            if constraint.contains("image") { throw StoreError.invalidImages("An image no longer exists.") }
             throw error
         }
     }

@@ -11,12 +11,12 @@ public enum StoreRules {
     /// The trimmed name, or 400 `name_required` / `invalid_name` (over 64 characters or control characters).
     public static func validName(_ raw: String?) throws -> String {
         let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw Problem.badRequest("name_required", "The store name must not be blank.") }
+        guard !name.isEmpty else { throw StoreError.nameRequired }
         guard TextLimit.fits(name, maxNameLength) else {
-            throw Problem.badRequest("invalid_name", "The store name must be at most \(maxNameLength) characters.")
+            throw StoreError.invalidName("The store name must be at most \(maxNameLength) characters.")
         }
         guard !containsControl(name, allowingLineBreaks: false) else {
-            throw Problem.badRequest("invalid_name", "The store name must not contain control characters.")
+            throw StoreError.invalidName("The store name must not contain control characters.")
         }
         return name
     }
@@ -25,10 +25,10 @@ public enum StoreRules {
     public static func validDescription(_ raw: String?) throws -> String {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard TextLimit.fits(text, maxDescriptionLength) else {
-            throw Problem.badRequest("invalid_description", "The description must be at most \(maxDescriptionLength) characters.")
+            throw StoreError.invalidDescription("The description must be at most \(maxDescriptionLength) characters.")
         }
         guard !containsControl(text, allowingLineBreaks: true) else {
-            throw Problem.badRequest("invalid_description", "The description must not contain control characters.")
+            throw StoreError.invalidDescription("The description must not contain control characters.")
         }
         return text
     }
@@ -37,10 +37,10 @@ public enum StoreRules {
     public static func validAddress(_ raw: String?) throws -> String {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard TextLimit.fits(text, maxAddressLength) else {
-            throw Problem.badRequest("invalid_address", "The address must be at most \(maxAddressLength) characters.")
+            throw StoreError.invalidAddress("The address must be at most \(maxAddressLength) characters.")
         }
         guard !containsControl(text, allowingLineBreaks: false) else {
-            throw Problem.badRequest("invalid_address", "The address must not contain control characters.")
+            throw StoreError.invalidAddress("The address must not contain control characters.")
         }
         return text
     }
@@ -48,10 +48,10 @@ public enum StoreRules {
     /// At most nine image ids, or 400 `invalid_images`; whether each is the actor's is checked in the database.
     public static func checkImageCount(_ ids: [String]) throws -> [String] {
         guard ids.count <= maxImages else {
-            throw Problem.badRequest("invalid_images", "A store has at most \(maxImages) images.")
+            throw StoreError.invalidImages("A store has at most \(maxImages) images.")
         }
-        guard ids.allSatisfy(isPlausibleID) else {
-            throw Problem.badRequest("invalid_images", "An image id is not one this server issued.")
+        guard ids.allSatisfy(PlausibleID.check) else {
+            throw StoreError.invalidImages("An image id is not one this server issued.")
         }
         return ids
     }
@@ -59,14 +59,9 @@ public enum StoreRules {
     /// A JSON integer from 1 to 1,000,000; anything else (a string, a fraction, null, missing) 400 `invalid_amount`.
     public static func validAmount(_ value: JSONValue?) throws -> Int {
         guard let amount = value?.integerValue, (1...maxPromotionAmount).contains(amount) else {
-            throw Problem.badRequest("invalid_amount", "amount must be a JSON integer from 1 to 1,000,000.")
+            throw StoreError.invalidAmount
         }
         return amount
-    }
-
-    /// Ids are short printable text; anything else (NUL included, which PostgreSQL text refuses) cannot name a row.
-    public static func isPlausibleID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 200 && !containsControl(id, allowingLineBreaks: false)
     }
 
     static func containsControl(_ text: String, allowingLineBreaks: Bool) -> Bool {
@@ -88,14 +83,14 @@ public enum StorePermissions {
     /// Edit and archive: its manager or an admin, else 403 `not_store_owner`.
     public static func requireEditor(_ user: AuthUser, managerID: String) throws {
         guard user.role == .admin || user.id == managerID else {
-            throw Problem.forbidden("not_store_owner", "Only the store's manager or an admin may change it.")
+            throw StoreError.notOwner("Only the store's manager or an admin may change it.")
         }
     }
 
     /// Buying promotion: its manager only (admins included in the refusal), else 403 `not_store_owner`.
     public static func requireManager(_ user: AuthUser, managerID: String) throws {
         guard user.id == managerID else {
-            throw Problem.forbidden("not_store_owner", "Only the store's manager may buy promotion for it.")
+            throw StoreError.notOwner("Only the store's manager may buy promotion for it.")
         }
     }
 

@@ -37,7 +37,7 @@ struct StoresController {
         let categoryID = query["category"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let page = try PageRequest(request)
         if let categoryID, try await !categories.exists(id: categoryID) {
-            throw Problem.badRequest("unknown_category", "No category \(categoryID).")
+            throw StoreError.unknownCategory(id: categoryID)
         }
         return JSONResponse(try await stores.list(sort: sort, categoryID: categoryID, page: page, viewer: context.viewer.user))
     }

@@ -1,5 +1,6 @@
-/// The pieces of hand-written JSON that the response writer (`JSONWriter`) and the data generator
-/// (`JSONTextWriter`) share: string escaping, digits and `.iso8601` timestamps without Foundation's formatters.
+/// The pieces of hand-written JSON that the response writer (`JSONWriter`), the OpenAPI document (`JSONTree`) and
+/// the data generator (`JSONTextWriter`) share: the one string escaper, digits and `.iso8601` timestamps without
+/// Foundation's formatters.
 enum JSONText {
     /// JSON string escaping: quote, backslash and control characters; everything else is written as UTF-8.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {

@@ -15,8 +15,8 @@ import Testing
             let login = try await client.send(.post, "/v1/auth/login", body: ["name": "root", "password": "root password"])
             #expect(login.status == .ok)
             #expect(try (login.json()["user"] as? [String: Any])?["role"] as? String == "admin")
-            await #expect(throws: AdminError.self) { try await admin.create(name: "ROOT", password: "another one", role: .user) }
-            await #expect(throws: AdminError("The password must be at least 8 characters.")) {
+            await #expect(throws: AccountError.nameTaken("ROOT")) { try await admin.create(name: "ROOT", password: "another one", role: .user) }
+            await #expect(throws: AccountError.weakPassword(min: 8)) {
                 try await admin.create(name: "Weak", password: "short", role: .user)
             }
         }
@@ -28,7 +28,7 @@ import Testing
             let olga = try await client.register("Olga", password: "olga password")
             try await admin.setRole(name: "OLGA", role: .manager)
             #expect(try await admin.list().first { $0.name == "Olga" }?.role == .manager)
-            await #expect(throws: AdminError("no user is named Nobody")) { try await admin.setRole(name: "Nobody", role: .user) }
+            await #expect(throws: AccountError.userNotFound("No user is named Nobody.")) { try await admin.setRole(name: "Nobody", role: .user) }
 
             // MUT
             let password = try await admin.resetPassword(name: "olga")

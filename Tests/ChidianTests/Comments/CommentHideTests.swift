@@ -14,7 +14,7 @@ import Testing
             #expect(result == .hidden)
             let row = try await app.database.query("SELECT hidden_at IS NOT NULL FROM comments WHERE id = \(id)")
             #expect(try row.first?.decode(Bool.self) == true)
-            await #expect(throws: CommentModeration.UnknownComment(id: "m_missing")) {
+            await #expect(throws: CommentError.notFound(id: "m_missing")) {
                 try await CommentModeration.hide(id: "m_missing", database: app.database)
             }
         }

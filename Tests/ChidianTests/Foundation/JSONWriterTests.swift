@@ -72,4 +72,24 @@ import Testing
         // validate
         #expect(written as? NSDictionary == encoded as? NSDictionary)
     }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func aNonFiniteDoubleIsRefusedLikeJSONEncoderDoes(value: Double) throws {
+        let store = Self.store(average: value, adSpend: nil)
+        // MUT / validate
+        #expect(throws: EncodingError.self) { try JSONWriter.bytes(of: store) }
+        #expect(throws: EncodingError.self) { try JSONEncoder.chidian.encode(store) }
+    }
+
+    @Test func aJSONValueReadsBackAsItCame() throws {
+        let text = #"{"a":[1,2.5,"三\n",null,true,{"z":{}}],"b":-7,"c":"\u0001"}"#
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        // MUT
+        let written = try JSONWriter.bytes(of: value)
+        let encoded = try JSONEncoder.chidian.encode(value)
+        // validate
+        let original = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+        #expect(try JSONSerialization.jsonObject(with: Data(written)) as? NSDictionary == original)
+        #expect(try JSONSerialization.jsonObject(with: encoded) as? NSDictionary == original)
+    }
 }

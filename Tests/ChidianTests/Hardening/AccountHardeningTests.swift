@@ -59,7 +59,7 @@ import Testing
             } catch let error as PSQLError { caught = error }
             // validate
             let error = try #require(caught)
-            #expect(error.has(.checkViolation))
+            #expect(error.serverCode == .checkViolation)
             #expect(DatabaseErrors.problem(for: error)?.code == "invalid_name")
             let metadata = DatabaseErrors.metadata(error)
             #expect(metadata["psql.constraint"] == "users_name_length")

@@ -181,13 +181,13 @@ import Testing
         try await TestApp.run { client, app in
             let vocabulary = DishVocabulary(database: app.database)
             // MUT / validate
-            await #expect(throws: AdminError("水煮鱼 is already in the dish vocabulary")) { try await vocabulary.add(name: "水煮鱼") }
-            await #expect(throws: AdminError("HOT POT is already in the dish vocabulary")) { try await vocabulary.add(name: "HOT POT") }
-            await #expect(throws: AdminError("the dish name must not be blank")) { try await vocabulary.add(name: "  ") }
-            await #expect(throws: AdminError("the dish name must be at most 32 characters")) {
+            await #expect(throws: SearchError.dishExists("水煮鱼")) { try await vocabulary.add(name: "水煮鱼") }
+            await #expect(throws: SearchError.dishExists("HOT POT")) { try await vocabulary.add(name: "HOT POT") }
+            await #expect(throws: SearchError.invalidDishName("The dish name must not be blank.")) { try await vocabulary.add(name: "  ") }
+            await #expect(throws: SearchError.invalidDishName("The dish name must be at most 32 characters.")) {
                 try await vocabulary.add(name: String(repeating: "鱼", count: 33))
             }
-            await #expect(throws: AdminError("the dish name must not contain control characters")) { try await vocabulary.add(name: "鱼\u{7}") }
+            await #expect(throws: SearchError.invalidDishName("The dish name must not contain control characters.")) { try await vocabulary.add(name: "鱼\u{7}") }
             let count = try await app.database.query("SELECT count(*)::int FROM search_dishes")
             #expect(try count[0].decode(Int.self) == DishCatalog.names.count)
         }

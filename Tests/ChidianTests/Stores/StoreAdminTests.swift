@@ -32,13 +32,13 @@ import Testing
             let admin = StoreAdmin(database: app.database)
             _ = try await admin.addCategory(name: "Hotpot")
             let bbq = try await admin.addCategory(name: "BBQ")
-            await #expect(throws: AdminError("a category named hotpot already exists")) { try await admin.addCategory(name: "hotpot") }
-            await #expect(throws: AdminError("the category name must not be blank")) { try await admin.addCategory(name: "  ") }
-            await #expect(throws: AdminError("the category name must be at most 32 characters")) {
+            await #expect(throws: StoreError.categoryNameTaken("hotpot")) { try await admin.addCategory(name: "hotpot") }
+            await #expect(throws: StoreError.invalidCategoryName("The category name must not be blank.")) { try await admin.addCategory(name: "  ") }
+            await #expect(throws: StoreError.invalidCategoryName("The category name must be at most 32 characters.")) {
                 try await admin.addCategory(name: String(repeating: "x", count: 33))
             }
-            await #expect(throws: AdminError("no category has id c_nope")) { try await admin.renameCategory(id: "c_nope", to: "X") }
-            await #expect(throws: AdminError("a category named HOTPOT already exists")) {
+            await #expect(throws: StoreError.categoryNotFound(id: "c_nope")) { try await admin.renameCategory(id: "c_nope", to: "X") }
+            await #expect(throws: StoreError.categoryNameTaken("HOTPOT")) {
                 try await admin.renameCategory(id: bbq.id, to: "HOTPOT")
             }
             #expect(try await admin.listCategories().map(\.name) == ["BBQ", "Hotpot"])
@@ -69,8 +69,8 @@ import Testing
             #expect(try await admin.restoreStore(id: second))
             #expect(try await admin.restoreStore(id: second) == false)
             #expect(try await client.send(.get, "/v1/stores/\(second)").status == .ok)
-            await #expect(throws: AdminError("no store has id s_nope")) { try await admin.archiveStore(id: "s_nope") }
-            await #expect(throws: AdminError("no store has id s_nope")) { try await admin.restoreStore(id: "s_nope") }
+            await #expect(throws: StoreError.notFound(id: "s_nope")) { try await admin.archiveStore(id: "s_nope") }
+            await #expect(throws: StoreError.notFound(id: "s_nope")) { try await admin.restoreStore(id: "s_nope") }
         }
     }
 
@@ -87,11 +87,11 @@ import Testing
             let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(id.hasPrefix("c_"))
             #expect(again.status != 0)
-            #expect(again.stderr.contains("a category named DIM SUM already exists"))
+            #expect(again.stderr.contains("A category named DIM SUM already exists."))
             #expect(list.stdout == "id\tname\tstores\n\(id)\tDim sum\t0\n")
             #expect(archive.status != 0)
             #expect(archive.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1)
-            #expect(archive.stderr.contains("no store has id s_nope"))
+            #expect(archive.stderr.contains("No store s_nope."))
             #expect(stores.status == 0)
             #expect(stores.stdout == "id\tname\tcategory\tmanager\trating\tadSpend\tarchived\n")
         }

@@ -8,7 +8,7 @@ import Testing
 
 /// 25 stores, 22 of them made in one statement (so they share created_at), with few distinct names, ratings and favorite
 /// counts: every sort order has ties that only the id breaks, the case where careless cursors repeat or skip.
-private func seedTwentyFive(_ app: TestApp, managerID: String, categories: [String]) async throws {
+func seedTwentyFive(_ app: TestApp, managerID: String, categories: [String]) async throws {
     try await app.database.query(
         """
         INSERT INTO stores (name, category_id, manager_id)
@@ -34,7 +34,7 @@ private func seedTwentyFive(_ app: TestApp, managerID: String, categories: [Stri
     }
 }
 
-private struct Listed {
+struct Listed {
     let id: String
     let name: String
     let score: Double
@@ -51,7 +51,7 @@ private struct Listed {
 }
 
 /// The contract's orders, computed here from what the API returned.
-private func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Date]) -> [String] {
+func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Date]) -> [String] {
     func codePoints(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
     return stores.sorted { a, b in
         switch sort {
@@ -185,71 +185,6 @@ private func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [St
                 #expect(listed.first?["favorited"] as? Bool == expected)
                 #expect(one["favoriteCount"] as? Int == 1)
             }
-        }
-    }
-}
-
-@Suite struct ManagerStoresTests {
-    @Test func managersSeeTheirOwnStoresWithAdSpend() async throws {
-        try await TestApp.run { client, app in
-            // setup
-            let manager = try await client.register("Boss", role: "manager")
-            let rival = try await client.register("Rival", role: "manager")
-            let category = try await StoreFixture.category(app, "火锅")
-            var mine: [String] = []
-            for n in 0..<5 { mine.append(try await StoreFixture.store(client, manager, name: "Mine \(n)", categoryID: category)["id"] as! String) }
-            _ = try await StoreFixture.store(client, rival, name: "Theirs", categoryID: category)
-            _ = try await client.send(.post, "/v1/stores/\(mine[0])/promotions", body: ["amount": 70], token: manager.token)
-            // MUT
-            let walked = try await StoreFixture.walk(client, "/v1/me/stores?", limit: 2, token: manager.token)
-            let page = try StoreFixture.items(try await client.send(.get, "/v1/me/stores", token: manager.token))
-            // validate
-            #expect(walked.ids == mine.reversed())
-            #expect(walked.pages == 3)
-            #expect(page.allSatisfy { $0["adSpend"] is Int })
-            #expect(page.last?["adSpend"] as? Int == 70)
-        }
-    }
-
-    @Test func othersAreRefused() async throws {
-        try await TestApp.run { client, app in
-            let user = try await client.register("Eater")
-            let admin = try await app.admin(client)
-            let asUser = try await client.send(.get, "/v1/me/stores", token: user.token)
-            let asAdmin = try await client.send(.get, "/v1/me/stores", token: admin.token)
-            let asNobody = try await client.send(.get, "/v1/me/stores")
-            let asVisitor = try await client.send(.get, "/v1/me/stores", headers: StoreFixture.visitor())
-            #expect(asUser.status == .forbidden)
-            #expect(asUser.problemCode == "manager_required")
-            #expect(asAdmin.status == .forbidden)
-            #expect(asAdmin.problemCode == "manager_required")
-            #expect(asNobody.problemCode == "login_required")
-            #expect(asVisitor.problemCode == "login_required")
-        }
-    }
-}
-
-@Suite struct CategoryTests {
-    @Test func categoriesCountLiveStores() async throws {
-        try await TestApp.run { client, app in
-            // setup
-            let manager = try await client.register("Boss", role: "manager")
-            let hotpot = try await StoreFixture.category(app, "火锅")
-            let bbq = try await StoreFixture.category(app, "Barbecue")
-            let empty = try await StoreFixture.category(app, "Dessert")
-            var hotpots: [String] = []
-            for n in 0..<3 { hotpots.append(try await StoreFixture.store(client, manager, name: "H\(n)", categoryID: hotpot)["id"] as! String) }
-            _ = try await StoreFixture.store(client, manager, name: "B", categoryID: bbq)
-            _ = try await client.send(.delete, "/v1/stores/\(hotpots[0])", token: manager.token)
-            // MUT
-            let response = try await client.send(.get, "/v1/categories")
-            // validate
-            #expect(response.status == .ok)
-            let items = try StoreFixture.items(response)
-            #expect(items.map { $0["id"] as! String } == [bbq, empty, hotpot], "code-point order of names")
-            #expect(items.map { $0["name"] as! String } == ["Barbecue", "Dessert", "火锅"])
-            #expect(items.map { $0["storeCount"] as! Int } == [1, 0, 2])
-            #expect(items.allSatisfy { Set($0.keys) == ["id", "name", "storeCount"] })
         }
     }
 }

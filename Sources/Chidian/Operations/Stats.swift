@@ -33,7 +33,7 @@ public struct Stats: Sendable, Equatable, CustomStringConvertible {
                    (SELECT count(*) FROM promotions)::int,
                    (SELECT coalesce(sum(ad_spend), 0) FROM stores WHERE archived_at IS NULL)::int8
             """)[0]
-        let values = try row.decode((Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int).self)
+        let values = try row.decodeAll((Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int).self)
         stats.counts = Counts(
             users: values.0, managers: values.1, admins: values.2, categories: values.3, stores: values.4,
             archivedStores: values.5, reviews: values.6, notices: values.7, hiddenComments: values.8, favorites: values.9,
@@ -42,14 +42,14 @@ public struct Stats: Sendable, Equatable, CustomStringConvertible {
             SELECT id, name, rating_score::float8, rating_count FROM stores WHERE archived_at IS NULL
             ORDER BY rating_score DESC, id DESC LIMIT \(top)
             """).map { row in
-            let (id, name, score, count) = try row.decode((String, String, Double, Int).self)
+            let (id, name, score, count) = try row.decodeAll((String, String, Double, Int).self)
             return Ranked(id: id, name: name, value: String(format: "%.2f (%d reviews)", score, count))
         }
         stats.topBySpend = try await database.query("""
             SELECT id, name, ad_spend::int8 FROM stores WHERE archived_at IS NULL AND ad_spend > 0
             ORDER BY ad_spend DESC, created_at, id LIMIT \(top)
             """).map { row in
-            let (id, name, spend) = try row.decode((String, String, Int).self)
+            let (id, name, spend) = try row.decodeAll((String, String, Int).self)
             return Ranked(id: id, name: name, value: String(spend))
         }
         return stats

@@ -18,19 +18,9 @@ struct HealthController {
     }
 
     func ready() async throws -> JSONResponse<[String: String]> {
-        let migrator = self.migrator
-        let current = try await database.withConnection { connection in
-            (try? await migrator.isCurrent(on: connection)) ?? false
-        }
-        guard current else {
+        guard try await Readiness.schemaIsCurrent(database: database, migrator: migrator) else {
             throw Problem(.serviceUnavailable, "schema_behind", "The database schema is not current; run `chidian migrate`.")
         }
         return JSONResponse(["status": "ready"])
-    }
-}
-
-extension Database {
-    public func with(timeout: Duration) -> Database {
-        Database(client: client, timeout: timeout, logger: logger)
     }
 }

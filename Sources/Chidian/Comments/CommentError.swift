@@ -1,0 +1,47 @@
+/// The failures of reviews and notices.
+public enum CommentError: DomainError, Equatable {
+    case notFound(id: String)
+    case bodyRequired
+    case bodyTooLong(max: Int)
+    /// NUL, which PostgreSQL text cannot hold.
+    case bodyHasNul
+    case invalidRating
+    case invalidImages(String)
+    /// Only the author (or an admin, for deletion) may do this.
+    case notAuthor(String)
+    /// Admins moderate comments; they do not write them.
+    case adminCannotWrite
+
+    public var code: String {
+        switch self {
+        case .notFound: "comment_not_found"
+        case .bodyRequired: "body_required"
+        case .bodyTooLong: "body_too_long"
+        case .bodyHasNul: "invalid_body"
+        case .invalidRating: "invalid_rating"
+        case .invalidImages: "invalid_images"
+        case .notAuthor: "not_author"
+        case .adminCannotWrite: "forbidden"
+        }
+    }
+
+    public var kind: FailureKind {
+        switch self {
+        case .notFound: .notFound
+        case .notAuthor, .adminCannotWrite: .forbidden
+        default: .invalid
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .notFound(let id): "No comment \(id.prefix(64))."
+        case .bodyRequired: "The body must not be blank."
+        case .bodyTooLong(let max): "The body must be at most \(max) characters."
+        case .bodyHasNul: "Field 'body' must not contain NUL characters."
+        case .invalidRating: "A review needs a rating that is an integer from 1 to 5."
+        case .invalidImages(let reason), .notAuthor(let reason): reason
+        case .adminCannotWrite: "Admins moderate comments; they do not write them."
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import PostgresNIO
+
+/// The columns of a comment view and their decoder, kept side by side: `decode` reads the row whole
+/// (`decodeAll`), so a column added to one and not the other fails every comment read.
+/// `c` comments, `s` stores, `g` categories, `u` users; image ids come from ordered sub-selects, so a page of
+/// comments is one statement.
+enum CommentRow {
+    static let columns = """
+        c.id, c.kind, c.store_id, s.name, g.id, g.name,
+            (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
+            u.id, u.name, u.avatar_image_id, c.rating::int, c.body,
+            ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
+            c.created_at, c.updated_at, c.version, c.created_at::text
+        """
+
+    /// The joins `columns` needs.
+    static let from = """
+        FROM comments c
+        JOIN stores s ON s.id = c.store_id
+        JOIN categories g ON g.id = s.category_id
+        JOIN users u ON u.id = c.author_id
+        """
+
+    /// Hidden comments and comments of archived stores are in no list and answer 404.
+    static let visible = "c.hidden_at IS NULL AND NOT c.store_archived AND s.archived_at IS NULL"
+
+    /// A decoded row: the view and its `created_at` as text (microseconds kept), a keyset cursor key.
+    struct Decoded: Sendable {
+        var view: CommentView
+        var createdAtKey: String
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Decoded {
+        let (
+            id, kind, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar, rating,
+            body, imageIDs, createdAt, updatedAt, version, createdAtKey
+        ) = try row.decodeAll(
+            (
+                String, String, String, String, String, String, String?,
+                String, String, String?, Int?, String, [String], Date, Date, Int, String
+            ).self)
+        let view = CommentView(
+            id: id, kind: CommentKind(rawValue: kind) ?? .review, storeId: storeID,
+            store: .init(
+                id: storeID, name: storeName, category: .init(id: categoryID, name: categoryName),
+                imageUrl: storeImage.map(ImageURL.path)),
+            author: .init(id: authorID, name: authorName, avatarUrl: avatar.map(ImageURL.path)),
+            rating: rating, body: body, imageUrls: imageIDs.map(ImageURL.path), createdAt: createdAt,
+            updatedAt: updatedAt, version: version)
+        return Decoded(view: view, createdAtKey: createdAtKey)
+    }
+}
+
+/// The prepared statements that read comments. A list statement takes the position after which its page starts
+/// (NULL keys: the first page, which starts above every row) and `limit` rows.
+enum CommentStatements {
+    /// The visible comments among `ids` (any order; the caller restores its own).
+    struct ByIDs: PostgresPreparedStatement {
+        static let name = "comments_by_ids"
+        static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.id = ANY($1::text[]) AND \(CommentRow.visible)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
+
+        var ids: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(ids)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
+    }
+
+    /// A store's comments of the given kinds, newest first.
+    struct StoreNewest: PostgresPreparedStatement {
+        static let name = "store_comments_newest"
+        static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+              AND (c.created_at, c.id) < (COALESCE($3::timestamptz, 'infinity'), COALESCE($4, ''))
+            ORDER BY c.created_at DESC, c.id DESC
+            LIMIT $5
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .text, .text, .int8]
+
+        var storeID: String
+        var kinds: [String]
+        var after: CommentKeyset.Newest
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(storeID)
+            bindings.append(kinds)
+            bindings.append(after.createdAt)
+            bindings.append(after.id)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+    }
+
+    /// A store's reviews and notices by rating, notices (no rating: 0) after every review, then newest first.
+    struct StoreByRating: PostgresPreparedStatement {
+        static let name = "store_comments_rating"
+        static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+              AND (COALESCE(c.rating, 0), c.created_at, c.id)
+                  < (COALESCE($3::int, 6), COALESCE($4::timestamptz, 'infinity'), COALESCE($5, ''))
+            ORDER BY COALESCE(c.rating, 0) DESC, c.created_at DESC, c.id DESC
+            LIMIT $6
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
+
+        var storeID: String
+        var kinds: [String]
+        var after: CommentKeyset.Rating
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings { after.bindings(storeID: storeID, kinds: kinds, limit: limit) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+    }
+
+    /// A store's reviews alone by rating: sorting by the plain column walks the comments_store_rating index.
+    struct StoreReviewsByRating: PostgresPreparedStatement {
+        static let name = "store_reviews_rating"
+        static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+              AND (c.rating, c.created_at, c.id)
+                  < (COALESCE($3::int, 6), COALESCE($4::timestamptz, 'infinity'), COALESCE($5, ''))
+            ORDER BY c.rating DESC, c.created_at DESC, c.id DESC
+            LIMIT $6
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
+
+        var storeID: String
+        var after: CommentKeyset.Rating
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            after.bindings(storeID: storeID, kinds: [CommentKind.review.rawValue], limit: limit)
+        }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+    }
+
+    /// A user's visible comments, newest first.
+    struct UserNewest: PostgresPreparedStatement {
+        static let name = "user_comments_newest"
+        static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.author_id = $1 AND \(CommentRow.visible)
+              AND (c.created_at, c.id) < (COALESCE($2::timestamptz, 'infinity'), COALESCE($3, ''))
+            ORDER BY c.created_at DESC, c.id DESC
+            LIMIT $4
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
+
+        var userID: String
+        var after: CommentKeyset.Newest
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(userID)
+            bindings.append(after.createdAt)
+            bindings.append(after.id)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+    }
+
+    /// Posting a review or notice; its images and view follow in the same transaction.
+    struct Insert: PostgresPreparedStatement {
+        static let name = "comment_insert"
+        static let sql = """
+            INSERT INTO comments (kind, store_id, author_id, rating, body)
+            VALUES ($1, $2, $3, $4::smallint, $5)
+            RETURNING id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8, .text]
+
+        var new: CommentRepository.NewComment
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(new.kind.rawValue)
+            bindings.append(new.storeID)
+            bindings.append(new.authorID)
+            bindings.append(new.rating)
+            bindings.append(new.body)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll((String).self) }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import PostgresNIO
+
+/// One call of `search_page` (migration 003): the next `limit` hits after a position (NULL keys: the first page).
+struct SearchPageStatement: PostgresPreparedStatement {
+    static let name = "search_page"
+    static let sql = """
+        SELECT out_id, out_group, out_count, out_score, out_category, out_text_count, out_dish_names, out_dish_counts
+        FROM search_page($1, $2, $3::int, $4::int, $5::float8, $6, $7::int)
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .int8, .int8, .text, .text, .int8]
+
+    var query: SearchQuery
+    var after: SearchRepository.Position?
+    var limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 7)
+        bindings.append(query.text)
+        bindings.append(query.pinyin)
+        bindings.append(after?.group)
+        bindings.append(after?.count)
+        bindings.append(after?.score)
+        bindings.append(after?.id)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> SearchRepository.Hit {
+        let (id, group, count, score, category, textCount, dishNames, dishCounts) =
+            try row.decodeAll((String, Int, Int, String, Bool, Int, [String], [Int]).self)
+        return SearchRepository.Hit(
+            position: .init(group: group, count: count, score: score, id: id), category: category,
+            textCount: textCount, dishes: zip(dishNames, dishCounts).map { (name: $0.0, count: $0.1) })
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import PostgresNIO
+
+/// The statements that read full store views. Both select `StoreViewRow.columns` and decode it whole.
+enum StoreStatements {
+    /// One live store as `viewer` (nil: anonymous) sees it. Its own statement: planned for an id list of unknown
+    /// length, the lookup of one store costs PostgreSQL more than a custom plan, so it would be re-planned on
+    /// every store page; by id its one prepared plan is kept.
+    struct ByID: PostgresPreparedStatement {
+        static let name = "store_by_id"
+        static let sql = """
+            SELECT \(StoreViewRow.columns)
+            FROM stores s \(StoreViewRow.joins)
+            WHERE s.id = $1 AND s.archived_at IS NULL
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text]
+
+        var id: String
+        var viewer: AuthUser?
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(viewer?.id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> StoreView { try StoreViewRow.decode(row, viewer: viewer) }
+    }
+
+    /// The live stores among `ids`, in the order given (duplicates kept).
+    struct ByIDs: PostgresPreparedStatement {
+        static let name = "stores_by_ids"
+        static let sql = """
+            SELECT \(StoreViewRow.columns)
+            FROM unnest($1::text[]) WITH ORDINALITY AS wanted (id, position)
+            JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
+            \(StoreViewRow.joins)
+            ORDER BY wanted.position
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .text]
+
+        var ids: [String]
+        var viewer: AuthUser?
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(ids)
+            bindings.append(viewer?.id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> StoreView { try StoreViewRow.decode(row, viewer: viewer) }
+    }
+}
+
+extension StoreStatements {
+    /// The ids of the daily promotions: live stores with ad spend, highest first, ties by earlier creation then id.
+    struct Promoted: PostgresPreparedStatement {
+        static let name = "stores_promoted"
+        static let sql = """
+            SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
+            ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.int8]
+
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+    }
+
+    /// The manager of a live store: every review posted asks it first.
+    struct LiveManager: PostgresPreparedStatement {
+        static let name = "store_live_manager"
+        static let sql = "SELECT manager_id FROM stores WHERE id = $1 AND archived_at IS NULL"
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        var storeID: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(storeID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+    }
+}
+
+/// The columns of a store view and their decoder, kept side by side: `decode` reads the row whole
+/// (`decodeAll`), so a column added to one and not the other fails every store read.
+enum StoreViewRow {
+    /// `$2` is the viewer's id (NULL when anonymous) for `favorited`.
+    static let columns = """
+        s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
+            COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
+                     '{}'::text[]),
+            s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
+            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
+            s.ad_spend, s.created_at, s.updated_at, s.version
+        """
+    /// The joins those columns need after `stores s`.
+    static let joins = """
+        JOIN categories c ON c.id = s.category_id
+        JOIN users u ON u.id = s.manager_id
+        """
+
+    static func decode(_ row: PostgresRow, viewer: AuthUser?) throws -> StoreView {
+        let (
+            id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
+            ratingCount, ratingSum, score, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
+        ) = try row.decodeAll(
+            (
+                String, String, String, String, String, String, String, String, [String],
+                Int, Int, Double, Int, Bool, Int, Date, Date, Int
+            ).self)
+        return StoreView(
+            id: id, name: name, category: .init(id: categoryID, name: categoryName), description: description,
+            address: address, managerId: managerID, managerName: managerName, imageUrls: imageIDs.map(ImageURL.path),
+            rating: .init(
+                average: ratingCount == 0 ? nil : Double(ratingSum) / Double(ratingCount), count: ratingCount,
+                score: score),
+            favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
+            updatedAt: updatedAt, version: version,
+            adSpend: StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil)
+    }
+}

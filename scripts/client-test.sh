@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Generates a Python client from the served GET /openapi.json with openapi-python-client (installed into .venv/),
+# installs it, and calls one success route and one error route through it, as a client developer would: the
+# error must come back as the typed Problem with its `code`. Needs a built .build/debug/chidian and the private
+# cluster (or DATABASE_URL); it creates its own database there and drops it afterwards.
+# The last line is `client: ok` or `client: FAILED`.
+set -euo pipefail
+
+project=$(cd "$(dirname "$0")/.." && pwd)
+cd "$project"
+bin=${CHIDIAN_BIN:-.build/debug/chidian}
+out=.build/client-test
+say() { echo "client: $*" >&2; }
+
+[ -x "$bin" ] || { say "$bin is missing: run swift build first"; exit 1; }
+if ! .venv/bin/openapi-python-client --version 2>/dev/null | grep -q "version: 0\.29\."; then
+    say "installing openapi-python-client 0.29 into .venv/"
+    [ -x .venv/bin/pip ] || python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check 'openapi-python-client>=0.29,<0.30'
+fi
+
+base_url=${DATABASE_URL:-$(scripts/db.sh url)}
+case "$base_url" in
+    postgres://*@127.0.0.1:* | postgres://*@localhost:* | postgresql://*@127.0.0.1:* | postgresql://*@localhost:*) ;;
+    *) say "refusing a non-local database: $base_url"; exit 1 ;;
+esac
+server_url=${base_url%/*}
+database="chidian_client_$$"
+images=$(mktemp -d)
+rm -rf "$out"
+mkdir -p "$out"
+pid=""
+
+cleanup() {
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 || true
+    rm -rf "$images"
+}
+trap cleanup EXIT
+
+psql -q "$server_url/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
+export DATABASE_URL=$server_url/$database IMAGE_DIR=$images LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
+"$bin" migrate >/dev/null
+
+port=18180
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+"$bin" serve --host 127.0.0.1 --port "$port" >"$out/server.log" 2>&1 &
+pid=$!
+api="http://127.0.0.1:$port"
+for _ in $(seq 1 100); do
+    curl -fsS -m 1 "$api/health" >/dev/null 2>&1 && break
+    kill -0 "$pid" 2>/dev/null || { cat "$out/server.log" >&2; say "the server did not start"; exit 1; }
+    sleep 0.1
+done
+
+# The generator's log; a failure to generate fails the test, and so does any part of the document it skips
+# except raw image bytes (image/* bodies, which it has no type for; the multipart upload stays).
+(cd "$out" && ../../.venv/bin/openapi-python-client generate --url "$api/openapi.json" --meta setup \
+    --output-path chidian-client >generate.log 2>&1) || { cat "$out/generate.log" >&2; say "generation failed"; exit 1; }
+if grep -i "will not be generated\|unable to parse\|cannot parse\|unsupported content" "$out/generate.log" |
+    grep -vq "content.type image/"; then
+    cat "$out/generate.log" >&2
+    say "the generator dropped part of the document"
+    echo "client: FAILED"
+    exit 1
+fi
+.venv/bin/pip install -q --disable-pip-version-check "$out/chidian-client"
+
+if .venv/bin/python - "$api" <<'PY'; then echo "client: ok"; else echo "client: FAILED"; exit 1; fi
+import sys
+from chidian_api_client import Client
+from chidian_api_client.api.operations import health
+from chidian_api_client.api.stores import get_store
+from chidian_api_client.models import Health, Problem
+
+client = Client(base_url=sys.argv[1], raise_on_unexpected_status=True)
+
+ok = health.sync_detailed(client=client)
+assert ok.status_code == 200, ok.status_code
+assert isinstance(ok.parsed, Health), type(ok.parsed)
+assert ok.parsed.status == "ok", ok.parsed
+
+missing = get_store.sync_detailed(client=client, id="s_no_such_store")
+assert missing.status_code == 404, missing.status_code
+assert isinstance(missing.parsed, Problem), type(missing.parsed)
+assert missing.parsed.code == "store_not_found", missing.parsed.code
+assert missing.parsed.status == 404
+print("client: health answered", ok.parsed.status, "and getStore", missing.parsed.code, file=sys.stderr)
+PY
