@@ -4,12 +4,18 @@
 --   BENCH_BODY    the POST body (JSON); "%n" is replaced by a per-request counter so bodies differ
 --   BENCH_TOKEN   a bearer token, when the scenario is signed in
 --   BENCH_OUT     where done() writes key=value figures (requests, rps, p50/p95/p99 in ms, errors)
+--   BENCH_DELAY_MS  a pause before each request of a connection, for a bounded load that leaves CPU to others
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY")
 local token = os.getenv("BENCH_TOKEN")
 local paths = {}
 for line in io.lines(os.getenv("BENCH_PATHS")) do
   if line ~= "" then paths[#paths + 1] = line end
+end
+
+local pause = tonumber(os.getenv("BENCH_DELAY_MS") or "")
+if pause and pause > 0 then
+  function delay() return pause end
 end
 
 local threads = {}
