@@ -343,12 +343,12 @@ live_import_s=skipped
 live_import() {
     say "live import: $LIVE_DB holding the demo seed"
     recreate "$LIVE_DB"
-    DATABASE_URL=$live_url IMAGE_DIR=$out/images "$BIN" seed seed >"$res/live-demo.log" 2>&1 \
+    DATABASE_URL=$live_url "$BIN" seed seed >"$res/live-demo.log" 2>&1 \
         || { tail -5 "$res/live-demo.log" >&2; say "the demo seed failed"; return 1; }
     psql "$live_url" -c "UPDATE users SET name = 'demo-' || id" -c "VACUUM ANALYZE" >/dev/null
     sql "$live_url" "SELECT '/v1/stores/' || id FROM stores WHERE archived_at IS NULL ORDER BY id" >"$paths/live-store"
     live_stores=$(wc -l <"$paths/live-store")
-    DATABASE_URL=$live_url LOG_LEVEL=$LOG_LEVEL IMAGE_DIR=$out/images "$BIN" serve --host 127.0.0.1 --port "$port" \
+    DATABASE_URL=$live_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
         >"$res/live-server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
@@ -358,7 +358,7 @@ live_import() {
     say "live import: seeding $data into $LIVE_DB while wrk reads store pages"
     local limit=3600 import_pid wrk_pid status=0 t
     t=$(now)
-    DATABASE_URL=$live_url IMAGE_DIR=$out/images timeout "$limit" "$BIN" seed "$data" >"$res/live-import.log" 2>&1 &
+    DATABASE_URL=$live_url timeout "$limit" "$BIN" seed "$data" >"$res/live-import.log" 2>&1 &
     import_pid=$!
     BENCH_PATHS=$paths/live-store BENCH_TOKEN="" BENCH_METHOD=GET BENCH_BODY="" BENCH_OUT=$res/live-import.wrk \
         BENCH_DELAY_MS=$LIVE_DELAY_MS wrk -t"$THREADS" -c"$LIVE_CONNECTIONS" -d"$((limit + 60))s" --timeout 10s --latency -s "$here/wrk.lua" "$api" \

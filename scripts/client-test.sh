@@ -26,7 +26,6 @@ case "$base_url" in
 esac
 server_url=${base_url%/*}
 database="chidian_client_$$"
-images=$(mktemp -d)
 rm -rf "$out"
 mkdir -p "$out"
 pid=""
@@ -34,12 +33,11 @@ pid=""
 cleanup() {
     if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
     psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 || true
-    rm -rf "$images"
 }
 trap cleanup EXIT
 
 psql -q "$server_url/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
-export DATABASE_URL=$server_url/$database IMAGE_DIR=$images LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
+export DATABASE_URL=$server_url/$database LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
 "$bin" migrate >/dev/null
 
 port=18180
