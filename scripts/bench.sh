@@ -130,7 +130,7 @@ else
         echo "SET client_min_messages = warning;"
         echo "BEGIN;"
         echo "TRUNCATE ${tables// /, } CASCADE;"
-        # As the importer does: the comments' row triggers skip this transaction's rows (migration 006), so the
+        # As the importer does: the comments' row triggers skip this transaction's rows (migration 005), so the
         # store totals and search summaries are not updated per row.
         echo "SET LOCAL chidian.bulk_import = 'on';"
     } >"$script"

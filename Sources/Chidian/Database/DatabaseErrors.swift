@@ -6,7 +6,7 @@ import PostgresNIO
 /// else is logged with its SQLSTATE, constraint and table only: a PSQLError's full description quotes the
 /// failing row (`Failing row contains …`), password hashes and review bodies included.
 enum DatabaseErrors {
-    /// Client-caused violations by constraint name (sql/007_hostile_input.sql names the length checks).
+    /// Client-caused violations by constraint name (sql/006_hostile_input.sql names the length checks).
     static let byConstraint: [String: Problem] = [
         "users_name_length": .badRequest("invalid_name", "The name is too long or not trimmed."),
         "users_name_lower": .conflict("name_taken", "The name is already used."),

@@ -7,7 +7,7 @@ import PostgresNIO
 /// times faster: PostgreSQL lowercases each review (so case folding is exactly the triggers'), this process
 /// collects its distinct characters, character pairs and vocabulary dishes, and the counts go back by COPY into
 /// `search_rebuild_counts` for `search_rebuild_apply` to write, a thousand stores at a time. A bulk rebuild writes
-/// fresh tables that `search_rebuild_end` swaps in (migration 006): the caller must commit right after it.
+/// fresh tables that `search_rebuild_end` swaps in (migration 005): the caller must commit right after it.
 enum SearchBulkIndexer {
     static let batchSize = 1000
 

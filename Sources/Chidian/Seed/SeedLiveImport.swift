@@ -1,6 +1,6 @@
 import PostgresNIO
 
-/// What lets `seed` run into a database that servers are using (migration 006, docs/SEARCH.md).
+/// What lets `seed` run into a database that servers are using (migration 005, docs/SEARCH.md).
 extension SeedWriter {
     /// Locks the stores whose comments the import merges, in id order, until it commits. Readers never wait for a
     /// row lock; writers of these stores do (comment inserts at their foreign-key check, rating, hide and delete

@@ -121,7 +121,7 @@ struct SeedWriter: Sendable {
             for (comment, position, image) in images { buffer.append([comment, String(position), image]) }
         }
         progress?.update(phase: "merging comments", done: 1, total: 1, rows: comments)
-        // Row triggers would update a store row per review; they skip this transaction's rows (migration 006) and
+        // Row triggers would update a store row per review; they skip this transaction's rows (migration 005) and
         // the totals and summaries are recomputed once below, with the touched stores locked against writers.
         try await connection.rows(Self.lockTouchedStores, logger: logger)
         try await connection.rows("SET LOCAL chidian.bulk_import = 'on'", logger: logger)
