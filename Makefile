@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test fuzz faults build db-start db-stop db-reset migrate seed bench clean
+.PHONY: run test lint fuzz faults build db-start db-stop db-reset migrate seed bench clean
 
 build:
 	swift build $(SWIFT_FLAGS) --product chidian
@@ -25,11 +25,17 @@ run: db-start build
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
 	@status=0; \
+	$(MAKE) --no-print-directory lint || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 swift test $(SWIFT_FLAGS) --skip-build || status=1; \
 	exit $$status
+
+# The toolchain's formatter, with the rules in .swift-format: `swift format format -i -r Sources Tests Package.swift
+# Plugins` fixes what it reports.
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift Plugins
 
 # schemathesis (installed into .venv/) against a freshly seeded server, every operation, anonymous and signed in.
 fuzz: db-start

@@ -23,7 +23,8 @@ enum Entry {
             exit(1)
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? "\(error.code)"
-            FileHandle.standardError.write(Data("Error: database: \(reason) (\(error.serverCode?.raw ?? "no SQLSTATE"))\n".utf8))
+            FileHandle.standardError.write(
+                Data("Error: database: \(reason) (\(error.serverCode?.raw ?? "no SQLSTATE"))\n".utf8))
             exit(1)
         } catch {
             ChidianCommand.exit(withError: error)
@@ -39,7 +40,11 @@ struct ChidianCommand: AsyncParsableCommand {
             Every subcommand reads DATABASE_URL; without it, the project's private cluster \
             (started by `make db-start`) is used.
             """,
-        subcommands: [Serve.self, Migrate.self, UserCommand.self, SeedCommand.self, ExportCommand.self, StoreCommand.self, CategoryCommand.self, CommentCommand.self, GenerateCommand.self, EvalRecommenderCommand.self, StatsCommand.self, DishCommand.self, ImageCommand.self]
+        subcommands: [
+            Serve.self, Migrate.self, UserCommand.self, SeedCommand.self, ExportCommand.self, StoreCommand.self,
+            CategoryCommand.self, CommentCommand.self, GenerateCommand.self, EvalRecommenderCommand.self,
+            StatsCommand.self, DishCommand.self, ImageCommand.self,
+        ]
     )
 }
 

@@ -18,8 +18,9 @@ struct DishCommand: AsyncParsableCommand {
             }
             print(["name", "pinyin", "initials", "stores", "reviews"].joined(separator: "\t"))
             for entry in entries {
-                print([entry.name, entry.syllables, entry.initials, String(entry.stores), String(entry.reviews)]
-                    .joined(separator: "\t"))
+                print(
+                    [entry.name, entry.syllables, entry.initials, String(entry.stores), String(entry.reviews)]
+                        .joined(separator: "\t"))
             }
         }
     }

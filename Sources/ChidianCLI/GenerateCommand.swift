@@ -36,7 +36,8 @@ struct GenerateCommand: ParsableCommand {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let megabytes = Double(summary.bytes) / 1_048_576
-        let line = "generated \(summary.users) users (\(summary.managers) managers), \(summary.stores) stores, "
+        let line =
+            "generated \(summary.users) users (\(summary.managers) managers), \(summary.stores) stores, "
             + "\(summary.reviews) reviews and \(summary.notices) notices in \(directory) "
             + "(\(String(format: "%.1f", megabytes)) MB, \(String(format: "%.1f", seconds)) s)"
         print(line)

@@ -10,7 +10,8 @@ struct ImageCommand: AsyncParsableCommand {
     struct Load: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load the bytes of images uploaded before they moved into PostgreSQL from an old IMAGE_DIR.")
-        @Argument(help: "The old image directory (files named by SHA-256 under two-character folders).") var directory: String
+        @Argument(help: "The old image directory (files named by SHA-256 under two-character folders).") var directory:
+            String
 
         func run() async throws {
             let (config, _) = try CLI.setUp()

@@ -13,7 +13,9 @@ struct Migrate: AsyncParsableCommand {
         let migrator = Migrator(logger: logger)
         let names: [String] = try await withDatabase(config, logger: logger) { database in
             try await database.with(timeout: .seconds(30)).withConnection { connection in
-                dryRun ? try await migrator.pending(on: connection).map(\.name) : try await migrator.migrate(on: connection)
+                dryRun
+                    ? try await migrator.pending(on: connection).map(\.name)
+                    : try await migrator.migrate(on: connection)
             }
         }
         if names.isEmpty {

@@ -5,7 +5,8 @@ import Foundation
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Import a directory in the original app's JSON format (userInfo.json, store.json, comment.json, images/).",
+        abstract:
+            "Import a directory in the original app's JSON format (userInfo.json, store.json, comment.json, images/).",
         discussion: """
             Everything is validated before anything is written, and the import is one transaction: all or nothing. \
             Ids are kept, so importing the same directory again changes nothing. Every error names the file, the \

@@ -10,7 +10,9 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let (config, _) = try CLI.setUp()
         let logger = CLI.quietLogger(config)
-        let stats = try await withDatabase(config, logger: logger) { try await Stats.load($0, top: max(1, min(top, 100))) }
+        let stats = try await withDatabase(config, logger: logger) {
+            try await Stats.load($0, top: max(1, min(top, 100)))
+        }
         print(stats)
     }
 }

@@ -16,15 +16,21 @@ struct StoreCommand: AsyncParsableCommand {
             }
             print(["id", "name", "category", "manager", "rating", "adSpend", "archived"].joined(separator: "\t"))
             for store in stores {
-                let rating = store.ratingAverage.map { "\(($0 * 100).rounded() / 100) (\(store.ratingCount))" } ?? "- (0)"
-                print([store.id, store.name, store.category, store.manager, rating, String(store.adSpend), store.archived ? "yes" : "no"]
+                let rating =
+                    store.ratingAverage.map { "\(($0 * 100).rounded() / 100) (\(store.ratingCount))" } ?? "- (0)"
+                print(
+                    [
+                        store.id, store.name, store.category, store.manager, rating, String(store.adSpend),
+                        store.archived ? "yes" : "no",
+                    ]
                     .joined(separator: "\t"))
             }
         }
     }
 
     struct Archive: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Archive a store: it leaves every list and answers 404.")
+        static let configuration = CommandConfiguration(
+            abstract: "Archive a store: it leaves every list and answers 404.")
         @Argument(help: "The store's id.") var id: String
 
         func run() async throws {

@@ -16,7 +16,8 @@ struct UserCommand: AsyncParsableCommand {
             let (config, _) = try CLI.setUp()
             let logger = CLI.quietLogger(config)
             let user = try await withDatabase(config, logger: logger) { database in
-                try await UserAdmin(database: database, config: config).create(name: name, password: password, role: role)
+                try await UserAdmin(database: database, config: config).create(
+                    name: name, password: password, role: role)
             }
             print("created \(user.role.rawValue) \(user.name) (\(user.id))")
         }
@@ -33,7 +34,11 @@ struct UserCommand: AsyncParsableCommand {
             }
             print(["id", "name", "role", "reviews", "created"].joined(separator: "\t"))
             for user in users {
-                print([user.id, user.name, user.role.rawValue, String(user.reviewCount), user.createdAt.formatted(.iso8601)]
+                print(
+                    [
+                        user.id, user.name, user.role.rawValue, String(user.reviewCount),
+                        user.createdAt.formatted(.iso8601),
+                    ]
                     .joined(separator: "\t"))
             }
         }
@@ -56,7 +61,8 @@ struct UserCommand: AsyncParsableCommand {
 
     struct ResetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "reset-password", abstract: "Set a new random password, sign the user out everywhere and print it.")
+            commandName: "reset-password",
+            abstract: "Set a new random password, sign the user out everywhere and print it.")
         @Argument(help: "The user's name (any case).") var name: String
 
         func run() async throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The account rules of the contract, free of any database.
 public enum AccountRules {
     public static let maxNameLength = 32
@@ -34,7 +36,8 @@ public enum AccountRules {
             throw Problem.badRequest("invalid_password", "The password must not contain NUL characters.")
         }
         guard password.utf8.count <= maxPasswordBytes else {
-            throw Problem.badRequest("password_too_long", "The password must be at most \(maxPasswordBytes) bytes in UTF-8.")
+            throw Problem.badRequest(
+                "password_too_long", "The password must be at most \(maxPasswordBytes) bytes in UTF-8.")
         }
         return password
     }
@@ -48,5 +51,3 @@ public enum AccountRules {
         }
     }
 }
-
-import Foundation

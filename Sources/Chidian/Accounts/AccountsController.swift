@@ -62,10 +62,13 @@ struct AccountsController {
         }
         try await throttle.succeeded(attempt)
         if passwords.needsRehash(credentials.passwordHash) {
-            try await users.replaceHash(id: credentials.id, old: credentials.passwordHash, new: try await passwords.hash(password))
+            try await users.replaceHash(
+                id: credentials.id, old: credentials.passwordHash, new: try await passwords.hash(password))
         }
         let token = try await sessions.create(userID: credentials.id)
-        guard let user = try await users.view(id: credentials.id) else { throw AccountError.userNotFound("No such user.") }
+        guard let user = try await users.view(id: credentials.id) else {
+            throw AccountError.userNotFound("No such user.")
+        }
         return JSONResponse(SessionView(token: token, user: user))
     }
 

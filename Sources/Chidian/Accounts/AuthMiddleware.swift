@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -7,7 +8,9 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let sessions: SessionRepository
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         if let header = request.headers[.authorization] {
             guard let token = Self.bearerToken(header), let user = try await sessions.authenticate(token: token) else {
@@ -32,8 +35,9 @@ struct AuthMiddleware: RouterMiddleware {
 
     static func isValidVisitorID(_ id: String) -> Bool {
         (8...64).contains(id.utf8.count)
-            && id.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+            && id.utf8.allSatisfy {
+                $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0)
+                    || (97...122).contains($0)
+            }
     }
 }
-
-import Foundation

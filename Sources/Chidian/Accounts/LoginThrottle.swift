@@ -11,7 +11,8 @@ public struct LoginThrottle: Sendable {
         public var perAddress: Int
         public var perName: Int
 
-        public init(windowSeconds: Int = 15 * 60, perNameAndAddress: Int = 5, perAddress: Int = 30, perName: Int = 100) {
+        public init(windowSeconds: Int = 15 * 60, perNameAndAddress: Int = 5, perAddress: Int = 30, perName: Int = 100)
+        {
             self.windowSeconds = windowSeconds
             self.perNameAndAddress = perNameAndAddress
             self.perAddress = perAddress

@@ -20,7 +20,8 @@ public struct SessionRepository: Sendable {
     /// A new session for `userID`; returns the token, which is never stored.
     public func create(userID: String) async throws -> String {
         let token = Tokens.generate()
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO sessions (token_hash, user_id, expires_at)
             VALUES (\(Data(Tokens.hash(token))), \(userID), now() + make_interval(secs => least(\(lifetimeSeconds), \(maxLifetimeSeconds))))
             """)
@@ -30,7 +31,8 @@ public struct SessionRepository: Sendable {
     /// The user behind a live token. Use slides the expiry, written at most once a minute per session.
     public func authenticate(token: String) async throws -> AuthUser? {
         try await database.run(
-            Check(tokenHash: Tokens.hash(token), lifetimeSeconds: lifetimeSeconds, maxLifetimeSeconds: maxLifetimeSeconds)
+            Check(
+                tokenHash: Tokens.hash(token), lifetimeSeconds: lifetimeSeconds, maxLifetimeSeconds: maxLifetimeSeconds)
         ).first
     }
 

@@ -8,7 +8,8 @@ public struct UserAdmin: Sendable {
 
     public init(database: Database, config: AppConfiguration) {
         users = UserRepository(database: database)
-        sessions = SessionRepository(database: database, lifetime: config.sessionLifetime, maxLifetime: config.sessionMaxLifetime)
+        sessions = SessionRepository(
+            database: database, lifetime: config.sessionLifetime, maxLifetime: config.sessionMaxLifetime)
         passwords = Passwords(cost: config.bcryptCost)
     }
 

@@ -19,7 +19,8 @@ public struct UserRepository: Sendable {
 
     public func create(name: String, passwordHash: String, role: Role) async throws -> UserView {
         do {
-            let rows = try await database.query("""
+            let rows = try await database.query(
+                """
                 WITH u AS (
                     INSERT INTO users (name, password_hash, role) VALUES (\(name), \(passwordHash), \(role.rawValue))
                     RETURNING *
@@ -58,7 +59,8 @@ public struct UserRepository: Sendable {
     public func rename(id: String, to name: String) async throws -> UserView {
         do {
             try await database.query(
-                "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)")
+                "UPDATE users SET name = \(name), updated_at = now(), version = version + 1 WHERE id = \(id) AND name <> \(name)"
+            )
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
             throw AccountError.nameTaken(name)
         }
@@ -108,7 +110,8 @@ public struct UserRepository: Sendable {
     /// Changes a role by name; returns false when no such user.
     public func setRole(name: String, role: Role) async throws -> Bool {
         let rows = try await database.query(
-            "UPDATE users SET role = \(role.rawValue), updated_at = now(), version = version + 1 WHERE lower(name) = lower(\(name)) RETURNING id")
+            "UPDATE users SET role = \(role.rawValue), updated_at = now(), version = version + 1 WHERE lower(name) = lower(\(name)) RETURNING id"
+        )
         return !rows.isEmpty
     }
 }

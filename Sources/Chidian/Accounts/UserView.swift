@@ -17,7 +17,8 @@ public struct UserView: Encodable, Sendable, Equatable {
         """
 
     init(row: PostgresRow) throws {
-        let (id, name, role, avatar, createdAt, reviewCount) = try row.decodeAll((String, String, String, String?, Date, Int).self)
+        let (id, name, role, avatar, createdAt, reviewCount) = try row.decodeAll(
+            (String, String, String, String?, Date, Int).self)
         self.id = id
         self.name = name
         self.role = Role(rawValue: role) ?? .user

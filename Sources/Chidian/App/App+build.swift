@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -30,7 +30,9 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: ResponseHeadersMiddleware())
     if let directory = services.config.staticDirectory {
         // Inner middleware answers unknown routes with a problem response, not an error: serve files on that 404.
-        router.add(middleware: FileMiddleware(directory, urlBasePath: "/static", logger: services.logger).withServeOnNotFoundResponse())
+        router.add(
+            middleware: FileMiddleware(directory, urlBasePath: "/static", logger: services.logger)
+                .withServeOnNotFoundResponse())
     }
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: MetricsMiddleware())
@@ -38,7 +40,9 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     HealthController(database: services.database, migrator: Migrator(logger: services.logger)).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
 
-    let sessions = SessionRepository(database: services.database, lifetime: services.config.sessionLifetime, maxLifetime: services.config.sessionMaxLifetime)
+    let sessions = SessionRepository(
+        database: services.database, lifetime: services.config.sessionLifetime,
+        maxLifetime: services.config.sessionMaxLifetime)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
     AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
@@ -49,8 +53,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     PromotionsController(database: services.database).addRoutes(to: api)
     SearchController(database: services.database).addRoutes(to: api)
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
-    CommentsController(comments: CommentRepository(database: services.database), interests: interests, clock: services.clock)
-        .addRoutes(to: api)
+    CommentsController(
+        comments: CommentRepository(database: services.database), interests: interests, clock: services.clock
+    )
+    .addRoutes(to: api)
     ImagesController(images: ImageRepository(database: services.database)).addRoutes(to: api)
     FeedController(
         feed: FeedRepository(database: services.database),
@@ -61,11 +67,14 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 }
 
 /// The application; `runDatabase` adds the pool as a service (tests run the pool themselves).
-public func buildApplication(_ services: AppServices, runDatabase: Bool = true) -> Application<RouterResponder<AppRequestContext>> {
+public func buildApplication(_ services: AppServices, runDatabase: Bool = true) -> Application<
+    RouterResponder<AppRequestContext>
+> {
     _ = MetricsRegistry.shared
     var app = Application(
         router: buildRouter(services),
-        configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
+        configuration: .init(
+            address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
         logger: services.logger)
     if runDatabase { app.addServices(services.database.client) }
     return app

@@ -20,7 +20,9 @@ public enum Server {
                     try await migrator.migrate(on: connection)
                 } else if !(try await migrator.isCurrent(on: connection)) {
                     throw ServeError(
-                        description: "the database schema is behind (\(url.description)): run `chidian migrate` or `chidian serve --migrate`")
+                        description:
+                            "the database schema is behind (\(url.description)): run `chidian migrate` or `chidian serve --migrate`"
+                    )
                 }
             }
         }

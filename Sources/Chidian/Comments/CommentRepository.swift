@@ -21,7 +21,9 @@ public struct CommentRepository: Sendable {
     }
 
     /// `views(ids:)` on a given connection, so writes can answer from inside their transaction.
-    public static func views(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [CommentView] {
+    public static func views(ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+        -> [CommentView]
+    {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
         let views = try await connection.run(CommentStatements.ByIDs(ids: ids), logger: logger)
@@ -34,7 +36,9 @@ public struct CommentRepository: Sendable {
     }
 
     /// A store's comments, optionally of one kind.
-    public func storeComments(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws -> Page<CommentView> {
+    public func storeComments(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws
+        -> Page<CommentView>
+    {
         let kinds = kind.map { [$0.rawValue] } ?? CommentKind.allCases.map(\.rawValue)
         switch sort {
         case .newest:
@@ -108,7 +112,9 @@ public struct CommentRepository: Sendable {
         public var body: String
         public var imageIDs: [String]
 
-        public init(storeID: String, authorID: String, kind: CommentKind, rating: Int?, body: String, imageIDs: [String]) {
+        public init(
+            storeID: String, authorID: String, kind: CommentKind, rating: Int?, body: String, imageIDs: [String]
+        ) {
             self.storeID = storeID
             self.authorID = authorID
             self.kind = kind
@@ -229,17 +235,22 @@ public struct CommentRepository: Sendable {
     }
 
     /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
-    static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         guard !ids.isEmpty else { return }
         let rows = try await connection.rows(
-            "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger)
+            "SELECT count(*)::int FROM images WHERE id = ANY(\(ids)::text[]) AND uploader_id = \(owner)", logger: logger
+        )
         guard try rows[0].decodeAll(Int.self) == Set(ids).count else {
             throw CommentError.invalidImages("Every image must exist and be one you uploaded.")
         }
     }
 
     /// Writes the image list in the order given.
-    static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         guard !ids.isEmpty else { return }
         try await connection.rows(
             """
@@ -249,4 +260,3 @@ public struct CommentRepository: Sendable {
             """, logger: logger)
     }
 }
-

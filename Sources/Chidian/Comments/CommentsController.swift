@@ -21,7 +21,9 @@ struct CommentsController {
 
     // MARK: Lists
 
-    @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
+    @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<CommentView>
+    > {
         let storeID = try context.parameters.require("id")
         let query = request.uri.queryParameters
         let kind = try query["kind"].map { raw in
@@ -30,12 +32,13 @@ struct CommentsController {
             }
             return kind
         }
-        let sort = try query["sort"].map { raw in
-            guard let sort = CommentSort(rawValue: String(raw)) else {
-                throw Problem.badRequest("invalid_sort", "sort must be \"newest\" or \"rating\".")
-            }
-            return sort
-        } ?? .newest
+        let sort =
+            try query["sort"].map { raw in
+                guard let sort = CommentSort(rawValue: String(raw)) else {
+                    throw Problem.badRequest("invalid_sort", "sort must be \"newest\" or \"rating\".")
+                }
+                return sort
+            } ?? .newest
         let page = try PageRequest(request)
         let found = try await comments.storeComments(storeID: storeID, kind: kind, sort: sort, page: page)
         // Listed comments prove the store is live (the list joins it); only an empty page asks whether it exists.
@@ -45,15 +48,21 @@ struct CommentsController {
         return JSONResponse(found)
     }
 
-    @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
+    @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<CommentView>
+    > {
         let userID = try context.parameters.require("id")
         let page = try PageRequest(request)
         let found = try await comments.userComments(userID: userID, page: page)
-        if found.items.isEmpty, try await !comments.userExists(id: userID) { throw AccountError.userNotFound("No user \(userID.prefix(64)).") }
+        if found.items.isEmpty, try await !comments.userExists(id: userID) {
+            throw AccountError.userNotFound("No user \(userID.prefix(64)).")
+        }
         return JSONResponse(found)
     }
 
-    @Sendable func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<CommentView>> {
+    @Sendable func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<CommentView>
+    > {
         let user = try context.requireUser()
         return JSONResponse(try await comments.userComments(userID: user.id, page: try PageRequest(request)))
     }
@@ -98,7 +107,9 @@ struct CommentsController {
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
         let id = try context.parameters.require("id")
         guard let view = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
-        if view.kind == .review, request.uri.queryParameters["track"] != "false", let viewer = context.viewer.interestKey {
+        if view.kind == .review, request.uri.queryParameters["track"] != "false",
+            let viewer = context.viewer.interestKey
+        {
             try await interests.recordOpen(viewer: viewer, commentID: view.id, at: clock())
         }
         return JSONResponse(view, headers: Versioning.etag(view.version))

@@ -50,13 +50,17 @@ public struct AppConfiguration: Sendable {
     }
 
     /// Reads the environment; throws naming every bad variable at once.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> AppConfiguration
+    {
         var config = AppConfiguration()
         if let local = LocalCluster.databaseURL() { config.databaseURL = local }
         var problems: [String] = []
         func integer(_ name: String, _ range: ClosedRange<Int>, _ apply: (Int) -> Void) {
             guard let raw = environment[name], !raw.isEmpty else { return }
-            if let value = Int(raw), range.contains(value) { apply(value) } else {
+            if let value = Int(raw), range.contains(value) {
+                apply(value)
+            } else {
                 problems.append("\(name)=\(raw) is not an integer in \(range.lowerBound)...\(range.upperBound)")
             }
         }
@@ -67,7 +71,9 @@ public struct AppConfiguration: Sendable {
         if let host = environment["HOST"], !host.isEmpty { config.host = host }
         integer("PORT", 1...65535) { config.port = $0 }
         if let level = environment["LOG_LEVEL"], !level.isEmpty {
-            if let parsed = Logger.Level(rawValue: level.lowercased()) { config.logLevel = parsed } else {
+            if let parsed = Logger.Level(rawValue: level.lowercased()) {
+                config.logLevel = parsed
+            } else {
                 problems.append("LOG_LEVEL=\(level) is not one of trace, debug, info, notice, warning, error, critical")
             }
         }

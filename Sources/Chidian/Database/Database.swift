@@ -24,7 +24,9 @@ public struct Database: Sendable {
         // A connection abandoned inside a transaction (its client gave up during an outage) must not keep its
         // row locks: the server ends such sessions after a few seconds.
         configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "5000")]
-        self.init(client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout, logger: logger)
+        self.init(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout,
+            logger: logger)
     }
 
     /// The same pool with another bound on the wait for a connection (the CLI's long work waits longer).
@@ -43,10 +45,11 @@ public struct Database: Sendable {
         do {
             return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
                 group.addTask {
-                    .value(try await client.withConnection { connection in
-                        started.set()
-                        return try await body(connection)
-                    })
+                    .value(
+                        try await client.withConnection { connection in
+                            started.set()
+                            return try await body(connection)
+                        })
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)

@@ -94,7 +94,8 @@ public struct Migrator: Sendable {
         let pending = migrations.filter { !appliedNames.contains($0.name) }
         if let lastApplied = applied.map(\.name).max(), let early = pending.first(where: { $0.name < lastApplied }) {
             throw MigrationError(
-                description: "migration \(early.name) sorts before the applied \(lastApplied): the history has diverged")
+                description: "migration \(early.name) sorts before the applied \(lastApplied): the history has diverged"
+            )
         }
         return pending
     }

@@ -66,7 +66,10 @@ public enum SQLScript {
     /// `$$` or `$name$` starting at `start`, or nil when the `$` is a parameter like `$1`.
     private static func dollarTag(_ chars: [Unicode.Scalar], at start: Int) -> [Unicode.Scalar]? {
         var end = start + 1
-        while end < chars.count, chars[end] == "_" || chars[end].properties.isAlphabetic || (end > start + 1 && ("0"..."9").contains(chars[end])) {
+        while end < chars.count,
+            chars[end] == "_" || chars[end].properties.isAlphabetic
+                || (end > start + 1 && ("0"..."9").contains(chars[end]))
+        {
             end += 1
         }
         guard end < chars.count, chars[end] == "$" else { return nil }

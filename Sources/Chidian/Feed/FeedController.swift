@@ -36,7 +36,8 @@ struct FeedController {
         var ordering = FeedRepository.Ordering(categories: [])
         var names: [String: String] = [:]
         if page.cursor == nil, let viewer = context.viewer.interestKey {
-            let current = try await interests.interests(viewer: viewer, at: clock()).prefix(FeedRepository.maxCategories)
+            let current = try await interests.interests(viewer: viewer, at: clock()).prefix(
+                FeedRepository.maxCategories)
             ordering.categories = current.map { (id: $0.categoryID, score: $0.score) }
             names = Dictionary(current.map { ($0.categoryID, $0.categoryName) }) { a, _ in a }
         }
@@ -68,13 +69,16 @@ struct FeedController {
         var items: [InterestItem]
     }
 
-    @Sendable func listInterests(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<InterestList> {
+    @Sendable func listInterests(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        InterestList
+    > {
         guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }
         let list = try await interests.interests(viewer: viewer, at: clock())
         return JSONResponse(
             InterestList(
                 items: list.map {
-                    InterestItem(category: .init(id: $0.categoryID, name: $0.categoryName), score: $0.score, clicks: $0.clicks)
+                    InterestItem(
+                        category: .init(id: $0.categoryID, name: $0.categoryName), score: $0.score, clicks: $0.clicks)
                 }))
     }
 

@@ -57,14 +57,17 @@ public struct FeedRepository: Sendable {
                 let want = limit + 1 - rows.count
                 let found: [(String, String)]
                 if position.segment < clicked.count {
-                    found = try await Self.category(clicked[position.segment], after: position, limit: want, on: connection, logger: logger)
+                    found = try await Self.category(
+                        clicked[position.segment], after: position, limit: want, on: connection, logger: logger)
                 } else {
-                    found = try await Self.rest(excluding: clicked, after: position, limit: want, on: connection, logger: logger)
+                    found = try await Self.rest(
+                        excluding: clicked, after: position, limit: want, on: connection, logger: logger)
                 }
                 rows += found.map { (id: $0.0, keys: [String(position.segment), $0.1, $0.0]) }
                 position = Position(segment: position.segment + 1)
             }
-            let items = try await CommentRepository.views(ids: rows.prefix(limit).map(\.id), on: connection, logger: logger)
+            let items = try await CommentRepository.views(
+                ids: rows.prefix(limit).map(\.id), on: connection, logger: logger)
             return (rows, items)
         }
         let ids = rows.prefix(limit).map(\.id)
@@ -86,7 +89,8 @@ public struct FeedRepository: Sendable {
         var categories: [(id: String, score: Double)] = []
         for entry in cursor.keys.dropFirst(3) {
             let parts = entry.split(separator: "|", maxSplits: 1).map(String.init)
-            guard parts.count == 2, Cursor.check(parts[0], .id), Cursor.check(parts[1], .number), let score = Double(parts[1]),
+            guard parts.count == 2, Cursor.check(parts[0], .id), Cursor.check(parts[1], .number),
+                let score = Double(parts[1]),
                 score >= 0, !categories.contains(where: { $0.id == parts[0] })
             else { throw invalid }
             categories.append((parts[0], score))
@@ -104,7 +108,8 @@ public struct FeedRepository: Sendable {
 
     /// Every review outside the clicked categories, newest first.
     static func rest(
-        excluding clicked: [String], after position: Position, limit: Int, on connection: PostgresConnection, logger: Logger
+        excluding clicked: [String], after position: Position, limit: Int, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> [(String, String)] {
         let rows =
             clicked.isEmpty

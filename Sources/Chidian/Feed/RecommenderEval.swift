@@ -106,7 +106,9 @@ public struct RecommenderEval: Sendable {
     /// The highest-scoring category, ties to the lower index; nil when nothing was clicked.
     static func top(_ scores: [Double]) -> Int? {
         var best: Int? = nil
-        for (index, score) in scores.enumerated() where score > 0 && (best == nil || score > scores[best!]) { best = index }
+        for (index, score) in scores.enumerated() where score > 0 && (best == nil || score > scores[best!]) {
+            best = index
+        }
         return best
     }
 
@@ -130,7 +132,8 @@ public struct RecommenderEval: Sendable {
         ]
         for policy in policies {
             lines.append(
-                "| \(policy) | \(String(format: "%.4f", fixed[policy] ?? 0)) | \(String(format: "%.4f", drifting[policy] ?? 0)) |")
+                "| \(policy) | \(String(format: "%.4f", fixed[policy] ?? 0)) | \(String(format: "%.4f", drifting[policy] ?? 0)) |"
+            )
         }
         return lines.joined(separator: "\n")
     }

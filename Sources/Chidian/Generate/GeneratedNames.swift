@@ -27,7 +27,10 @@ enum GeneratedNames {
             case 1: name = english.lowercased() + "_" + surname.pinyin
             default: name = english + capitalized(surname.pinyin)
             }
-        default: name = (rng.chance(0.5) ? given.pinyin : rng.pick(v.englishNames).lowercased()) + "_" + rng.pick(v.englishTails)
+        default:
+            name =
+                (rng.chance(0.5) ? given.pinyin : rng.pick(v.englishNames).lowercased()) + "_"
+                + rng.pick(v.englishTails)
         }
         if rng.chance(0.25) {
             // Birth years and lucky numbers, as people add them.
@@ -58,7 +61,8 @@ enum GeneratedNames {
     }
 
     static func address(city: StoreVocabulary.City, district: Int, _ rng: inout SeededRandom) -> String {
-        var text = city.name + "市" + city.districts[district].full + rng.pick(StoreVocabulary.roads)
+        var text =
+            city.name + "市" + city.districts[district].full + rng.pick(StoreVocabulary.roads)
             + String(rng.between(1, 888)) + "号"
         switch rng.below(4) {
         case 0: text += rng.pick(StoreVocabulary.malls) + String(rng.between(1, 6)) + "层"
@@ -69,7 +73,9 @@ enum GeneratedNames {
     }
 
     /// 重庆老火锅，牛油锅底每天现炒。招牌毛肚、鸭肠。有包间，适合聚餐。营业时间 10:30–22:00，人均 ¥98。
-    static func description(_ style: StoreVocabulary.CategoryStyle, dishes: [String], _ rng: inout SeededRandom) -> String {
+    static func description(_ style: StoreVocabulary.CategoryStyle, dishes: [String], _ rng: inout SeededRandom)
+        -> String
+    {
         var signature: [String] = []
         let count = min(dishes.count, rng.between(2, 3))
         while signature.count < count {

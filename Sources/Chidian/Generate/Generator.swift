@@ -43,7 +43,8 @@ public enum Generator {
     ) throws -> Summary {
         try validate(stores: stores, users: users, comments: comments)
         try prepare(directory)
-        var run = GeneratorRun(storeCount: stores, userCount: users, commentCount: comments, seed: seed, progress: progress)
+        var run = GeneratorRun(
+            storeCount: stores, userCount: users, commentCount: comments, seed: seed, progress: progress)
         try run.writeUsers(to: directory.appendingPathComponent(SeedFormat.usersFile))
         try run.writeStores(to: directory.appendingPathComponent(SeedFormat.storesFile))
         try run.writeComments(to: directory.appendingPathComponent(SeedFormat.commentsFile))

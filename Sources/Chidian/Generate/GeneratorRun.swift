@@ -139,7 +139,9 @@ struct GeneratorRun {
         let styles = StoreVocabulary.styles
         let cities = StoreVocabulary.cities
         let categoryNames = styles.map { JSONTextWriter.escape($0.category) }
-        let dishNames = styles.map { style in DishCatalog.dishes(in: style.category).filter { !$0.isEnglish }.map(\.name) }
+        let dishNames = styles.map { style in
+            DishCatalog.dishes(in: style.category).filter { !$0.isEnglish }.map(\.name)
+        }
         let totalWeight = Self.categoryWeights.reduce(0, +)
         var chains: [Chain] = []
 

@@ -14,7 +14,9 @@ extension Request {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw Problem(.contentTooLarge, "body_too_large", "The request body is over \(limit / 1024) KiB.")
         }
-        guard buffer.readableBytes > 0 else { throw Problem.invalidBody("The request body is empty; a JSON object is expected.") }
+        guard buffer.readableBytes > 0 else {
+            throw Problem.invalidBody("The request body is empty; a JSON object is expected.")
+        }
         do {
             let bytes = Array(buffer.readableBytesView)
             let decoder = JSONDecoder()

@@ -36,7 +36,11 @@ struct JSONNumbers: Sendable {
                 expectKey = false; i += 1
             case UInt8(ascii: ","):
                 if let object = inObject.last {
-                    if object { expectKey = true } else if case .index(let k)? = path.last { path[path.count - 1] = .index(k + 1) }
+                    if object {
+                        expectKey = true
+                    } else if case .index(let k)? = path.last {
+                        path[path.count - 1] = .index(k + 1)
+                    }
                 }
                 i += 1
             case UInt8(ascii: "\""):
@@ -50,7 +54,8 @@ struct JSONNumbers: Sendable {
                 i += 1
                 if expectKey, !path.isEmpty {
                     let raw = Array(bytes[start..<min(i, n)])
-                    let key = escaped
+                    let key =
+                        escaped
                         ? ((try? JSONDecoder().decode(String.self, from: Data(raw))) ?? "")
                         : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
                     path[path.count - 1] = .key(key)

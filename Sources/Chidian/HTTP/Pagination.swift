@@ -44,7 +44,8 @@ public struct Cursor: Sendable, Equatable, Codable {
         guard token.utf8.count <= Self.maxTokenLength else { throw CursorError.notIssued }
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Cursor.self, from: data) else {
+        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Cursor.self, from: data)
+        else {
             throw CursorError.notIssued
         }
         self = cursor
@@ -93,11 +94,16 @@ public struct Cursor: Sendable, Equatable, Codable {
     /// PostgreSQL's ISO output of a timestamptz: a real calendar date and time, years 1–9999, offset ±HH[:MM].
     static func isTimestamp(_ text: String) -> Bool {
         guard text.utf8.count <= 40,
-            let m = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,6})?[+-]([0-9]{2})(:[0-9]{2})?/),
+            let m = text.wholeMatch(
+                of:
+                    /([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,6})?[+-]([0-9]{2})(:[0-9]{2})?/
+            ),
             let year = Int(m.1), let month = Int(m.2), let day = Int(m.3), let hour = Int(m.4), let minute = Int(m.5),
             let second = Int(m.6), let offset = Int(m.8)
         else { return false }
-        let days = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        let days = [
+            31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+        ]
         return year >= 1 && (1...12).contains(month) && (1...days[month - 1]).contains(day) && hour < 24 && minute < 60
             && second < 60 && offset <= 15
     }

@@ -28,7 +28,8 @@ extension Problem {
     public static func conflict(_ code: String, _ detail: String) -> Problem { Problem(.conflict, code, detail) }
 
     public static let loginRequired = Problem(.unauthorized, "login_required", "Sign in first.")
-    public static let invalidToken = Problem(.unauthorized, "invalid_token", "The token is unknown, expired or revoked.")
+    public static let invalidToken = Problem(
+        .unauthorized, "invalid_token", "The token is unknown, expired or revoked.")
 
     /// The one mapping of a feature's failure to HTTP.
     public init(_ error: any DomainError) {

@@ -9,7 +9,9 @@ import PostgresNIO
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {
@@ -36,9 +38,11 @@ struct ProblemMiddleware: RouterMiddleware {
             return Problem(.internalServerError, "internal_error", "An internal error occurred.")
         case let error as PostgresDecodingError:
             // Its reflection carries the cell's bytes; the column and type say enough.
-            logger.error("database row decoding failed", metadata: [
-                "psql.column": .string(error.columnName), "psql.type": .string("\(error.targetType)"),
-            ])
+            logger.error(
+                "database row decoding failed",
+                metadata: [
+                    "psql.column": .string(error.columnName), "psql.type": .string("\(error.targetType)"),
+                ])
             return Problem(.internalServerError, "internal_error", "An internal error occurred.")
         case let error as HTTPError:
             switch error.status {
@@ -48,7 +52,8 @@ struct ProblemMiddleware: RouterMiddleware {
                 return Problem(.contentTooLarge, "body_too_large", "The request body is too large.")
             default:
                 let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
-                return Problem(error.status, code.isEmpty ? "http_error" : code, error.body ?? error.status.reasonPhrase)
+                return Problem(
+                    error.status, code.isEmpty ? "http_error" : code, error.body ?? error.status.reasonPhrase)
             }
         case is NIOTooManyBytesError:
             return Problem(.contentTooLarge, "body_too_large", "The request body is too large.")
@@ -65,7 +70,9 @@ struct ProblemMiddleware: RouterMiddleware {
 struct ResponseHeadersMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response: Response
         do {
             response = try await next(request, context)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -21,5 +22,3 @@ public enum Versioning {
     public static let versionConflict = Problem(
         .preconditionFailed, "version_conflict", "The resource changed since you read it; fetch it again.")
 }
-
-import Foundation

@@ -14,7 +14,8 @@ public struct ImageFileLoader: Sendable {
         public var loaded = 0
         public var missing: [String] = []
         public var description: String {
-            "loaded \(loaded) images; \(missing.count) still without bytes" + (missing.isEmpty ? "" : ": " + missing.prefix(5).joined(separator: ", "))
+            "loaded \(loaded) images; \(missing.count) still without bytes"
+                + (missing.isEmpty ? "" : ": " + missing.prefix(5).joined(separator: ", "))
         }
     }
 

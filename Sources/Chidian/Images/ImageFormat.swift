@@ -72,7 +72,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
     /// PNG: the IHDR chunk must come first; width and height are big-endian 32-bit.
     private static func png(_ r: ByteReader) throws(Failure) -> Info {
-        guard r.count >= 24, r.matches(Array("IHDR".utf8), at: 12) else { throw .invalid("The PNG header (IHDR) is missing or truncated.") }
+        guard r.count >= 24, r.matches(Array("IHDR".utf8), at: 12) else {
+            throw .invalid("The PNG header (IHDR) is missing or truncated.")
+        }
         return Info(format: .png, width: Int(r.uint32BE(at: 16)), height: Int(r.uint32BE(at: 20)))
     }
 
@@ -119,8 +121,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         switch chunk {
         case "VP8 ":
             // Frame tag (3 bytes), start code 9D 01 2A, then 14-bit width and height.
-            guard r.count >= 30, r.matches([0x9D, 0x01, 0x2A], at: 23) else { throw .invalid("The WebP (VP8) header is truncated.") }
-            return Info(format: .webp, width: Int(r.uint16LE(at: 26) & 0x3FFF), height: Int(r.uint16LE(at: 28) & 0x3FFF))
+            guard r.count >= 30, r.matches([0x9D, 0x01, 0x2A], at: 23) else {
+                throw .invalid("The WebP (VP8) header is truncated.")
+            }
+            return Info(
+                format: .webp, width: Int(r.uint16LE(at: 26) & 0x3FFF), height: Int(r.uint16LE(at: 28) & 0x3FFF))
         case "VP8L":
             // Signature 0x2F, then width-1 and height-1 in 14 bits each.
             guard r.count >= 25, r[20] == 0x2F else { throw .invalid("The WebP (VP8L) header is truncated.") }

@@ -38,7 +38,8 @@ public struct ImageRepository: Sendable {
             """)
         let id = try rows[0].decode(String.self)
         return ImageView(
-            id: id, url: ImageURL.path(id), contentType: info.format.contentType, width: info.width, height: info.height,
+            id: id, url: ImageURL.path(id), contentType: info.format.contentType, width: info.width,
+            height: info.height,
             bytes: bytes.count)
     }
 
@@ -68,7 +69,8 @@ public struct ImageRepository: Sendable {
     /// `length` bytes of a blob from `offset` (zero-based).
     public func slice(sha256: [UInt8], offset: Int, length: Int) async throws -> ByteBuffer {
         let rows = try await database.query(
-            "SELECT substring(bytes FROM \(offset + 1)::int FOR \(length)::int) FROM image_blobs WHERE sha256 = \(Data(sha256))")
+            "SELECT substring(bytes FROM \(offset + 1)::int FOR \(length)::int) FROM image_blobs WHERE sha256 = \(Data(sha256))"
+        )
         guard let row = rows.first else { throw ImageBytesMissing() }
         return try row.decode(ByteBuffer.self)
     }

@@ -65,7 +65,10 @@ public enum APIOperations {
             access: .anyone, body: .json("RegisterRequest"),
             successes: [.init(201, "The new account, signed in.", schema: "Session")],
             problems: [
-                400: ["name_required", "invalid_name", "weak_password", "invalid_password", "password_too_long", "invalid_role"],
+                400: [
+                    "name_required", "invalid_name", "weak_password", "invalid_password", "password_too_long",
+                    "invalid_role",
+                ],
                 409: ["name_taken"],
             ]),
         APIOperation(

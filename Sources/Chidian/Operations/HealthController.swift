@@ -19,7 +19,8 @@ struct HealthController {
 
     func ready() async throws -> JSONResponse<[String: String]> {
         guard try await Readiness.schemaIsCurrent(database: database, migrator: migrator) else {
-            throw Problem(.serviceUnavailable, "schema_behind", "The database schema is not current; run `chidian migrate`.")
+            throw Problem(
+                .serviceUnavailable, "schema_behind", "The database schema is not current; run `chidian migrate`.")
         }
         return JSONResponse(["status": "ready"])
     }

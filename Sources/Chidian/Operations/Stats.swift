@@ -21,7 +21,8 @@ public struct Stats: Sendable, Equatable, CustomStringConvertible {
 
     public static func load(_ database: Database, top: Int = 5) async throws -> Stats {
         var stats = Stats()
-        let row = try await database.query("""
+        let row = try await database.query(
+            """
             SELECT (SELECT count(*) FROM users)::int, (SELECT count(*) FROM users WHERE role = 'manager')::int,
                    (SELECT count(*) FROM users WHERE role = 'admin')::int, (SELECT count(*) FROM categories)::int,
                    (SELECT count(*) FROM stores WHERE archived_at IS NULL)::int,
@@ -36,19 +37,24 @@ public struct Stats: Sendable, Equatable, CustomStringConvertible {
         let values = try row.decodeAll((Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int).self)
         stats.counts = Counts(
             users: values.0, managers: values.1, admins: values.2, categories: values.3, stores: values.4,
-            archivedStores: values.5, reviews: values.6, notices: values.7, hiddenComments: values.8, favorites: values.9,
+            archivedStores: values.5, reviews: values.6, notices: values.7, hiddenComments: values.8,
+            favorites: values.9,
             images: values.10, promotions: values.11, adSpend: values.12)
-        stats.topByRating = try await database.query("""
+        stats.topByRating = try await database.query(
+            """
             SELECT id, name, rating_score::float8, rating_count FROM stores WHERE archived_at IS NULL
             ORDER BY rating_score DESC, id DESC LIMIT \(top)
-            """).map { row in
+            """
+        ).map { row in
             let (id, name, score, count) = try row.decodeAll((String, String, Double, Int).self)
             return Ranked(id: id, name: name, value: String(format: "%.2f (%d reviews)", score, count))
         }
-        stats.topBySpend = try await database.query("""
+        stats.topBySpend = try await database.query(
+            """
             SELECT id, name, ad_spend::int8 FROM stores WHERE archived_at IS NULL AND ad_spend > 0
             ORDER BY ad_spend DESC, created_at, id LIMIT \(top)
-            """).map { row in
+            """
+        ).map { row in
             let (id, name, spend) = try row.decodeAll((String, String, Int).self)
             return Ranked(id: id, name: name, value: String(spend))
         }
@@ -66,9 +72,13 @@ public struct Stats: Sendable, Equatable, CustomStringConvertible {
             "promotion purchases \(c.promotions), ad spend \(c.adSpend)",
             "top stores by rating score:",
         ]
-        lines += topByRating.enumerated().map { "  \($0.offset + 1). \($0.element.name) [\($0.element.id)] \($0.element.value)" }
+        lines += topByRating.enumerated().map {
+            "  \($0.offset + 1). \($0.element.name) [\($0.element.id)] \($0.element.value)"
+        }
         lines.append("top stores by ad spend:")
-        lines += topBySpend.enumerated().map { "  \($0.offset + 1). \($0.element.name) [\($0.element.id)] \($0.element.value)" }
+        lines += topBySpend.enumerated().map {
+            "  \($0.offset + 1). \($0.element.name) [\($0.element.id)] \($0.element.value)"
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -67,7 +67,8 @@ public struct DishVocabulary: Sendable {
             ORDER BY d.id
             """, logger: logger
         ).map { row in
-            let (name, syllables, initials, stores, reviews) = try row.decodeAll((String, String, String, Int, Int).self)
+            let (name, syllables, initials, stores, reviews) = try row.decodeAll(
+                (String, String, String, Int, Int).self)
             return Entry(name: name, syllables: syllables, initials: initials, stores: stores, reviews: reviews)
         }
     }

@@ -21,7 +21,9 @@ public enum PinyinIndex {
     /// As `refresh(database:)` on a connection; `inTransaction` when the caller already holds a transaction
     /// (the seed import), otherwise each batch commits on its own.
     @discardableResult
-    public static func refresh(on connection: PostgresConnection, logger: Logger, inTransaction: Bool) async throws -> Int {
+    public static func refresh(on connection: PostgresConnection, logger: Logger, inTransaction: Bool) async throws
+        -> Int
+    {
         var done = 0
         while true {
             let sources = try await connection.rows(
@@ -31,7 +33,9 @@ public enum PinyinIndex {
             if inTransaction {
                 try await store(sources, on: connection, logger: logger)
             } else {
-                try await connection.transaction(logger: logger) { try await store(sources, on: connection, logger: logger) }
+                try await connection.transaction(logger: logger) {
+                    try await store(sources, on: connection, logger: logger)
+                }
             }
             done += sources.count
             if sources.count < batchSize { return done }

@@ -13,7 +13,9 @@ enum SearchBulkIndexer {
 
     /// Rebuilds the stores listed by `storesSQL` (a constant query returning store ids, never input). `bulk` nil
     /// lets `search_rebuild_begin` choose between rebuilding the indexes and writing only what differs.
-    static func rebuild(storesSQL: String, bulk: Bool? = nil, on connection: PostgresConnection, logger: Logger) async throws {
+    static func rebuild(storesSQL: String, bulk: Bool? = nil, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         let mode = bulk.map { $0 ? "true" : "false" } ?? "NULL"
         let bulk = try await connection.rows(
             PostgresQuery(unsafeSQL: "SELECT search_rebuild_begin(ARRAY(\(storesSQL)), \(mode))"), logger: logger
@@ -46,13 +48,15 @@ enum SearchBulkIndexer {
                 if counted.mentionsDishes {
                     try connection.requireOpen()
                     try await connection.copyFrom(
-                        table: "search_dish_stores_next", columns: ["store_key", "review_count", "dish_id"], logger: logger
+                        table: "search_dish_stores_next", columns: ["store_key", "review_count", "dish_id"],
+                        logger: logger
                     ) { writer in try await counted.writeDishes(to: writer) }
                 }
             } else {
                 try connection.requireOpen()
                 try await connection.copyFrom(
-                    table: "search_rebuild_counts", columns: ["store_key", "review_count", "item", "kind"], logger: logger
+                    table: "search_rebuild_counts", columns: ["store_key", "review_count", "item", "kind"],
+                    logger: logger
                 ) { writer in
                     try await counted.writeGrams(to: writer, kind: "0")
                     try await counted.writeDishes(to: writer, kind: "1")
@@ -154,7 +158,8 @@ struct GramCounter {
         for (store, counts) in grams {
             let key = String(store)
             for (gram, count) in counts {
-                buffer.append(kind.map { [key, String(count), Self.text(gram), $0] } ?? [key, String(count), Self.text(gram)])
+                buffer.append(
+                    kind.map { [key, String(count), Self.text(gram), $0] } ?? [key, String(count), Self.text(gram)])
                 if buffer.isFull { try await buffer.flush(to: writer) }
             }
         }
@@ -167,7 +172,8 @@ struct GramCounter {
         for (store, counts) in dishCounts {
             let key = String(store)
             for (dish, count) in counts {
-                buffer.append(kind.map { [key, String(count), String(dish), $0] } ?? [key, String(count), String(dish)])
+                buffer.append(
+                    kind.map { [key, String(count), String(dish), $0] } ?? [key, String(count), String(dish)])
             }
         }
         try await buffer.flush(to: writer)

@@ -14,7 +14,8 @@ struct SearchController {
         group.get("search", use: find)
     }
 
-    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<SearchResult>> {
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<SearchResult>>
+    {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
         let page = try PageRequest(request)
         return JSONResponse(try await search.search(query, page: page, viewer: context.viewer.user))

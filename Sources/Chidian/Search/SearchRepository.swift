@@ -76,7 +76,8 @@ public struct SearchRepository: Sendable {
     static func position(_ cursor: Cursor?, query: SearchQuery) throws -> Position? {
         guard let cursor else { return nil }
         let keys = try cursor.keys(
-            for: cursorList, [.text(limit: SearchQuery.maxLength), .integer(0...2), .integer(0...Int(Int32.max)), .number, .id])
+            for: cursorList,
+            [.text(limit: SearchQuery.maxLength), .integer(0...2), .integer(0...Int(Int32.max)), .number, .id])
         guard keys[0] == query.text else { throw CursorError.otherSearch }
         return Position(group: Int(keys[1])!, count: Int(keys[2])!, score: keys[3], id: keys[4])
     }

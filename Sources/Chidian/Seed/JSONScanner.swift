@@ -131,7 +131,9 @@ struct JSONScanner {
             }
             while true {
                 skipWhitespace(bytes)
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key string") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                    throw error("expected a key string")
+                }
                 let key = try string(bytes)
                 skipWhitespace(bytes)
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -176,8 +178,9 @@ struct JSONScanner {
             let start = position
             while position < bytes.count {
                 let c = bytes[position]
-                guard (48...57).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
-                    || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+                guard
+                    (48...57).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                        || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
                 else { break }
                 position += 1
             }
@@ -189,7 +192,9 @@ struct JSONScanner {
         }
     }
 
-    private mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString, _ result: JValue) throws -> JValue {
+    private mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString, _ result: JValue) throws
+        -> JValue
+    {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count else { throw error("unexpected end of file") }
         for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] {
@@ -220,7 +225,9 @@ struct JSONScanner {
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {
                 position += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
                 return text
             }
             if c < 0x20 { throw error("control character in a string") }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Progress for long CLI work: a live bar on a terminal; on a pipe (CI logs) a plain line every 15 seconds.
@@ -35,7 +35,8 @@ public final class ProgressReporter: @unchecked Sendable {
                 let width = 30
                 let filled = Int(fraction * Double(width))
                 let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                let line = "\r\(label) \(phase) \(bar) \(Int(fraction * 100))% \(rows) rows \(rate)/s \(etaText)\u{1B}[K"
+                let line =
+                    "\r\(label) \(phase) \(bar) \(Int(fraction * 100))% \(rows) rows \(rate)/s \(etaText)\u{1B}[K"
                 FileHandle.standardError.write(Data(line.utf8))
             } else {
                 let line = "\(label): \(phase) \(Int(fraction * 100))%, \(rows) rows, \(rate) rows/s, \(etaText)\n"

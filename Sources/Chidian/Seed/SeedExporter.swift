@@ -30,7 +30,8 @@ public struct SeedExporter: Sendable {
                 throw AdminError("\(directory.path) is not empty")
             }
         }
-        try files.createDirectory(at: directory.appendingPathComponent(SeedFormat.imagesFolder), withIntermediateDirectories: true)
+        try files.createDirectory(
+            at: directory.appendingPathComponent(SeedFormat.imagesFolder), withIntermediateDirectories: true)
         let logger = self.logger
         return try await database.with(timeout: .seconds(30)).transaction { connection in
             // One snapshot for every file.
@@ -41,9 +42,12 @@ public struct SeedExporter: Sendable {
             var writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.usersFile))
             try connection.requireOpen()
             for try await (id, name, hash, role, avatar, createdAt) in try await connection.query(
-                "SELECT id, name, password_hash, role, avatar_image_id, created_at FROM users ORDER BY id", logger: logger
+                "SELECT id, name, password_hash, role, avatar_image_id, created_at FROM users ORDER BY id",
+                logger: logger
             ).decode((String, String, String, String, String?, Date).self) {
-                try writer.append(SeedFormat.User(id: id, name: name, keyword: hash, type: role, avatar: avatar, createdAt: createdAt))
+                try writer.append(
+                    SeedFormat.User(id: id, name: name, keyword: hash, type: role, avatar: avatar, createdAt: createdAt)
+                )
                 report.users += 1
             }
             try writer.close()
@@ -61,18 +65,26 @@ public struct SeedExporter: Sendable {
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.storesFile))
             try connection.requireOpen()
             for try await row in try await connection.query(Self.storesQuery, logger: logger) {
-                let (id, name, category, categoryID, manager, spend, description, address, archived, createdAt, updatedAt, version,
-                     images, fans, favoritedAt, purchaseIDs, amounts, buyers, purchasedAt) =
+                let (
+                    id, name, category, categoryID, manager, spend, description, address, archived, createdAt,
+                    updatedAt, version,
+                    images, fans, favoritedAt, purchaseIDs, amounts, buyers, purchasedAt
+                ) =
                     try row.decode(
-                        (String, String, String, String, String, Int, String, String, Bool, Date, Date, Int, [String], [String], [Date],
-                         [String], [Int], [String], [Date]).self)
+                        (
+                            String, String, String, String, String, Int, String, String, Bool, Date, Date, Int,
+                            [String], [String], [Date],
+                            [String], [Int], [String], [Date]
+                        ).self)
                 var store = SeedFormat.Store(
                     id: id, name: name, imageName: images, category: category, manager: manager, sumCost: spend,
                     staredUserId: fans, categoryId: categoryID, description: description, address: address,
                     archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version)
                 store.favorites = zip(fans, favoritedAt).map { SeedFormat.Favorite(userId: $0, createdAt: $1) }
                 store.promotions = purchaseIDs.indices.map {
-                    SeedFormat.Purchase(id: purchaseIDs[$0], amount: amounts[$0], buyerId: buyers[$0].isEmpty ? nil : buyers[$0], createdAt: purchasedAt[$0])
+                    SeedFormat.Purchase(
+                        id: purchaseIDs[$0], amount: amounts[$0], buyerId: buyers[$0].isEmpty ? nil : buyers[$0],
+                        createdAt: purchasedAt[$0])
                 }
                 try writer.append(store)
                 report.stores += 1
@@ -86,11 +98,15 @@ public struct SeedExporter: Sendable {
                     try row.decode((String, String, String, Int, String, String, Date?, Date, Date, Int, [String]).self)
                 try writer.append(
                     SeedFormat.Comment(
-                        id: id, store_id: storeID, user_id: authorID, rating: rating, context: body, commentImageName: images,
-                        kind: kind, hidden: hiddenAt != nil, hiddenAt: hiddenAt, createdAt: createdAt, updatedAt: updatedAt,
+                        id: id, store_id: storeID, user_id: authorID, rating: rating, context: body,
+                        commentImageName: images,
+                        kind: kind, hidden: hiddenAt != nil, hiddenAt: hiddenAt, createdAt: createdAt,
+                        updatedAt: updatedAt,
                         version: version))
                 report.comments += 1
-                if report.comments % 10_000 == 0 { progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments) }
+                if report.comments % 10_000 == 0 {
+                    progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments)
+                }
             }
             try writer.close()
             progress?.finish()
@@ -171,7 +187,9 @@ struct JSONArrayWriter {
     }()
 
     init(url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw AdminError("cannot create \(url.path)") }
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw AdminError("cannot create \(url.path)")
+        }
         handle = try FileHandle(forWritingTo: url)
         buffer.append(contentsOf: Array("[".utf8))
     }

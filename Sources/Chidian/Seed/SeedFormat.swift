@@ -19,7 +19,8 @@ public enum SeedFormat {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = SeedDates.parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 timestamp: \(text)")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "not an RFC 3339 timestamp: \(text)")
             }
             return date
         }
@@ -84,7 +85,10 @@ public enum SeedFormat {
 
     public struct Comment: Codable, Sendable, Equatable {
         public var id: String
+        // The original app's key names, kept as they are in its files.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         public var store_id: String
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         public var user_id: String
         /// 1–5 for reviews; ignored for notices (comments by the store's manager).
         public var rating: Int

@@ -71,7 +71,9 @@ public struct SeedImporter: Sendable {
         var hashes: [String: String] = [:]
         var plain: [(String, String, String?)] = []
         for user in users {
-            if user.keyword.hasPrefix("$2") { hashes[user.id] = user.keyword } else {
+            if user.keyword.hasPrefix("$2") {
+                hashes[user.id] = user.keyword
+            } else {
                 plain.append((user.id, user.keyword, existing.passwordHashes[user.id]))
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One problem in a seed directory, naming the file, the array index, the field and the bad value.
 public struct SeedIssue: Sendable, Equatable, CustomStringConvertible {
     public let file: String
@@ -35,17 +37,23 @@ final class SeedIssues: @unchecked Sendable {
 
     func add(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
         count += 1
-        if issues.count < limit { issues.append(SeedIssue(file: file, index: index, field: field, value: value, message: message)) }
+        if issues.count < limit {
+            issues.append(SeedIssue(file: file, index: index, field: field, value: value, message: message))
+        }
     }
 
     func warn(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
-        if warnings.count < limit { warnings.append(SeedIssue(file: file, index: index, field: field, value: value, message: message)) }
+        if warnings.count < limit {
+            warnings.append(SeedIssue(file: file, index: index, field: field, value: value, message: message))
+        }
     }
 
     func error() -> SeedError {
         var list = issues
         if count > issues.count {
-            list.append(SeedIssue(file: "…", index: nil, field: nil, value: nil, message: "and \(count - issues.count) more errors"))
+            list.append(
+                SeedIssue(
+                    file: "…", index: nil, field: nil, value: nil, message: "and \(count - issues.count) more errors"))
         }
         return SeedError(issues: list)
     }
@@ -71,7 +79,10 @@ struct FieldReader {
             var readers: [FieldReader] = []
             for (position, item) in items.enumerated() {
                 if case .object(let nested) = item {
-                    readers.append(FieldReader(file: file, index: index, object: nested, issues: issues, prefix: "\(prefix)\(key)[\(position)]."))
+                    readers.append(
+                        FieldReader(
+                            file: file, index: index, object: nested, issues: issues,
+                            prefix: "\(prefix)\(key)[\(position)]."))
                 } else {
                     fail("\(key)[\(position)]", item, "must be an object")
                 }
@@ -141,7 +152,9 @@ struct FieldReader {
         case .array(let items)?:
             var result: [String] = []
             for (position, item) in items.enumerated() {
-                if case .string(let text) = item { result.append(text) } else {
+                if case .string(let text) = item {
+                    result.append(text)
+                } else {
                     issues.add(file, index, "\(prefix)\(key)[\(position)]", item.description, "must be a string")
                 }
             }
@@ -161,8 +174,6 @@ struct FieldReader {
     }
 }
 
-import Foundation
-
 /// RFC 3339 timestamps with or without fractional seconds; exports write microseconds.
 enum SeedDates {
     /// Parses the fraction itself: Foundation's ISO 8601 styles keep only milliseconds.
@@ -171,7 +182,9 @@ enum SeedDates {
         let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 9 else { return nil }
         let zone = text[text.index(dot, offsetBy: digits.count + 1)...]
-        guard let whole = try? Date(String(text[..<dot] + zone), strategy: Date.ISO8601FormatStyle()) else { return nil }
+        guard let whole = try? Date(String(text[..<dot] + zone), strategy: Date.ISO8601FormatStyle()) else {
+            return nil
+        }
         return whole.addingTimeInterval(Double("0." + digits)!)
     }
 

@@ -48,7 +48,9 @@ struct SeedReader: @unchecked Sendable {
             do {
                 element = try scanner.next()
             } catch let error as JSONSyntaxError {
-                issues.add(file, nil, nil, nil, "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
+                issues.add(
+                    file, nil, nil, nil,
+                    "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
                 return
             } catch {
                 issues.add(file, nil, nil, nil, "malformed JSON: \(error)")
@@ -87,14 +89,17 @@ struct SeedReader: @unchecked Sendable {
             if let name, let id {
                 let lower = name.lowercased()
                 if let other = seenNames[lower] {
-                    field.fail("name", .string(name), "is already used by user \(other) (names are unique ignoring case)")
+                    field.fail(
+                        "name", .string(name), "is already used by user \(other) (names are unique ignoring case)")
                     ok = false
                 } else if let owner = existing.userIDsByLowerName[lower], owner != id {
                     field.fail("name", .string(name), "is already used by existing user \(owner)")
                     ok = false
                 }
                 seenNames[lower] = id
-            } else { ok = false }
+            } else {
+                ok = false
+            }
             if let keyword {
                 if keyword.isEmpty { field.fail("keyword", .string(""), "must not be empty"); ok = false }
                 do {
@@ -103,9 +108,12 @@ struct SeedReader: @unchecked Sendable {
                     field.fail("keyword", nil, problem.detail); ok = false  // never echo a password
                 } catch {}
                 if keyword.hasPrefix("$2") && keyword.count != 60 {
-                    field.fail("keyword", .string("$2…"), "looks like a bcrypt hash but is not 60 characters"); ok = false
+                    field.fail("keyword", .string("$2…"), "looks like a bcrypt hash but is not 60 characters");
+                    ok = false
                 }
-            } else { ok = false }
+            } else {
+                ok = false
+            }
             let role = type.flatMap(Role.init(rawValue:))
             if let type, role == nil { field.fail("type", .string(type), "must be user, manager or admin"); ok = false }
             var usableAvatar: String? = nil
@@ -117,7 +125,9 @@ struct SeedReader: @unchecked Sendable {
             }
             if ok, let id, let name, let keyword, let role {
                 parsed.append(
-                    SeedUser(id: id, name: name, keyword: keyword, role: role, avatar: usableAvatar, createdAt: createdAt, position: index))
+                    SeedUser(
+                        id: id, name: name, keyword: keyword, role: role, avatar: usableAvatar, createdAt: createdAt,
+                        position: index))
                 if let usableAvatar { images.claim(usableAvatar, by: id) }
                 roles[id] = role
             }
@@ -148,33 +158,52 @@ struct SeedReader: @unchecked Sendable {
             let name = rawName?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let name, name.isEmpty || name.count > 64 {
                 field.fail("name", .string(rawName ?? ""), "must be 1–64 characters"); ok = false
-            } else if name == nil { ok = false }
+            } else if name == nil {
+                ok = false
+            }
             let categoryName = category?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let categoryName, categoryName.isEmpty || categoryName.count > 64 {
                 field.fail("category", .string(category ?? ""), "must be 1–64 characters"); ok = false
-            } else if categoryName == nil { ok = false }
+            } else if categoryName == nil {
+                ok = false
+            }
             if let manager {
                 switch roles[manager] {
-                case nil: field.fail("manager", .string(manager), "is not a user id in userInfo.json or the database"); ok = false
+                case nil:
+                    field.fail("manager", .string(manager), "is not a user id in userInfo.json or the database");
+                    ok = false
                 case .manager?: break
-                case let role?: field.fail("manager", .string(manager), "is a \(role.rawValue), not a manager"); ok = false
+                case let role?:
+                    field.fail("manager", .string(manager), "is a \(role.rawValue), not a manager"); ok = false
                 }
-            } else { ok = false }
+            } else {
+                ok = false
+            }
             if sumCost < 0 || sumCost > 1_000_000_000 {
                 field.fail("sumCost", .number(String(sumCost)), "must be 0–1,000,000,000"); ok = false
             }
             if let id, let spent = existing.storeAdSpend[id], sumCost < spent {
-                field.fail("sumCost", .number(String(sumCost)), "is below the store's recorded ad spend \(spent) (the ledger only grows)")
+                field.fail(
+                    "sumCost", .number(String(sumCost)),
+                    "is below the store's recorded ad spend \(spent) (the ledger only grows)")
                 ok = false
             }
-            if imageNames.count > 9 { field.fail("imageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false }
+            if imageNames.count > 9 {
+                field.fail("imageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false
+            }
             let keptImages = images.usable(imageNames, file: file, index: index, field: "imageName", issues: issues)
             if keptImages == nil { ok = false }
             let purchases = self.purchases(field, sumCost: sumCost)
             if purchases == nil { ok = false }
-            if description.count > 2000 { field.fail("description", .string(description), "must be at most 2000 characters"); ok = false }
-            if address.count > 200 { field.fail("address", .string(address), "must be at most 200 characters"); ok = false }
-            if let version, version < 1 { field.fail("version", .number(String(version)), "must be at least 1"); ok = false }
+            if description.count > 2000 {
+                field.fail("description", .string(description), "must be at most 2000 characters"); ok = false
+            }
+            if address.count > 200 {
+                field.fail("address", .string(address), "must be at most 200 characters"); ok = false
+            }
+            if let version, version < 1 {
+                field.fail("version", .number(String(version)), "must be at least 1"); ok = false
+            }
             // staredUserId is the original's list; `favorites` adds the time each was made (an export writes both).
             var times: [String: Date] = [:]
             var fans = stars.enumerated().map { ("staredUserId[\($0.offset)]", $0.element) }
@@ -215,11 +244,15 @@ struct SeedReader: @unchecked Sendable {
             let amount = purchase.integer("amount")
             let buyer = purchase.string("buyerId", required: false)
             let createdAt = purchase.date("createdAt", required: true)
-            if let id, id.isEmpty || id.count > 64 { purchase.fail("id", .string(id), "must be 1–64 characters"); ok = false }
+            if let id, id.isEmpty || id.count > 64 {
+                purchase.fail("id", .string(id), "must be 1–64 characters"); ok = false
+            }
             if let amount, !(1...1_000_000_000).contains(amount) {
                 purchase.fail("amount", .number(String(amount)), "must be 1–1,000,000,000"); ok = false
             }
-            if let buyer, roles[buyer] == nil { purchase.fail("buyerId", .string(buyer), "is not a user id"); ok = false }
+            if let buyer, roles[buyer] == nil {
+                purchase.fail("buyerId", .string(buyer), "is not a user id"); ok = false
+            }
             guard let id, let amount, let createdAt else { ok = false; continue }
             result.append(SeedPurchase(id: id, amount: amount, buyerID: buyer, createdAt: createdAt))
         }
@@ -242,9 +275,12 @@ struct SeedReader: @unchecked Sendable {
             let name = field.string("name")?.trimmingCharacters(in: .whitespacesAndNewlines)
             let createdAt = field.date("createdAt")
             guard let id, let name else { return }
-            guard !name.isEmpty, name.count <= 64 else { field.fail("name", .string(name), "must be 1–64 characters"); return }
+            guard !name.isEmpty, name.count <= 64 else {
+                field.fail("name", .string(name), "must be 1–64 characters"); return
+            }
             guard seenNames.insert(name.lowercased()).inserted else {
-                field.fail("name", .string(name), "is a duplicate category name (names are unique ignoring case)"); return
+                field.fail("name", .string(name), "is a duplicate category name (names are unique ignoring case)");
+                return
             }
             parsed.append(SeedCategory(id: id, name: name, createdAt: createdAt, position: index))
         }
@@ -262,7 +298,9 @@ struct SeedReader: @unchecked Sendable {
             do {
                 element = try scanner.next()
             } catch let error as JSONSyntaxError {
-                issues.add(file, nil, nil, nil, "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
+                issues.add(
+                    file, nil, nil, nil,
+                    "malformed JSON at line \(error.line), column \(error.column): \(error.message)")
                 return
             }
             guard let element else { return }
@@ -298,14 +336,20 @@ struct SeedReader: @unchecked Sendable {
         let manager = storeID.flatMap { managers[$0] }
         if let storeID, manager == nil {
             field.fail("store_id", .string(storeID), "is not a store id in store.json or the database"); ok = false
-        } else if storeID == nil { ok = false }
+        } else if storeID == nil {
+            ok = false
+        }
         if let userID, roles[userID] == nil {
             field.fail("user_id", .string(userID), "is not a user id in userInfo.json or the database"); ok = false
-        } else if userID == nil { ok = false }
+        } else if userID == nil {
+            ok = false
+        }
         // The original's rule: a comment by the store's manager is a notice, anything else a review.
         var kind = (userID != nil && userID == manager) ? "notice" : "review"
         if let kindField {
-            if kindField == "review" || kindField == "notice" { kind = kindField } else {
+            if kindField == "review" || kindField == "notice" {
+                kind = kindField
+            } else {
                 field.fail("kind", .string(kindField), "must be review or notice"); ok = false
             }
         }
@@ -314,21 +358,31 @@ struct SeedReader: @unchecked Sendable {
             rating = field.integer("rating")
             if let value = rating, !(1...5).contains(value) {
                 field.fail("rating", .number(String(value)), "must be 1–5 for a review"); ok = false
-            } else if rating == nil { ok = false }
+            } else if rating == nil {
+                ok = false
+            }
         }
         if let body {
             let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { field.fail("context", .string(body), "must not be blank"); ok = false }
             if body.count > 5000 { field.fail("context", .string(body), "must be at most 5000 characters"); ok = false }
-        } else { ok = false }
-        if imageNames.count > 9 { field.fail("commentImageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false }
-        let keptImages = images.usable(imageNames, file: file, index: index, field: "commentImageName", issues: field.issues)
-        if let version, version < 1 { field.fail("version", .number(String(version)), "must be at least 1"); ok = false }
+        } else {
+            ok = false
+        }
+        if imageNames.count > 9 {
+            field.fail("commentImageName", .array([]), "has \(imageNames.count) images; at most 9"); ok = false
+        }
+        let keptImages = images.usable(
+            imageNames, file: file, index: index, field: "commentImageName", issues: field.issues)
+        if let version, version < 1 {
+            field.fail("version", .number(String(version)), "must be at least 1"); ok = false
+        }
         guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
         for image in keptImages { images.claim(image, by: userID) }
         return SeedComment(
             id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: keptImages,
-            hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt, version: version,
+            hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt,
+            version: version,
             position: index)
     }
 }

@@ -121,7 +121,9 @@ struct SeedImageFiles {
             case .usable: kept.append(name)
             case .missing:
                 if warnedMissing.insert(name).inserted {
-                    issues.warn(file, index, "\(field)[\(position)]", "\"\(name)\"", "no file images/\(name).jpg|png|webp|gif; image skipped")
+                    issues.warn(
+                        file, index, "\(field)[\(position)]", "\"\(name)\"",
+                        "no file images/\(name).jpg|png|webp|gif; image skipped")
                 }
             case .unusable(let reason):
                 issues.add(file, index, "\(field)[\(position)]", "\"\(name)\"", reason)
@@ -138,13 +140,16 @@ struct SeedImageFiles {
         guard let url = self.file(for: name) else { return .missing }
         if kinds[name] == nil {
             let bytes = (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
-            kinds[name] = bytes.count > ImageFormat.maxBytes
-                ? .failure(.invalid("over 8 MiB")) : Result { () throws(ImageFormat.Failure) in try ImageFormat.inspect(bytes) }
+            kinds[name] =
+                bytes.count > ImageFormat.maxBytes
+                ? .failure(.invalid("over 8 MiB"))
+                : Result { () throws(ImageFormat.Failure) in try ImageFormat.inspect(bytes) }
         }
         if case .failure(let failure) = kinds[name] {
             switch failure {
             case .unsupported: return .unusable("images/\(url.lastPathComponent) is not a JPEG, PNG, WebP or GIF image")
-            case .invalid(let detail): return .unusable("images/\(url.lastPathComponent) is not a usable image: \(detail)")
+            case .invalid(let detail):
+                return .unusable("images/\(url.lastPathComponent) is not a usable image: \(detail)")
             }
         }
         return .usable

@@ -1,3 +1,5 @@
+import PostgresNIO
+
 /// The SQL of a seed import. Every merge compares content first, so an unchanged row is not written at all.
 extension SeedWriter {
     static let stagingTables = """
@@ -53,7 +55,8 @@ extension SeedWriter {
           AND EXISTS (SELECT 1 FROM users u WHERE u.id = s.owner)
         """
 
-    static var mergeUsers: String { """
+    static var mergeUsers: String {
+        """
         WITH merged AS (
             INSERT INTO users AS u (id, name, password_hash, role, avatar_image_id, created_at, updated_at)
             SELECT s.id, s.name, s.password_hash, s.role, s.avatar, coalesce(s.created_at, e.created_at, \(arrayTime("seed_users"))),
@@ -72,7 +75,8 @@ extension SeedWriter {
     }
 
     /// categories.json first (an export's every category, with ids and times), then the names store.json uses.
-    static var mergeListedCategories: String { """
+    static var mergeListedCategories: String {
+        """
         INSERT INTO categories (id, name, created_at, updated_at)
         SELECT s.id, s.name, coalesce(s.created_at, \(arrayTime("seed_categories"))), coalesce(s.created_at, \(arrayTime("seed_categories")))
         FROM seed_categories s
@@ -92,7 +96,8 @@ extension SeedWriter {
         ON CONFLICT DO NOTHING
         """
 
-    static var mergeStores: String { """
+    static var mergeStores: String {
+        """
         WITH merged AS (
             INSERT INTO stores AS st (id, name, category_id, manager_id, description, address, archived_at,
                                       created_at, updated_at, version)
@@ -159,7 +164,8 @@ extension SeedWriter {
         """
 
     /// Row triggers are off while this runs, so the store's category copy is filled here.
-    static var mergeComments: String { """
+    static var mergeComments: String {
+        """
         WITH merged AS (
             INSERT INTO comments AS c (id, kind, store_id, author_id, rating, body, category_id, store_archived,
                                        hidden_at, created_at, updated_at, version)
@@ -213,5 +219,3 @@ extension SeedWriter {
         WHERE st.id = a.id AND (st.rating_count, st.rating_sum) IS DISTINCT FROM (a.n, a.total)
         """
 }
-
-import PostgresNIO

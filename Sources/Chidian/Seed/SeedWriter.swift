@@ -8,7 +8,8 @@ struct SeedWriter: Sendable {
     let logger: Logger
 
     func write(
-        reader: inout SeedReader, hashes: [String: String], on connection: PostgresConnection, progress: ProgressReporter?
+        reader: inout SeedReader, hashes: [String: String], on connection: PostgresConnection,
+        progress: ProgressReporter?
     ) async throws -> SeedImporter.Report {
         var report = SeedImporter.Report()
         // One import at a time. Between statements the client streams files and counts search grams, which on a
@@ -21,28 +22,36 @@ struct SeedWriter: Sendable {
 
         // Images of users and stores first (users point at avatars); their uploaders are set once users exist.
         var imagesWritten = Set<String>()
-        try await stageImages(reader.images, names: Set(reader.images.owners.keys), written: &imagesWritten, on: connection)
+        try await stageImages(
+            reader.images, names: Set(reader.images.owners.keys), written: &imagesWritten, on: connection)
 
-        try await copy("seed_users", ["id", "name", "password_hash", "role", "avatar", "created_at", "position"], on: connection) {
+        try await copy(
+            "seed_users", ["id", "name", "password_hash", "role", "avatar", "created_at", "position"], on: connection
+        ) {
             buffer in
             for user in reader.users {
                 buffer.append([
-                    user.id, user.name, hashes[user.id], user.role.rawValue, user.avatar, CopyBuffer.date(user.createdAt),
+                    user.id, user.name, hashes[user.id], user.role.rawValue, user.avatar,
+                    CopyBuffer.date(user.createdAt),
                     String(user.position),
                 ])
             }
         }
         try await copy("seed_categories", ["id", "name", "created_at", "position"], on: connection) { buffer in
             for category in reader.categories {
-                buffer.append([category.id, category.name, CopyBuffer.date(category.createdAt), String(category.position)])
+                buffer.append([
+                    category.id, category.name, CopyBuffer.date(category.createdAt), String(category.position),
+                ])
             }
         }
         let users = reader.users
         let stores = reader.stores
         try await copy(
             "seed_stores",
-            ["id", "name", "category", "category_id", "manager_id", "sum_cost", "description", "address", "archived",
-             "created_at", "updated_at", "version", "position"], on: connection
+            [
+                "id", "name", "category", "category_id", "manager_id", "sum_cost", "description", "address", "archived",
+                "created_at", "updated_at", "version", "position",
+            ], on: connection
         ) { buffer in
             for store in stores {
                 buffer.append([
@@ -54,7 +63,9 @@ struct SeedWriter: Sendable {
         }
         try await copy("seed_store_images", ["store_id", "position", "image_id"], on: connection) { buffer in
             for store in stores {
-                for (position, image) in store.imageNames.enumerated() { buffer.append([store.id, String(position), image]) }
+                for (position, image) in store.imageNames.enumerated() {
+                    buffer.append([store.id, String(position), image])
+                }
             }
         }
         try await copy("seed_favorites", ["user_id", "store_id", "created_at"], on: connection) { buffer in
@@ -62,10 +73,14 @@ struct SeedWriter: Sendable {
                 for fan in store.favorites { buffer.append([fan.userID, store.id, CopyBuffer.date(fan.createdAt)]) }
             }
         }
-        try await copy("seed_promotions", ["id", "store_id", "buyer_id", "amount", "created_at"], on: connection) { buffer in
+        try await copy("seed_promotions", ["id", "store_id", "buyer_id", "amount", "created_at"], on: connection) {
+            buffer in
             for store in stores {
                 for purchase in store.purchases {
-                    buffer.append([purchase.id, store.id, purchase.buyerID, String(purchase.amount), CopyBuffer.date(purchase.createdAt)])
+                    buffer.append([
+                        purchase.id, store.id, purchase.buyerID, String(purchase.amount),
+                        CopyBuffer.date(purchase.createdAt),
+                    ])
                 }
             }
         }
@@ -89,7 +104,8 @@ struct SeedWriter: Sendable {
         try await connection.copyFrom(
             table: "seed_comments",
             columns: [
-                "id", "kind", "store_id", "author_id", "rating", "body", "hidden", "hidden_at", "created_at", "updated_at",
+                "id", "kind", "store_id", "author_id", "rating", "body", "hidden", "hidden_at", "created_at",
+                "updated_at",
                 "version", "position",
             ],
             logger: logger
@@ -98,7 +114,8 @@ struct SeedWriter: Sendable {
             try await reader.readComments(progress: progress) { comment in
                 comments += 1
                 buffer.append([
-                    comment.id, comment.kind, comment.storeID, comment.userID, comment.rating.map(String.init), comment.body,
+                    comment.id, comment.kind, comment.storeID, comment.userID, comment.rating.map(String.init),
+                    comment.body,
                     comment.hidden ? "t" : "f", CopyBuffer.date(comment.hiddenAt), CopyBuffer.date(comment.createdAt),
                     CopyBuffer.date(comment.updatedAt), comment.version.map(String.init), String(comment.position),
                 ])
@@ -169,7 +186,8 @@ struct SeedWriter: Sendable {
         let owners = files.owners
         try connection.requireOpen()
         try await connection.copyFrom(
-            table: "seed_images", columns: ["id", "sha256", "content_type", "width", "height", "bytes", "owner", "data"],
+            table: "seed_images",
+            columns: ["id", "sha256", "content_type", "width", "height", "bytes", "owner", "data"],
             logger: logger
         ) { writer in
             var buffer = CopyBuffer()

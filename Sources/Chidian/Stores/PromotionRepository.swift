@@ -25,7 +25,9 @@ public struct PromotionRepository: Sendable {
             guard let row = inserted.first else { throw StoreRepository.notFound(storeID) }
             let (id, createdAt) = try row.decodeAll((String, Date).self)
             let total = try await connection.rows("SELECT ad_spend FROM stores WHERE id = \(storeID)", logger: logger)
-            return PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt, adSpend: try total[0].decodeAll(Int.self))
+            return PromotionView(
+                id: id, storeId: storeID, amount: amount, createdAt: createdAt,
+                adSpend: try total[0].decodeAll(Int.self))
         }
     }
 
@@ -48,7 +50,10 @@ public struct PromotionRepository: Sendable {
         }
         let fetched = try rows.map { row in
             let (id, amount, createdAt, createdText) = try row.decodeAll((String, Int, Date, String).self)
-            return (item: PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt), keys: [createdText, id])
+            return (
+                item: PromotionView(id: id, storeId: storeID, amount: amount, createdAt: createdAt),
+                keys: [createdText, id]
+            )
         }
         return Page(fetched: fetched, limit: page.limit, list: list)
     }

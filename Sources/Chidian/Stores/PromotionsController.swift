@@ -36,10 +36,13 @@ struct PromotionsController {
         try StorePermissions.requireManager(user, managerID: try await stores.requireManagerID(of: id))
         var request = request
         let amount = try StoreRules.validAmount(try await request.decodeJSON(PurchaseBody.self).amount)
-        return JSONResponse(try await promotions.purchase(storeID: id, buyerID: user.id, amount: amount), status: .created)
+        return JSONResponse(
+            try await promotions.purchase(storeID: id, buyerID: user.id, amount: amount), status: .created)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<PromotionView>> {
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<PromotionView>
+    > {
         let user = try context.requireUser()
         let id = try context.parameters.require("id")
         try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))

@@ -96,7 +96,8 @@ public struct StoreAdmin: Sendable {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw StoreError.invalidCategoryName("The category name must not be blank.") }
         guard TextLimit.fits(name, maxCategoryNameLength) else {
-            throw StoreError.invalidCategoryName("The category name must be at most \(maxCategoryNameLength) characters.")
+            throw StoreError.invalidCategoryName(
+                "The category name must be at most \(maxCategoryNameLength) characters.")
         }
         guard !StoreRules.containsControl(name, allowingLineBreaks: false) else {
             throw StoreError.invalidCategoryName("The category name must not contain control characters.")

@@ -6,7 +6,9 @@ import PostgresNIO
 /// A nil cursor key disables the keyset condition (`NULL IS NULL` folds away when the statement is planned).
 extension StoreRepository {
     /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists).
-    public func list(sort: StoreSort, categoryID: String?, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
+    public func list(sort: StoreSort, categoryID: String?, page: PageRequest, viewer: AuthUser?) async throws -> Page<
+        StoreView
+    > {
         let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
         let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
         let query: PostgresQuery

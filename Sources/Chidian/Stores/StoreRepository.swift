@@ -36,7 +36,8 @@ public struct StoreRepository: Sendable {
     /// The manager of a live store, or 404 `store_not_found`; for permission checks before a write.
     public func requireManagerID(of id: String) async throws -> String {
         guard PlausibleID.check(id),
-            let row = try await database.query("SELECT manager_id FROM stores WHERE id = \(id) AND archived_at IS NULL").first
+            let row = try await database.query("SELECT manager_id FROM stores WHERE id = \(id) AND archived_at IS NULL")
+                .first
         else { throw Self.notFound(id) }
         return try row.decodeAll(String.self)
     }
@@ -51,7 +52,9 @@ public struct StoreRepository: Sendable {
         public var address: String
         public var imageIDs: [String]
 
-        public init(name: String, categoryID: String, description: String = "", address: String = "", imageIDs: [String] = []) {
+        public init(
+            name: String, categoryID: String, description: String = "", address: String = "", imageIDs: [String] = []
+        ) {
             self.name = name
             self.categoryID = categoryID
             self.description = description
@@ -89,7 +92,10 @@ public struct StoreRepository: Sendable {
         public var address: String?
         public var imageIDs: [String]?
 
-        public init(name: String? = nil, categoryID: String? = nil, description: String? = nil, address: String? = nil, imageIDs: [String]? = nil) {
+        public init(
+            name: String? = nil, categoryID: String? = nil, description: String? = nil, address: String? = nil,
+            imageIDs: [String]? = nil
+        ) {
             self.name = name
             self.categoryID = categoryID
             self.description = description
@@ -168,19 +174,23 @@ public struct StoreRepository: Sendable {
 
     /// After a guarded write matched no row: 404 when the store is gone, else the version was stale (412).
     private static func explainMiss(id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        let live = try await connection.rows("SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
+        let live = try await connection.rows(
+            "SELECT 1 FROM stores WHERE id = \(id) AND archived_at IS NULL", logger: logger)
         throw live.isEmpty ? notFound(id) : Versioning.versionConflict
     }
 
     /// 400 `unknown_category` unless the category exists.
     static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        let found = PlausibleID.check(id)
+        let found =
+            PlausibleID.check(id)
             ? try await connection.rows("SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
         guard !found.isEmpty else { throw StoreError.unknownCategory(id: id) }
     }
 
     /// 400 `invalid_images` unless every id is an image uploaded by `uploaderID`.
-    static func requireOwnImages(_ ids: [String], uploaderID: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func requireOwnImages(_ ids: [String], uploaderID: String, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         let distinct = Array(Set(try StoreRules.checkImageCount(ids)))
         guard !distinct.isEmpty else { return }
         let rows = try await connection.rows(
@@ -192,7 +202,9 @@ public struct StoreRepository: Sendable {
     }
 
     /// The carousel in the given order: position 0, 1, ...
-    static func insertImages(_ ids: [String], storeID: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func insertImages(_ ids: [String], storeID: String, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         guard !ids.isEmpty else { return }
         try await connection.rows(
             """

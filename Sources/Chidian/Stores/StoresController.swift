@@ -26,7 +26,9 @@ struct StoresController {
         var items: [CategoryView]
     }
 
-    @Sendable func listCategories(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CategoryList> {
+    @Sendable func listCategories(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        CategoryList
+    > {
         JSONResponse(CategoryList(items: try await categories.list()))
     }
 
@@ -39,7 +41,8 @@ struct StoresController {
         if let categoryID, try await !categories.exists(id: categoryID) {
             throw StoreError.unknownCategory(id: categoryID)
         }
-        return JSONResponse(try await stores.list(sort: sort, categoryID: categoryID, page: page, viewer: context.viewer.user))
+        return JSONResponse(
+            try await stores.list(sort: sort, categoryID: categoryID, page: page, viewer: context.viewer.user))
     }
 
     /// Field types are checked by the decoder (400 `invalid_body` naming the field); absent or null means

@@ -35,7 +35,8 @@ public struct RateBuckets: Sendable {
     /// with the right password).
     public func giveBack(_ keys: [String]) async throws {
         try await database.query(
-            "UPDATE rate_buckets SET hits = hits - 1 WHERE key = ANY (\(keys)::text[]) AND hits > 0 AND expires_at > now()")
+            "UPDATE rate_buckets SET hits = hits - 1 WHERE key = ANY (\(keys)::text[]) AND hits > 0 AND expires_at > now()"
+        )
     }
 
     /// A key part that is safe and short whatever a client sent: long or NUL-bearing text is replaced by its hash.

@@ -29,27 +29,33 @@ import Testing
     @Test func passwordChangeRevokesOtherSessions() async throws {
         try await TestApp.run { client, _ in
             let first = try await client.register("Kim", password: "old password")
-            let second = try await client.send(.post, "/v1/auth/login", body: ["name": "Kim", "password": "old password"])
+            let second = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "Kim", "password": "old password"])
             let secondToken = try second.json()["token"] as! String
 
             let wrong = try await client.send(
-                .put, "/v1/me/password", body: ["currentPassword": "nope nope", "newPassword": "new password"], token: first.token)
+                .put, "/v1/me/password", body: ["currentPassword": "nope nope", "newPassword": "new password"],
+                token: first.token)
             #expect(wrong.status == .unauthorized)
             #expect(wrong.problemCode == "wrong_password")
             let weak = try await client.send(
-                .put, "/v1/me/password", body: ["currentPassword": "old password", "newPassword": "short"], token: first.token)
+                .put, "/v1/me/password", body: ["currentPassword": "old password", "newPassword": "short"],
+                token: first.token)
             #expect(weak.problemCode == "weak_password")
 
             // MUT
             let changed = try await client.send(
-                .put, "/v1/me/password", body: ["currentPassword": "old password", "newPassword": "new password"], token: first.token)
+                .put, "/v1/me/password", body: ["currentPassword": "old password", "newPassword": "new password"],
+                token: first.token)
             // validate
             #expect(changed.status == .noContent)
             #expect(try await client.send(.get, "/v1/me", token: first.token).status == .ok)
             #expect(try await client.send(.get, "/v1/me", token: secondToken).problemCode == "invalid_token")
-            let oldLogin = try await client.send(.post, "/v1/auth/login", body: ["name": "Kim", "password": "old password"])
+            let oldLogin = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "Kim", "password": "old password"])
             #expect(oldLogin.problemCode == "wrong_password")
-            let newLogin = try await client.send(.post, "/v1/auth/login", body: ["name": "Kim", "password": "new password"])
+            let newLogin = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "Kim", "password": "new password"])
             #expect(newLogin.status == .ok)
         }
     }

@@ -9,7 +9,8 @@ import Testing
     @Test func registerReturnsASessionAndTheUser() async throws {
         try await TestApp.run { client, _ in
             // MUT
-            let response = try await client.send(.post, "/v1/auth/register", body: ["name": "  小明 ", "password": "12345678"])
+            let response = try await client.send(
+                .post, "/v1/auth/register", body: ["name": "  小明 ", "password": "12345678"])
             // validate
             #expect(response.status == .created)
             let body = try response.json()
@@ -25,16 +26,17 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (["name": "   ", "password": "12345678"], 400, "name_required"),
-        (["password": "12345678"], 400, "name_required"),
-        (["name": String(repeating: "a", count: 33), "password": "12345678"], 400, "invalid_name"),
-        (["name": "bad\u{7}name", "password": "12345678"], 400, "invalid_name"),
-        (["name": "shorty", "password": "1234567"], 400, "weak_password"),
-        (["name": "shorty"], 400, "weak_password"),
-        (["name": "boss", "password": "12345678", "role": "admin"], 400, "invalid_role"),
-        (["name": "boss", "password": "12345678", "role": "chef"], 400, "invalid_role"),
-    ] as [([String: String], Int, String)])
+    @Test(
+        arguments: [
+            (["name": "   ", "password": "12345678"], 400, "name_required"),
+            (["password": "12345678"], 400, "name_required"),
+            (["name": String(repeating: "a", count: 33), "password": "12345678"], 400, "invalid_name"),
+            (["name": "bad\u{7}name", "password": "12345678"], 400, "invalid_name"),
+            (["name": "shorty", "password": "1234567"], 400, "weak_password"),
+            (["name": "shorty"], 400, "weak_password"),
+            (["name": "boss", "password": "12345678", "role": "admin"], 400, "invalid_role"),
+            (["name": "boss", "password": "12345678", "role": "chef"], 400, "invalid_role"),
+        ] as [([String: String], Int, String)])
     func registerRejects(body: [String: String], status: Int, code: String) async throws {
         try await TestApp.run { client, _ in
             let response = try await client.send(.post, "/v1/auth/register", body: body)
@@ -46,7 +48,8 @@ import Testing
     @Test func thirtyTwoCharactersOfChineseAreFine() async throws {
         try await TestApp.run { client, _ in
             let name = String(repeating: "吃", count: 32)
-            let response = try await client.send(.post, "/v1/auth/register", body: ["name": name, "password": "12345678"])
+            let response = try await client.send(
+                .post, "/v1/auth/register", body: ["name": name, "password": "12345678"])
             #expect(response.status == .created)
         }
     }
@@ -54,7 +57,8 @@ import Testing
     @Test func namesAreUniqueIgnoringCase() async throws {
         try await TestApp.run { client, _ in
             _ = try await client.register("Alice")
-            let again = try await client.send(.post, "/v1/auth/register", body: ["name": "alice", "password": "12345678"])
+            let again = try await client.send(
+                .post, "/v1/auth/register", body: ["name": "alice", "password": "12345678"])
             #expect(again.status == .conflict)
             #expect(again.problemCode == "name_taken")
         }
@@ -73,7 +77,8 @@ import Testing
             let broken = try await client.sendRaw(.post, "/v1/auth/register", body: "{\"name\": ")
             #expect(broken.status == .badRequest)
             #expect(broken.problemCode == "invalid_body")
-            let wrongType = try await client.sendRaw(.post, "/v1/auth/register", body: "{\"name\": 5, \"password\": \"12345678\"}")
+            let wrongType = try await client.sendRaw(
+                .post, "/v1/auth/register", body: "{\"name\": 5, \"password\": \"12345678\"}")
             #expect(wrongType.problemCode == "invalid_body")
             #expect(try (wrongType.json()["detail"] as? String)?.contains("name") == true)
             let huge = try await client.sendRaw(

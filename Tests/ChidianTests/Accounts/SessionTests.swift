@@ -28,7 +28,8 @@ import Testing
             #expect(malformed.problemCode == "invalid_token")
 
             let gina = try await client.register("Gina")
-            try await app.database.query("UPDATE sessions SET expires_at = now() - interval '1 second', created_at = now() - interval '31 days'")
+            try await app.database.query(
+                "UPDATE sessions SET expires_at = now() - interval '1 second', created_at = now() - interval '31 days'")
             let expired = try await client.send(.get, "/v1/me", token: gina.token)
             #expect(expired.status == .unauthorized)
             #expect(expired.problemCode == "invalid_token")
@@ -38,7 +39,8 @@ import Testing
     @Test func tokensAreStoredOnlyAsHashes() async throws {
         try await TestApp.run { client, app in
             let hank = try await client.register("Hank", password: "hank password")
-            let rows = try await app.database.query("SELECT token_hash, (SELECT password_hash FROM users WHERE name = 'Hank') FROM sessions")
+            let rows = try await app.database.query(
+                "SELECT token_hash, (SELECT password_hash FROM users WHERE name = 'Hank') FROM sessions")
             let (hash, passwordHash) = try rows[0].decode((Data, String).self)
             #expect(Array(hash) == Tokens.hash(hank.token))
             #expect(passwordHash.hasPrefix("$2"))

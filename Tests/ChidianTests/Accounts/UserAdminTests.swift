@@ -12,10 +12,13 @@ import Testing
             let created = try await admin.create(name: "Root", password: "root password", role: .admin)
             // validate
             #expect(created.role == .admin)
-            let login = try await client.send(.post, "/v1/auth/login", body: ["name": "root", "password": "root password"])
+            let login = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "root", "password": "root password"])
             #expect(login.status == .ok)
             #expect(try (login.json()["user"] as? [String: Any])?["role"] as? String == "admin")
-            await #expect(throws: AccountError.nameTaken("ROOT")) { try await admin.create(name: "ROOT", password: "another one", role: .user) }
+            await #expect(throws: AccountError.nameTaken("ROOT")) {
+                try await admin.create(name: "ROOT", password: "another one", role: .user)
+            }
             await #expect(throws: AccountError.weakPassword(min: 8)) {
                 try await admin.create(name: "Weak", password: "short", role: .user)
             }
@@ -28,16 +31,21 @@ import Testing
             let olga = try await client.register("Olga", password: "olga password")
             try await admin.setRole(name: "OLGA", role: .manager)
             #expect(try await admin.list().first { $0.name == "Olga" }?.role == .manager)
-            await #expect(throws: AccountError.userNotFound("No user is named Nobody.")) { try await admin.setRole(name: "Nobody", role: .user) }
+            await #expect(throws: AccountError.userNotFound("No user is named Nobody.")) {
+                try await admin.setRole(name: "Nobody", role: .user)
+            }
 
             // MUT
             let password = try await admin.resetPassword(name: "olga")
             // validate: every session is gone, the new password works, the old one does not
             #expect(password.count == 16)
             #expect(try await client.send(.get, "/v1/me", token: olga.token).problemCode == "invalid_token")
-            #expect(try await client.send(.post, "/v1/auth/login", body: ["name": "Olga", "password": password]).status == .ok)
             #expect(
-                try await client.send(.post, "/v1/auth/login", body: ["name": "Olga", "password": "olga password"]).problemCode
+                try await client.send(.post, "/v1/auth/login", body: ["name": "Olga", "password": password]).status
+                    == .ok)
+            #expect(
+                try await client.send(.post, "/v1/auth/login", body: ["name": "Olga", "password": "olga password"])
+                    .problemCode
                     == "wrong_password")
         }
     }
@@ -45,7 +53,8 @@ import Testing
     @Test func theBinaryCreatesAnAdmin() async throws {
         try await TestDatabase.withFresh { _, url in
             let result = try ChidianBinary.run(
-                ["user", "create", "--name", "Boss", "--password", "boss password", "--role", "admin"], databaseURL: url)
+                ["user", "create", "--name", "Boss", "--password", "boss password", "--role", "admin"], databaseURL: url
+            )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("created admin Boss"))
             let again = try ChidianBinary.run(

@@ -16,7 +16,8 @@ import Testing
             let images = try await CommentFixture.images(app, uploaderID: world.user.id, count: 3)
             let ordered = [images[2], images[0], images[1]]
             // MUT
-            let response = try await world.post(["rating": 4, "body": "  毛肚很新鲜 \n", "imageIds": ordered], as: world.user)
+            let response = try await world.post(
+                ["rating": 4, "body": "  毛肚很新鲜 \n", "imageIds": ordered], as: world.user)
             // validate
             #expect(response.status == .created)
             let body = try response.json()
@@ -132,9 +133,11 @@ import Testing
             // MUT
             let missing = try await world.post(["rating": 3], as: world.user)
             let blank = try await world.post(["rating": 3, "body": " \n\t　"], as: world.user)
-            let tooLong = try await world.post(["rating": 3, "body": String(repeating: "辣", count: 5001)], as: world.user)
+            let tooLong = try await world.post(
+                ["rating": 3, "body": String(repeating: "辣", count: 5001)], as: world.user)
             // A flag emoji is one character (two scalars): 5,000 of them are fine.
-            let longest = try await world.post(["rating": 3, "body": String(repeating: "🇨🇳", count: 5000)], as: world.user)
+            let longest = try await world.post(
+                ["rating": 3, "body": String(repeating: "🇨🇳", count: 5000)], as: world.user)
             let nul = try await world.post(["rating": 3, "body": "a\u{0}b"], as: world.user)
             let wrongType = try await world.post(["rating": 3, "body": 12], as: world.user)
             // validate
@@ -157,11 +160,14 @@ import Testing
             let mine = try await CommentFixture.images(app, uploaderID: world.user.id, count: 10)
             let theirs = try await CommentFixture.image(app, uploaderID: world.manager.id)
             // MUT
-            let nine = try await world.post(["rating": 5, "body": "九张图", "imageIds": Array(mine.prefix(9))], as: world.user)
+            let nine = try await world.post(
+                ["rating": 5, "body": "九张图", "imageIds": Array(mine.prefix(9))], as: world.user)
             let ten = try await world.post(["rating": 5, "body": "十张图", "imageIds": mine], as: world.user)
             let unknown = try await world.post(["rating": 5, "body": "图", "imageIds": ["i_nope"]], as: world.user)
-            let notMine = try await world.post(["rating": 5, "body": "图", "imageIds": [mine[0], theirs]], as: world.user)
-            let twice = try await world.post(["rating": 5, "body": "图", "imageIds": [mine[0], mine[0]]], as: world.user)
+            let notMine = try await world.post(
+                ["rating": 5, "body": "图", "imageIds": [mine[0], theirs]], as: world.user)
+            let twice = try await world.post(
+                ["rating": 5, "body": "图", "imageIds": [mine[0], mine[0]]], as: world.user)
             let wrongType = try await world.post(["rating": 5, "body": "图", "imageIds": "i_x"], as: world.user)
             // validate
             #expect(nine.status == .created)

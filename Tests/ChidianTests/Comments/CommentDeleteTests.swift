@@ -11,7 +11,9 @@ import Testing
             // setup
             let world = try await CommentWorld.make(client, app)
             let image = try await CommentFixture.image(app, uploaderID: world.user.id)
-            let byAuthor = try await world.comment(["rating": 2, "body": "不好", "imageIds": [image]], as: world.user)["id"] as! String
+            let byAuthor =
+                try await world.comment(["rating": 2, "body": "不好", "imageIds": [image]], as: world.user)["id"]
+                as! String
             let byAdmin = try await world.review(1)["id"] as! String
             let admin = try await app.admin(client)
             // MUT
@@ -51,8 +53,10 @@ import Testing
         try await TestApp.run { client, app in
             let world = try await CommentWorld.make(client, app)
             let id = try await world.review(3)["id"] as! String
-            let stale = try await client.send(.delete, "/v1/comments/\(id)", token: world.user.token, headers: [.ifMatch: "\"2\""])
-            let current = try await client.send(.delete, "/v1/comments/\(id)", token: world.user.token, headers: [.ifMatch: "\"1\""])
+            let stale = try await client.send(
+                .delete, "/v1/comments/\(id)", token: world.user.token, headers: [.ifMatch: "\"2\""])
+            let current = try await client.send(
+                .delete, "/v1/comments/\(id)", token: world.user.token, headers: [.ifMatch: "\"1\""])
             #expect(stale.status == .preconditionFailed)
             #expect(stale.problemCode == "version_conflict")
             #expect(current.status == .noContent)

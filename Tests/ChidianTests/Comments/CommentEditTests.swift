@@ -15,7 +15,8 @@ import Testing
             let id = created["id"] as! String
             // MUT
             let response = try await client.send(
-                .patch, "/v1/comments/\(id)", body: ["rating": 4, "body": " 二刷，好多了 ", "imageIds": [images[2], images[1]]],
+                .patch, "/v1/comments/\(id)",
+                body: ["rating": 4, "body": " 二刷，好多了 ", "imageIds": [images[2], images[1]]],
                 token: world.user.token, headers: [.ifMatch: "\"1\""])
             // validate
             #expect(response.status == .ok)
@@ -39,10 +40,14 @@ import Testing
         try await TestApp.run { client, app in
             let world = try await CommentWorld.make(client, app)
             let image = try await CommentFixture.image(app, uploaderID: world.user.id)
-            let id = try await world.comment(["rating": 3, "body": "还行", "imageIds": [image]], as: world.user)["id"] as! String
+            let id =
+                try await world.comment(["rating": 3, "body": "还行", "imageIds": [image]], as: world.user)["id"]
+                as! String
             // MUT
-            let bodyOnly = try await client.send(.patch, "/v1/comments/\(id)", body: ["body": "还行吧"], token: world.user.token)
-            let cleared = try await client.send(.patch, "/v1/comments/\(id)", body: ["imageIds": []], token: world.user.token)
+            let bodyOnly = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["body": "还行吧"], token: world.user.token)
+            let cleared = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["imageIds": []], token: world.user.token)
             // validate
             #expect(try bodyOnly.json()["rating"] as? Int == 3)
             #expect(try bodyOnly.json()["imageUrls"] as? [String] == [ImageURL.path(image)])
@@ -56,8 +61,10 @@ import Testing
         try await TestApp.run { client, app in
             let world = try await CommentWorld.make(client, app)
             let id = try await world.review(3)["id"] as! String
-            let same = try await client.send(.patch, "/v1/comments/\(id)", body: [:], token: world.user.token, headers: [.ifMatch: "\"1\""])
-            let stale = try await client.send(.patch, "/v1/comments/\(id)", body: [:], token: world.user.token, headers: [.ifMatch: "\"7\""])
+            let same = try await client.send(
+                .patch, "/v1/comments/\(id)", body: [:], token: world.user.token, headers: [.ifMatch: "\"1\""])
+            let stale = try await client.send(
+                .patch, "/v1/comments/\(id)", body: [:], token: world.user.token, headers: [.ifMatch: "\"7\""])
             #expect(same.status == .ok)
             #expect(try same.json()["version"] as? Int == 1)
             #expect(stale.status == .preconditionFailed)
@@ -111,14 +118,16 @@ import Testing
             let other = try await client.register("路人")
             // MUT / validate
             for session in [admin, other, world.manager] {
-                let response = try await client.send(.patch, "/v1/comments/\(id)", body: ["body": "改"], token: session.token)
+                let response = try await client.send(
+                    .patch, "/v1/comments/\(id)", body: ["body": "改"], token: session.token)
                 #expect(response.status == .forbidden)
                 #expect(response.problemCode == "not_author")
             }
             let nobody = try await client.send(.patch, "/v1/comments/\(id)", body: ["body": "改"])
             #expect(nobody.status == .unauthorized)
             #expect(nobody.problemCode == "login_required")
-            let missing = try await client.send(.patch, "/v1/comments/m_missing", body: ["body": "改"], token: world.user.token)
+            let missing = try await client.send(
+                .patch, "/v1/comments/m_missing", body: ["body": "改"], token: world.user.token)
             #expect(missing.problemCode == "comment_not_found")
             #expect(try await client.send(.get, "/v1/comments/\(id)").json()["body"] as? String == "好吃")
         }
@@ -128,10 +137,16 @@ import Testing
         try await TestApp.run { client, app in
             let world = try await CommentWorld.make(client, app)
             let id = try await world.review(3)["id"] as! String
-            let first = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 4], token: world.user.token, headers: [.ifMatch: "\"1\""])
-            let stale = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 5], token: world.user.token, headers: [.ifMatch: "\"1\""])
-            let garbage = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 5], token: world.user.token, headers: [.ifMatch: "soon"])
-            let unconditional = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 1], token: world.user.token)
+            let first = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["rating": 4], token: world.user.token, headers: [.ifMatch: "\"1\""]
+            )
+            let stale = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["rating": 5], token: world.user.token, headers: [.ifMatch: "\"1\""]
+            )
+            let garbage = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["rating": 5], token: world.user.token, headers: [.ifMatch: "soon"])
+            let unconditional = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["rating": 1], token: world.user.token)
             #expect(first.status == .ok)
             #expect(stale.status == .preconditionFailed)
             #expect(stale.problemCode == "version_conflict")

@@ -22,29 +22,36 @@ struct CommentWorld {
         let user = try await client.register("食客")
         let categoryID = try await CommentFixture.category(app, "火锅")
         let storeID = try await CommentFixture.store(app, name: "小龙坎", categoryID: categoryID, managerID: manager.id)
-        return CommentWorld(client: client, app: app, manager: manager, user: user, categoryID: categoryID, storeID: storeID)
+        return CommentWorld(
+            client: client, app: app, manager: manager, user: user, categoryID: categoryID, storeID: storeID)
     }
 
     /// Posts a comment and returns the response.
     func post(_ body: [String: Any], as session: Session?, storeID: String? = nil) async throws -> TestResponse {
-        try await client.send(.post, "/v1/stores/\(storeID ?? self.storeID)/comments", body: body, token: session?.token)
+        try await client.send(
+            .post, "/v1/stores/\(storeID ?? self.storeID)/comments", body: body, token: session?.token)
     }
 
     /// Posts a review (or a notice for a manager) that must succeed, returning its JSON.
     func comment(_ body: [String: Any], as session: Session, storeID: String? = nil) async throws -> [String: Any] {
         let response = try await post(body, as: session, storeID: storeID)
-        guard response.status == .created else { throw TestFailure("post comment: \(response.status) \(response.text)") }
+        guard response.status == .created else {
+            throw TestFailure("post comment: \(response.status) \(response.text)")
+        }
         return try response.json()
     }
 
-    func review(_ rating: Int, _ text: String = "好吃", as session: Session? = nil, storeID: String? = nil) async throws -> [String: Any] {
+    func review(_ rating: Int, _ text: String = "好吃", as session: Session? = nil, storeID: String? = nil) async throws
+        -> [String: Any]
+    {
         try await comment(["rating": rating, "body": text], as: session ?? user, storeID: storeID)
     }
 }
 
 enum CommentFixture {
     static func category(_ app: TestApp, _ name: String) async throws -> String {
-        try await app.database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")[0].decode(String.self)
+        try await app.database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")[0].decode(
+            String.self)
     }
 
     static func store(_ app: TestApp, name: String, categoryID: String, managerID: String) async throws -> String {
@@ -82,7 +89,9 @@ enum CommentFixture {
     }
 
     static func items(_ response: TestResponse) throws -> [[String: Any]] {
-        guard let items = try response.json()["items"] as? [[String: Any]] else { throw TestFailure("no items: \(response.text)") }
+        guard let items = try response.json()["items"] as? [[String: Any]] else {
+            throw TestFailure("no items: \(response.text)")
+        }
         return items
     }
 
@@ -91,7 +100,9 @@ enum CommentFixture {
     }
 
     /// Every id of a list, walking `nextCursor` with `limit`; fails on a page that repeats an id.
-    static func walk(_ client: any TestClientProtocol, _ path: String, limit: Int, token: String? = nil) async throws -> (ids: [String], pages: Int) {
+    static func walk(_ client: any TestClientProtocol, _ path: String, limit: Int, token: String? = nil) async throws
+        -> (ids: [String], pages: Int)
+    {
         var ids: [String] = []
         var cursor: String? = nil
         var pages = 0

@@ -38,7 +38,8 @@ import Testing
             #expect(message.split(separator: "\n").count == 1, "\(message)")
             #expect(message.contains("m_missing"))
             #expect(try await client.send(.get, "/v1/comments/\(id)").status == .notFound)
-            #expect(try CommentFixture.ids(try await client.send(.get, "/v1/me/comments", token: world.user.token)).isEmpty)
+            #expect(
+                try CommentFixture.ids(try await client.send(.get, "/v1/me/comments", token: world.user.token)).isEmpty)
         }
     }
 }

@@ -13,7 +13,8 @@ import Testing
             let first = try await world.review(3)["id"] as! String
             let notice = try await world.comment(["body": "周末八折"], as: world.manager)["id"] as! String
             let last = try await world.review(5)["id"] as! String
-            let otherStore = try await CommentFixture.store(app, name: "海底捞", categoryID: world.categoryID, managerID: world.manager.id)
+            let otherStore = try await CommentFixture.store(
+                app, name: "海底捞", categoryID: world.categoryID, managerID: world.manager.id)
             _ = try await world.review(4, storeID: otherStore)
             // MUT
             let response = try await client.send(.get, "/v1/stores/\(world.storeID)/comments")
@@ -62,10 +63,19 @@ import Testing
                 ("\(base)?limit=101", "invalid_limit"),
                 ("\(base)?cursor=garbage", "invalid_cursor"),
                 // A well-formed cursor of this list whose timestamp is nonsense.
-                ("\(base)?cursor=\(Cursor(list: "store-comments.newest", keys: ["yesterday-ish", "m_1"]).token)", "invalid_cursor"),
-                ("\(base)?sort=rating&cursor=\(Cursor(list: "store-comments.rating", keys: ["9", "2024-01-01", "m_1"]).token)", "invalid_cursor"),
+                (
+                    "\(base)?cursor=\(Cursor(list: "store-comments.newest", keys: ["yesterday-ish", "m_1"]).token)",
+                    "invalid_cursor"
+                ),
+                (
+                    "\(base)?sort=rating&cursor=\(Cursor(list: "store-comments.rating", keys: ["9", "2024-01-01", "m_1"]).token)",
+                    "invalid_cursor"
+                ),
                 // A cursor of the other sort.
-                ("\(base)?sort=rating&cursor=\(Cursor(list: "store-comments.newest", keys: ["2024-01-01 00:00:00+00", "m_1"]).token)", "invalid_cursor"),
+                (
+                    "\(base)?sort=rating&cursor=\(Cursor(list: "store-comments.newest", keys: ["2024-01-01 00:00:00+00", "m_1"]).token)",
+                    "invalid_cursor"
+                ),
             ]
             for (uri, code) in cases {
                 let response = try await client.send(.get, uri)
@@ -98,9 +108,11 @@ import Testing
             for index in 0..<23 { _ = try await world.review(index % 5 + 1, "第\(index)条") }
             _ = try await world.comment(["body": "公告"], as: world.manager)
             try await app.database.query(
-                "UPDATE comments SET created_at = '2024-03-01 12:00:00.123456+00' WHERE body LIKE '第1%' OR body LIKE '第2%'")
+                "UPDATE comments SET created_at = '2024-03-01 12:00:00.123456+00' WHERE body LIKE '第1%' OR body LIKE '第2%'"
+            )
             let all = try CommentFixture.ids(
-                try await client.send(.get, "/v1/stores/\(world.storeID)/comments\(query)\(query.isEmpty ? "?" : "&")limit=100"))
+                try await client.send(
+                    .get, "/v1/stores/\(world.storeID)/comments\(query)\(query.isEmpty ? "?" : "&")limit=100"))
             // MUT
             let walked = try await CommentFixture.walk(client, "/v1/stores/\(world.storeID)/comments\(query)", limit: 4)
             // validate
@@ -115,7 +127,8 @@ import Testing
         try await TestApp.run { client, app in
             // setup
             let world = try await CommentWorld.make(client, app)
-            let otherStore = try await CommentFixture.store(app, name: "海底捞", categoryID: world.categoryID, managerID: world.manager.id)
+            let otherStore = try await CommentFixture.store(
+                app, name: "海底捞", categoryID: world.categoryID, managerID: world.manager.id)
             let a = try await world.review(4)["id"] as! String
             let b = try await world.review(2, storeID: otherStore)["id"] as! String
             let c = try await world.review(5)["id"] as! String
@@ -154,15 +167,21 @@ import Testing
             let world = try await CommentWorld.make(client, app)
             let kept = try await world.review(4)["id"] as! String
             let hidden = try await world.review(1)["id"] as! String
-            let closed = try await CommentFixture.store(app, name: "已关门", categoryID: world.categoryID, managerID: world.manager.id)
+            let closed = try await CommentFixture.store(
+                app, name: "已关门", categoryID: world.categoryID, managerID: world.manager.id)
             _ = try await world.review(5, storeID: closed)
             // MUT
             _ = try await CommentModeration.hide(id: hidden, database: app.database)
             try await CommentFixture.archive(app, storeID: closed)
             // validate
-            #expect(try CommentFixture.ids(try await client.send(.get, "/v1/stores/\(world.storeID)/comments")) == [kept])
-            #expect(try CommentFixture.ids(try await client.send(.get, "/v1/users/\(world.user.id)/comments")) == [kept])
-            #expect(try CommentFixture.ids(try await client.send(.get, "/v1/me/comments", token: world.user.token)) == [kept])
+            #expect(
+                try CommentFixture.ids(try await client.send(.get, "/v1/stores/\(world.storeID)/comments")) == [kept])
+            #expect(
+                try CommentFixture.ids(try await client.send(.get, "/v1/users/\(world.user.id)/comments")) == [kept])
+            #expect(
+                try CommentFixture.ids(try await client.send(.get, "/v1/me/comments", token: world.user.token)) == [
+                    kept
+                ])
         }
     }
 }

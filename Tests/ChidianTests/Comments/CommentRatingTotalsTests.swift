@@ -11,7 +11,9 @@ import Testing
         try await TestApp.run { client, app in
             // setup
             let world = try await CommentWorld.make(client, app)
-            func totals() async throws -> (kept: [Int], live: [Int]) { try await CommentFixture.totals(app, storeID: world.storeID) }
+            func totals() async throws -> (kept: [Int], live: [Int]) {
+                try await CommentFixture.totals(app, storeID: world.storeID)
+            }
             // create
             let a = try await world.review(5)["id"] as! String
             let b = try await world.review(2)["id"] as! String
@@ -46,8 +48,11 @@ import Testing
             let world = try await CommentWorld.make(client, app)
             let id = try await world.review(3)["id"] as! String
             _ = try await world.post(["rating": 5, "body": "x", "imageIds": ["i_missing"]], as: world.user)
-            _ = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 5, "imageIds": ["i_missing"]], token: world.user.token)
-            _ = try await client.send(.patch, "/v1/comments/\(id)", body: ["rating": 1], token: world.user.token, headers: [.ifMatch: "\"9\""])
+            _ = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["rating": 5, "imageIds": ["i_missing"]], token: world.user.token)
+            _ = try await client.send(
+                .patch, "/v1/comments/\(id)", body: ["rating": 1], token: world.user.token, headers: [.ifMatch: "\"9\""]
+            )
             let totals = try await CommentFixture.totals(app, storeID: world.storeID)
             #expect(totals.kept == [1, 3])
             #expect(totals.kept == totals.live)

@@ -65,7 +65,8 @@ import Testing
             let avatar = try await CommentFixture.image(app, uploaderID: world.user.id)
             // MUT
             let renamed = try await client.send(.patch, "/v1/me", body: ["name": "美食家"], token: world.user.token)
-            let avatarSet = try await client.send(.put, "/v1/me/avatar", body: ["imageId": avatar], token: world.user.token)
+            let avatarSet = try await client.send(
+                .put, "/v1/me/avatar", body: ["imageId": avatar], token: world.user.token)
             // validate
             #expect(renamed.status == .ok)
             #expect(avatarSet.status == .ok)

@@ -27,7 +27,8 @@ struct FeedWorld {
         var minute = 0
         var rows: [(String, String, Int)] = []
         for category in ["火锅", "川菜", "甜品"] {
-            let cat = try await app.database.query("INSERT INTO categories (name) VALUES (\(category)) RETURNING id")[0].decode(String.self)
+            let cat = try await app.database.query("INSERT INTO categories (name) VALUES (\(category)) RETURNING id")[0]
+                .decode(String.self)
             for branch in 0..<2 {
                 let store = try await app.database.query(
                     "INSERT INTO stores (name, category_id, manager_id) VALUES (\(category + String(branch)), \(cat), \(manager.id)) RETURNING id"
@@ -42,7 +43,8 @@ struct FeedWorld {
         rows.shuffle(using: &FixedRandom.generator)
         for (offset, row) in rows.enumerated() {
             let id = "r\(String(format: "%02d", offset))"
-            try await app.database.query("""
+            try await app.database.query(
+                """
                 INSERT INTO comments (id, kind, store_id, author_id, rating, body, created_at)
                 VALUES (\(id), 'review', \(row.1), \(author.id), 4, '好吃', now() - make_interval(mins => \(offset)::int))
                 """)
@@ -52,7 +54,8 @@ struct FeedWorld {
         let store = try await app.database.query("SELECT id FROM stores ORDER BY id LIMIT 1")[0].decode(String.self)
         world.notice = "notice1"
         try await app.database.query(
-            "INSERT INTO comments (id, kind, store_id, author_id, body) VALUES ('notice1', 'notice', \(store), \(manager.id), '开业大吉')")
+            "INSERT INTO comments (id, kind, store_id, author_id, body) VALUES ('notice1', 'notice', \(store), \(manager.id), '开业大吉')"
+        )
         return world
     }
 }
@@ -109,8 +112,11 @@ extension TestResponse {
             #expect(try await client.send(.delete, "/v1/me/interests", token: viewer.token).status == .noContent)
             let after = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
             #expect(after.itemIDs == world.all)
-            #expect(try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [Any] != nil)
-            #expect((try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [Any] != nil)
+            #expect(
+                (try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [Any])?
+                    .isEmpty == true)
         }
     }
 
@@ -125,11 +131,15 @@ extension TestResponse {
             _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
             _ = try await client.send(.get, "/v1/comments/\(review)?track=false", token: viewer.token)
             _ = try await client.send(.get, "/v1/comments/\(world.notice)", token: viewer.token)
-            var items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            var items =
+                try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
+                as? [[String: Any]]
             #expect(items?.map { $0["clicks"] as? Int } == [1])
             clock.advance(0.2)
             _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
-            items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            items =
+                try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
+                as? [[String: Any]]
             #expect(items?.map { $0["clicks"] as? Int } == [2])
         }
     }
@@ -141,12 +151,16 @@ extension TestResponse {
             let viewer = try await client.register("Viewer")
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![0])", token: viewer.token)
             clock.advance(86_400)
-            var items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            var items =
+                try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
+                as? [[String: Any]]
             #expect(abs((items?.first?["score"] as? Double ?? 0) - 0.5) < 1e-9)
             // A new click decays the old score to now and adds one.
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![1])", token: viewer.token)
             clock.advance(86_400)
-            items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            items =
+                try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
+                as? [[String: Any]]
             #expect(abs((items?.first?["score"] as? Double ?? 0) - 0.75) < 1e-9)
             // A category clicked long ago falls below a fresh one.
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["甜品"]![0])", token: viewer.token)
@@ -186,7 +200,8 @@ extension TestResponse {
                 seen += page.itemIDs
                 cursor = try page.json()["nextCursor"] as? String
                 // Clicking another category mid-walk must not disturb the walk.
-                _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![seen.count % 4])", token: viewer.token)
+                _ = try await client.send(
+                    .get, "/v1/comments/\(world.reviews["火锅"]![seen.count % 4])", token: viewer.token)
             } while cursor != nil
             #expect(seen == expected)
             let bad = try await client.send(.get, "/v1/feed/featured?cursor=nonsense", token: viewer.token)
@@ -206,7 +221,9 @@ extension TestResponse {
                 }
                 try await group.waitForAll()
             }
-            let items = try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"] as? [[String: Any]]
+            let items =
+                try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
+                as? [[String: Any]]
             #expect(items?.compactMap { $0["clicks"] as? Int }.reduce(0, +) == world.all.count)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Chidian
@@ -22,5 +23,3 @@ import Testing
         #expect(Decay.decayed(8, from: start, to: start.addingTimeInterval(-60), halfLife: 3600) == 8)
     }
 }
-
-import Foundation

@@ -13,7 +13,8 @@ import Testing
             // MUT
             let outcome: Result<Void, any Error> = await Result(catching: {
                 try await database.transaction { connection in
-                    try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = 200", logger: database.logger)
+                    try await connection.rows(
+                        "SET LOCAL idle_in_transaction_session_timeout = 200", logger: database.logger)
                     try await Task.sleep(for: .seconds(1))
                     try await connection.rows("SELECT 1", logger: database.logger)
                 }

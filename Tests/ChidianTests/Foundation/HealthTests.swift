@@ -29,7 +29,8 @@ import Testing
 
     @Test func readyIs503WhenTheSchemaIsBehind() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, url in
-            let services = AppServices(config: TestApp.testConfig(url: url), database: database, logger: TestDatabase.logger)
+            let services = AppServices(
+                config: TestApp.testConfig(url: url), database: database, logger: TestDatabase.logger)
             try await buildApplication(services, runDatabase: false).test(.router) { client in
                 let ready = try await client.send(.get, "/ready")
                 #expect(ready.status == .serviceUnavailable)

@@ -28,7 +28,8 @@ import Testing
     static func store(average: Double?, adSpend: Int?) -> StoreView {
         StoreView(
             id: "s_1", name: awkward, category: .init(id: "c_1", name: "川菜"), description: awkward, address: "",
-            managerId: "u_2", managerName: "Boss", imageUrls: [], rating: .init(average: average, count: 3, score: 3.6875),
+            managerId: "u_2", managerName: "Boss", imageUrls: [],
+            rating: .init(average: average, count: 3, score: 3.6875),
             favoriteCount: 0, favorited: true, promoted: false, createdAt: Date(timeIntervalSince1970: 1_700_000_000.5),
             updatedAt: Date(timeIntervalSince1970: 951_782_400), version: 1, adSpend: adSpend)
     }
@@ -36,7 +37,9 @@ import Testing
     @Test(arguments: [0.0, 1_700_000_000.25, 951_782_399.999, -1.5, 4_102_444_800, 1_000_000_000_000])
     func aCommentPageReadsBackTheSame(seconds: Double) throws {
         // MUT
-        let page = Page(items: [Self.comment(rating: 4, seconds: seconds), Self.comment(rating: nil, seconds: seconds)], nextCursor: "abc")
+        let page = Page(
+            items: [Self.comment(rating: 4, seconds: seconds), Self.comment(rating: nil, seconds: seconds)],
+            nextCursor: "abc")
         let (written, encoded) = try Self.sameJSON(page)
         // validate
         #expect(written as? NSDictionary == encoded as? NSDictionary)

@@ -17,7 +17,8 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("applied 001_schema.sql"))
         #expect(second.status == 0)
-        #expect(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "nothing to apply: the schema is current")
+        #expect(
+            second.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "nothing to apply: the schema is current")
     }
 
     @Test func serveRefusesASchemaThatIsBehindInOneLine() async throws {

@@ -34,45 +34,67 @@ import Testing
 
     @Test func appliesOnlyTheNewFile() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            _ = try await database.withConnection { try await Migrator(migrations: [files[0]], logger: logger).migrate(on: $0) }
-            let applied = try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            _ = try await database.withConnection {
+                try await Migrator(migrations: [files[0]], logger: logger).migrate(on: $0)
+            }
+            let applied = try await database.withConnection {
+                try await Migrator(migrations: files, logger: logger).migrate(on: $0)
+            }
             #expect(applied == ["002_b.sql"])
         }
     }
 
     @Test func refusesAChangedFile() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            _ = try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            _ = try await database.withConnection {
+                try await Migrator(migrations: files, logger: logger).migrate(on: $0)
+            }
             let changed = [files[0], Migration(name: "002_b.sql", sql: "CREATE TABLE b (id bigint);")]
-            await #expect(throws: MigrationError(description: "applied migration 002_b.sql has changed since it was applied")) {
-                try await database.withConnection { try await Migrator(migrations: changed, logger: logger).migrate(on: $0) }
+            await #expect(
+                throws: MigrationError(description: "applied migration 002_b.sql has changed since it was applied")
+            ) {
+                try await database.withConnection {
+                    try await Migrator(migrations: changed, logger: logger).migrate(on: $0)
+                }
             }
         }
     }
 
     @Test func refusesAMissingFile() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            _ = try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+            _ = try await database.withConnection {
+                try await Migrator(migrations: files, logger: logger).migrate(on: $0)
+            }
             await #expect(throws: MigrationError(description: "applied migration 001_a.sql is missing from sql/")) {
-                try await database.withConnection { try await Migrator(migrations: [files[1]], logger: logger).migrate(on: $0) }
+                try await database.withConnection {
+                    try await Migrator(migrations: [files[1]], logger: logger).migrate(on: $0)
+                }
             }
         }
     }
 
     @Test func refusesAFileSortingBeforeAnAppliedOne() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            _ = try await database.withConnection { try await Migrator(migrations: [files[1]], logger: logger).migrate(on: $0) }
+            _ = try await database.withConnection {
+                try await Migrator(migrations: [files[1]], logger: logger).migrate(on: $0)
+            }
             await #expect(throws: MigrationError.self) {
-                try await database.withConnection { try await Migrator(migrations: files, logger: logger).migrate(on: $0) }
+                try await database.withConnection {
+                    try await Migrator(migrations: files, logger: logger).migrate(on: $0)
+                }
             }
         }
     }
 
     @Test func aFailingFileRollsBackEverything() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            let broken = [files[0], Migration(name: "002_bad.sql", sql: "CREATE TABLE c (id int); SELECT * FROM nowhere;")]
+            let broken = [
+                files[0], Migration(name: "002_bad.sql", sql: "CREATE TABLE c (id int); SELECT * FROM nowhere;"),
+            ]
             await #expect(throws: MigrationError.self) {
-                try await database.withConnection { try await Migrator(migrations: broken, logger: logger).migrate(on: $0) }
+                try await database.withConnection {
+                    try await Migrator(migrations: broken, logger: logger).migrate(on: $0)
+                }
             }
             let tables = try await database.query("SELECT count(*) FROM pg_tables WHERE tablename IN ('a', 'c')")
             #expect(try tables[0].decode(Int.self) == 0)
@@ -81,19 +103,26 @@ import Testing
 
     @Test func dryRunListsPendingAndChangesNothing() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            let pending = try await database.withConnection { try await Migrator(migrations: files, logger: logger).pending(on: $0) }
+            let pending = try await database.withConnection {
+                try await Migrator(migrations: files, logger: logger).pending(on: $0)
+            }
             #expect(pending.map(\.name) == ["001_a.sql", "002_b.sql"])
             // Not even the tracking table: the database stays empty.
             let relations = try await database.query(
-                "SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'")
+                "SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'"
+            )
             #expect(try relations[0].decode(Int.self) == 0)
         }
     }
 
     @Test func dryRunAfterSomeAreAppliedListsOnlyTheRest() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
-            _ = try await database.withConnection { try await Migrator(migrations: [files[0]], logger: logger).migrate(on: $0) }
-            let pending = try await database.withConnection { try await Migrator(migrations: files, logger: logger).pending(on: $0) }
+            _ = try await database.withConnection {
+                try await Migrator(migrations: [files[0]], logger: logger).migrate(on: $0)
+            }
+            let pending = try await database.withConnection {
+                try await Migrator(migrations: files, logger: logger).pending(on: $0)
+            }
             #expect(pending.map(\.name) == ["002_b.sql"])
             #expect(try await appliedNames(database) == ["001_a.sql"])
         }
@@ -101,10 +130,12 @@ import Testing
 
     @Test func embeddedMigrationsMatchTheSQLFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../sql")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
+            .sorted()
         #expect(Migration.embedded.map(\.name) == names)
         for migration in Migration.embedded {
-            #expect(try String(contentsOf: folder.appendingPathComponent(migration.name), encoding: .utf8) == migration.sql)
+            #expect(
+                try String(contentsOf: folder.appendingPathComponent(migration.name), encoding: .utf8) == migration.sql)
         }
     }
 

@@ -15,11 +15,12 @@ import Testing
             CREATE FUNCTION g() RETURNS int LANGUAGE plpgsql AS $body$ BEGIN RETURN 2; END $body$;
             SELECT 'it''s; fine', $1
             """
-        #expect(SQLScript.statements(script) == [
-            "CREATE TABLE t (s text DEFAULT 'a;b', \"odd;name\" int)",
-            "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$",
-            "CREATE FUNCTION g() RETURNS int LANGUAGE plpgsql AS $body$ BEGIN RETURN 2; END $body$",
-            "SELECT 'it''s; fine', $1",
-        ])
+        #expect(
+            SQLScript.statements(script) == [
+                "CREATE TABLE t (s text DEFAULT 'a;b', \"odd;name\" int)",
+                "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$",
+                "CREATE FUNCTION g() RETURNS int LANGUAGE plpgsql AS $body$ BEGIN RETURN 2; END $body$",
+                "SELECT 'it''s; fine', $1",
+            ])
     }
 }

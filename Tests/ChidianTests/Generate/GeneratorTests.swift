@@ -11,7 +11,9 @@ struct GeneratedSeed {
     let stores: [SeedFormat.Store]
     let comments: [SeedFormat.Comment]
 
-    static func make(stores: Int = 150, users: Int = 400, comments: Int = 4000, seed: UInt64 = 7) throws -> GeneratedSeed {
+    static func make(stores: Int = 150, users: Int = 400, comments: Int = 4000, seed: UInt64 = 7) throws
+        -> GeneratedSeed
+    {
         let directory = temporaryDirectory()
         let summary = try Generator.write(to: directory, stores: stores, users: users, comments: comments, seed: seed)
         let decoder = SeedFormat.decoder()
@@ -67,7 +69,8 @@ struct GeneratedSeed {
         try Generator.write(to: small, stores: 50, users: 100, comments: 10, seed: 5)
         try Generator.write(to: large, stores: 50, users: 100, comments: 900, seed: 5)
         #expect(try GeneratedSeed.file(small, SeedFormat.usersFile) == GeneratedSeed.file(large, SeedFormat.usersFile))
-        #expect(try GeneratedSeed.file(small, SeedFormat.storesFile) == GeneratedSeed.file(large, SeedFormat.storesFile))
+        #expect(
+            try GeneratedSeed.file(small, SeedFormat.storesFile) == GeneratedSeed.file(large, SeedFormat.storesFile))
     }
 
     @Test func filesDecodeAsTheSeedFormatWithTheAskedCounts() throws {
@@ -148,12 +151,15 @@ struct GeneratedSeed {
         let reviews = seed.reviews
         let dishNames = DishCatalog.names
         let categoryOf = Dictionary(uniqueKeysWithValues: seed.stores.map { ($0.id, $0.category) })
-        let dishesOf = Dictionary(uniqueKeysWithValues: DishCatalog.categories.map { ($0, DishCatalog.dishes(in: $0).map(\.name)) })
+        let dishesOf = Dictionary(
+            uniqueKeysWithValues: DishCatalog.categories.map { ($0, DishCatalog.dishes(in: $0).map(\.name)) })
         var ownCategory = 0
         for review in reviews {
             #expect((20...120).contains(review.context.count), "\(review.id): \(review.context)")
             #expect(dishNames.contains { review.context.contains($0) }, "\(review.id) names no dish: \(review.context)")
-            if dishesOf[categoryOf[review.store_id]!]!.contains(where: { review.context.contains($0) }) { ownCategory += 1 }
+            if dishesOf[categoryOf[review.store_id]!]!.contains(where: { review.context.contains($0) }) {
+                ownCategory += 1
+            }
             #expect(!review.context.unicodeScalars.contains { $0.properties.generalCategory == .control })
         }
         // Most reviews name a dish of the store's own category.
@@ -220,15 +226,21 @@ struct GeneratedSeed {
         let empty = parent.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         try Generator.write(to: empty, stores: 0, users: 1, comments: 0)
-        let users = try SeedFormat.decoder().decode([SeedFormat.User].self, from: try GeneratedSeed.file(empty, SeedFormat.usersFile))
+        let users = try SeedFormat.decoder().decode(
+            [SeedFormat.User].self, from: try GeneratedSeed.file(empty, SeedFormat.usersFile))
         #expect(users.map(\.type) == ["admin"])
-        #expect(try SeedFormat.decoder().decode([SeedFormat.Store].self, from: try GeneratedSeed.file(empty, SeedFormat.storesFile)).isEmpty)
+        #expect(
+            try SeedFormat.decoder().decode(
+                [SeedFormat.Store].self, from: try GeneratedSeed.file(empty, SeedFormat.storesFile)
+            ).isEmpty)
     }
 
     @Test func refusesCountsThatCannotMakeAConsistentSeed() throws {
         let directory = GeneratedSeed.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        for (stores, users, comments) in [(-1, 5, 0), (0, 0, 0), (1, 1, 0), (0, 5, 1), (1, 2, 1), (1, 5, Generator.maxCount + 1)] {
+        for (stores, users, comments) in [
+            (-1, 5, 0), (0, 0, 0), (1, 1, 0), (0, 5, 1), (1, 2, 1), (1, 5, Generator.maxCount + 1),
+        ] {
             #expect(throws: GeneratorError.self, "\(stores) \(users) \(comments)") {
                 try Generator.write(to: directory, stores: stores, users: users, comments: comments)
             }
@@ -249,69 +261,5 @@ struct GeneratedSeed {
         bytes += Array("\"]".utf8)
         #expect(try JSONDecoder().decode([String].self, from: Data(bytes)) == [tricky])
         #expect(TextPiece("火锅🍲").length == 3)
-    }
-}
-
-@Suite struct DishCatalogTests {
-    @Test func holdsAtLeastThreeHundredUniqueCleanNames() {
-        let names = DishCatalog.names
-        #expect(names.count >= 300)
-        #expect(Set(names.map { $0.lowercased() }).count == names.count, "a dish name repeats")
-        for name in names {
-            #expect(name == name.trimmingCharacters(in: .whitespacesAndNewlines) && !name.isEmpty, "\(name)")
-            #expect(!name.contains("%") && !name.contains("，"))
-        }
-        // The search examples: 火锅 is a dish of its own.
-        #expect(names.contains("火锅"))
-        for dish in ["水煮鱼", "宫保鸡丁", "小笼包", "麻婆豆腐", "北京烤鸭", "酸菜鱼", "兰州拉面", "肠粉", "煲仔饭", "臭豆腐", "烤串", "螺蛳粉"] {
-            #expect(names.contains(dish), "\(dish) missing")
-        }
-        let english = DishCatalog.dishes.filter(\.isEnglish).map(\.name)
-        #expect(english.count >= 5)
-        #expect(english.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
-        #expect(["dumplings", "noodles", "hot pot", "fried rice", "milk tea"].allSatisfy(english.contains))
-    }
-
-    @Test func everyDishIsFiledUnderAListedCategoryAndEveryCategoryHasAStoreStyle() {
-        let categories = DishCatalog.categories
-        #expect(categories.count >= 12)
-        #expect(Set(categories).count == categories.count)
-        for required in ["火锅", "川菜", "粤菜", "湘菜", "东北菜", "西北菜", "江浙菜", "小吃快餐", "烧烤", "日料", "西餐", "甜品饮品", "面馆", "海鲜"] {
-            #expect(categories.contains(required), "\(required) missing")
-        }
-        #expect(DishCatalog.dishes.allSatisfy { categories.contains($0.category) })
-        for category in categories {
-            #expect(DishCatalog.dishes(in: category).filter { !$0.isEnglish }.count >= 10, "\(category) is thin")
-        }
-        // The generator's per-category vocabulary lines up with the catalogue, index for index.
-        #expect(StoreVocabulary.styles.map(\.category) == categories)
-        #expect(DishCatalog.dishes(in: "不存在").isEmpty)
-    }
-}
-
-@Suite struct GenerateCommandTests {
-    @Test func writesTheDirectoryAndPrintsOneSummaryLineThenRefusesToOverwrite() throws {
-        let directory = GeneratedSeed.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let arguments = ["generate", directory.path, "--stores", "20", "--users", "60", "--comments", "300", "--seed", "9"]
-        // MUT
-        let first = try ChidianBinary.run(arguments, databaseURL: nil)
-        let second = try ChidianBinary.run(arguments, databaseURL: nil)
-        // validate
-        #expect(first.status == 0, "\(first.stderr)")
-        let lines = first.stdout.split(separator: "\n")
-        #expect(lines.count == 1)
-        #expect(first.stdout.hasPrefix("generated 60 users"))
-        #expect(first.stderr.isEmpty, "no progress output when standard error is not a terminal")
-        // Same bytes as the library call with the same arguments.
-        let library = GeneratedSeed.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: library) }
-        try Generator.write(to: library, stores: 20, users: 60, comments: 300, seed: 9)
-        #expect(try GeneratedSeed.file(directory, SeedFormat.commentsFile) == GeneratedSeed.file(library, SeedFormat.commentsFile))
-        // A second run into the now non-empty directory fails in one line.
-        #expect(second.status != 0)
-        let reason = second.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(reason.contains("not empty"))
-        #expect(!reason.contains("\n"), "\(reason)")
     }
 }

@@ -17,9 +17,11 @@ import Testing
     @Test func lengthsCountCharactersAndCodePointsTheWayTheDatabaseDoes() async throws {
         try await TestApp.run { client, app in
             // MUT: 32 characters of 9 code points each: 288 code points, past the database's 256
-            let heavy = try await client.send(.post, "/v1/auth/register", body: ["name": Self.accented(32, marks: 8), "password": "password1"])
+            let heavy = try await client.send(
+                .post, "/v1/auth/register", body: ["name": Self.accented(32, marks: 8), "password": "password1"])
             // 32 characters of 8 code points each: exactly the database's bound
-            let edge = try await client.send(.post, "/v1/auth/register", body: ["name": Self.accented(32, marks: 7), "password": "password1"])
+            let edge = try await client.send(
+                .post, "/v1/auth/register", body: ["name": Self.accented(32, marks: 7), "password": "password1"])
             // validate
             #expect(heavy.status == .badRequest)
             #expect(heavy.problemCode == "invalid_name")
@@ -28,12 +30,22 @@ import Testing
 
             let manager = try await client.register("Boss", role: "manager")
             let categoryID = try await StoreFixture.category(app, "面")
-            let storeID = try await StoreFixture.store(client, manager, name: "Noodles", categoryID: categoryID)["id"] as! String
+            let storeID =
+                try await StoreFixture.store(client, manager, name: "Noodles", categoryID: categoryID)["id"] as! String
             let cases: [(String, HTTPRequest.Method, String, [String: Any], String)] = [
                 ("store name", .patch, "/v1/stores/\(storeID)", ["name": Self.accented(64, marks: 8)], "invalid_name"),
-                ("description", .patch, "/v1/stores/\(storeID)", ["description": Self.accented(2000, marks: 8)], "invalid_description"),
-                ("address", .patch, "/v1/stores/\(storeID)", ["address": Self.accented(200, marks: 8)], "invalid_address"),
-                ("body", .post, "/v1/stores/\(storeID)/comments", ["rating": 5, "body": Self.accented(5000, marks: 8)], "body_too_long"),
+                (
+                    "description", .patch, "/v1/stores/\(storeID)", ["description": Self.accented(2000, marks: 8)],
+                    "invalid_description"
+                ),
+                (
+                    "address", .patch, "/v1/stores/\(storeID)", ["address": Self.accented(200, marks: 8)],
+                    "invalid_address"
+                ),
+                (
+                    "body", .post, "/v1/stores/\(storeID)/comments",
+                    ["rating": 5, "body": Self.accented(5000, marks: 8)], "body_too_long"
+                ),
             ]
             for (field, method, path, body, code) in cases {
                 let response = try await client.send(method, path, body: body, token: manager.token)
@@ -43,7 +55,8 @@ import Testing
             // The same lengths at 8 code points per character are stored.
             let fits = try await client.send(
                 .patch, "/v1/stores/\(storeID)",
-                body: ["description": Self.accented(2000, marks: 7), "address": Self.accented(200, marks: 7)], token: manager.token)
+                body: ["description": Self.accented(2000, marks: 7), "address": Self.accented(200, marks: 7)],
+                token: manager.token)
             #expect(fits.status == .ok, "\(fits.text)")
         }
     }
@@ -55,7 +68,8 @@ import Testing
             var caught: PSQLError?
             do {
                 _ = try await app.database.query(
-                    "INSERT INTO users (name, password_hash, role) VALUES (\(Self.accented(32, marks: 8)), \(hash), 'user')")
+                    "INSERT INTO users (name, password_hash, role) VALUES (\(Self.accented(32, marks: 8)), \(hash), 'user')"
+                )
             } catch let error as PSQLError { caught = error }
             // validate
             let error = try #require(caught)
@@ -74,9 +88,13 @@ import Testing
     @Test func passwordsAreUsedExactlyAsTyped() async throws {
         try await TestApp.run { client, _ in
             // MUT
-            let nul = try await client.send(.post, "/v1/auth/register", body: ["name": "Nul", "password": String(repeating: "\u{0}", count: 8)])
-            let long = try await client.send(.post, "/v1/auth/register", body: ["name": "Long", "password": String(repeating: "密", count: 25)])  // 75 bytes
-            let edge = try await client.send(.post, "/v1/auth/register", body: ["name": "Edge", "password": String(repeating: "x", count: 72)])
+            let nul = try await client.send(
+                .post, "/v1/auth/register", body: ["name": "Nul", "password": String(repeating: "\u{0}", count: 8)])
+            let long = try await client.send(
+                // 25 characters, 75 bytes of UTF-8
+                .post, "/v1/auth/register", body: ["name": "Long", "password": String(repeating: "密", count: 25)])
+            let edge = try await client.send(
+                .post, "/v1/auth/register", body: ["name": "Edge", "password": String(repeating: "x", count: 72)])
             // validate
             #expect(nul.status == .badRequest)
             #expect(nul.problemCode == "invalid_password")
@@ -84,16 +102,21 @@ import Testing
             #expect(long.problemCode == "password_too_long")
             #expect(edge.status == .created)
             // what bcrypt would have ignored is not a way in
-            let prefix = try await client.send(.post, "/v1/auth/login", body: ["name": "Edge", "password": String(repeating: "x", count: 72) + "y"])
+            let prefix = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "Edge", "password": String(repeating: "x", count: 72) + "y"])
             #expect(prefix.problemCode == "password_too_long")
-            let cut = try await client.send(.post, "/v1/auth/login", body: ["name": "Edge", "password": String(repeating: "x", count: 72) + "\u{0}"])
+            let cut = try await client.send(
+                .post, "/v1/auth/login",
+                body: ["name": "Edge", "password": String(repeating: "x", count: 72) + "\u{0}"])
             #expect(cut.problemCode == "invalid_password")
-            let right = try await client.send(.post, "/v1/auth/login", body: ["name": "Edge", "password": String(repeating: "x", count: 72)])
+            let right = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "Edge", "password": String(repeating: "x", count: 72)])
             #expect(right.status == .ok)
             // the same rule for a new password
             let session = try await client.register("Changer", password: "old password")
             let change = try await client.send(
-                .put, "/v1/me/password", body: ["currentPassword": "old password", "newPassword": "new\u{0}password"], token: session.token)
+                .put, "/v1/me/password", body: ["currentPassword": "old password", "newPassword": "new\u{0}password"],
+                token: session.token)
             #expect(change.problemCode == "invalid_password")
         }
     }
@@ -106,12 +129,16 @@ import Testing
             // MUT
             var caught: SeedError?
             do {
-                try await SeedImporter(database: app.database, config: app.services.config).run(directory: try fixture.write())
+                try await SeedImporter(database: app.database, config: app.services.config).run(
+                    directory: try fixture.write())
             } catch let error as SeedError { caught = error }
             // validate: both named, neither echoed, nothing written
             let issues = try #require(caught).issues.map(\.description)
-            #expect(issues.contains("userInfo.json[0].keyword: The password must not contain NUL characters."), "\(issues)")
-            #expect(issues.contains("userInfo.json[1].keyword: The password must be at most 72 bytes in UTF-8."), "\(issues)")
+            #expect(
+                issues.contains("userInfo.json[0].keyword: The password must not contain NUL characters."), "\(issues)")
+            #expect(
+                issues.contains("userInfo.json[1].keyword: The password must be at most 72 bytes in UTF-8."),
+                "\(issues)")
             #expect(!issues.joined().contains("éé"))
             #expect(try await app.database.query("SELECT count(*)::int FROM users")[0].decode(Int.self) == 0)
         }
@@ -120,15 +147,19 @@ import Testing
     @Test func aWeakerHashIsReplacedOnTheNextSignIn() async throws {
         try await TestApp.run(configure: { $0.bcryptCost = 5 }) { client, app in
             let weak = try await Passwords(cost: 4).hash("imported password")
-            _ = try await UserRepository(database: app.database).create(name: "Imported", passwordHash: weak, role: .user)
+            _ = try await UserRepository(database: app.database).create(
+                name: "Imported", passwordHash: weak, role: .user)
             // MUT
-            let login = try await client.send(.post, "/v1/auth/login", body: ["name": "Imported", "password": "imported password"])
+            let login = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "Imported", "password": "imported password"])
             // validate
             #expect(login.status == .ok)
-            let stored = try await app.database.query("SELECT password_hash FROM users WHERE name = 'Imported'")[0].decode(String.self)
+            let stored = try await app.database.query("SELECT password_hash FROM users WHERE name = 'Imported'")[0]
+                .decode(String.self)
             #expect(stored != weak)
             #expect(stored.hasPrefix("$2b$05$") || stored.hasPrefix("$2a$05$") || stored.hasPrefix("$2y$05$"))
-            let again = try await client.send(.post, "/v1/auth/login", body: ["name": "imported", "password": "imported password"])
+            let again = try await client.send(
+                .post, "/v1/auth/login", body: ["name": "imported", "password": "imported password"])
             #expect(again.status == .ok)
         }
     }
@@ -140,7 +171,8 @@ import Testing
             let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
                 for i in 0..<40 {
                     group.addTask {
-                        let response = try await client.send(.post, "/v1/auth/login", body: ["name": "Target", "password": "guess \(i)"])
+                        let response = try await client.send(
+                            .post, "/v1/auth/login", body: ["name": "Target", "password": "guess \(i)"])
                         return (response.status, response.problemCode, response.headers[.retryAfter])
                     }
                 }
@@ -161,12 +193,15 @@ import Testing
             let throttle = LoginThrottle(database: app.database)
             // MUT: an attacker exhausts (name, address), then keeps trying
             for _ in 0..<5 { _ = try await throttle.attempt("login", subject: "owner", address: "203.0.113.7") }
-            await #expect(throws: Problem.self) { try await throttle.attempt("login", subject: "owner", address: "203.0.113.7") }
+            await #expect(throws: Problem.self) {
+                try await throttle.attempt("login", subject: "owner", address: "203.0.113.7")
+            }
             for _ in 0..<50 { _ = try? await throttle.attempt("login", subject: "owner", address: "203.0.113.7") }
             // validate: refused attempts counted nowhere, so the owner elsewhere is not locked out
             let owner = try await throttle.attempt("login", subject: "owner", address: "198.51.100.1")
             try await throttle.succeeded(owner)
-            let hits = try await app.database.query("SELECT hits FROM rate_buckets WHERE key = 'login:n:owner'")[0].decode(Int.self)
+            let hits = try await app.database.query("SELECT hits FROM rate_buckets WHERE key = 'login:n:owner'")[0]
+                .decode(Int.self)
             #expect(hits == 5)
             // other names from the attacker's address still have room under the address limit
             _ = try await throttle.attempt("login", subject: "someone else", address: "203.0.113.7")
@@ -179,7 +214,8 @@ import Testing
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             // MUT: a flood of other keys
-            try await app.database.query("""
+            try await app.database.query(
+                """
                 INSERT INTO rate_buckets (key, hits, window_start, expires_at)
                 SELECT 'flood:' || g, 1, now(), now() + interval '1 minute' FROM generate_series(1, 120000) g
                 """)
@@ -187,12 +223,16 @@ import Testing
             // validate: still counted
             await #expect(throws: Problem.self) { try await throttle.attempt("login", subject: "x", address: "a") }
             // once the window is over the bucket starts again
-            try await app.database.query("UPDATE rate_buckets SET expires_at = now() - interval '1 second' WHERE key LIKE 'login:%'")
+            try await app.database.query(
+                "UPDATE rate_buckets SET expires_at = now() - interval '1 second' WHERE key LIKE 'login:%'")
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             // and expired rows are removed a few at a time by later attempts, not all at once
-            try await app.database.query("UPDATE rate_buckets SET expires_at = now() - interval '2 minutes' WHERE key LIKE 'flood:%'")
+            try await app.database.query(
+                "UPDATE rate_buckets SET expires_at = now() - interval '2 minutes' WHERE key LIKE 'flood:%'")
             _ = try await throttle.attempt("login", subject: "z", address: "c")
-            let left = try await app.database.query("SELECT count(*)::int FROM rate_buckets WHERE key LIKE 'flood:%'")[0].decode(Int.self)
+            let left = try await app.database.query("SELECT count(*)::int FROM rate_buckets WHERE key LIKE 'flood:%'")[
+                0
+            ].decode(Int.self)
             #expect(left == 120000 - 20)
         }
     }
@@ -204,7 +244,8 @@ import Testing
             // MUT
             for i in 0..<7 {
                 let response = try await client.send(
-                    .put, "/v1/me/password", body: ["currentPassword": "wrong \(i)", "newPassword": "brand new password"], token: session.token)
+                    .put, "/v1/me/password",
+                    body: ["currentPassword": "wrong \(i)", "newPassword": "brand new password"], token: session.token)
                 codes.append(response.problemCode)
             }
             // validate
@@ -219,7 +260,8 @@ import Testing
             #expect(try await client.send(.get, "/v1/me", token: session.token).status == .ok)
             // MUT: signed in 11 days ago and used a minute ago, so the sliding expiry is still ahead
             try await app.database.query(
-                "UPDATE sessions SET created_at = now() - interval '11 days', last_used_at = now() - interval '2 minutes'")
+                "UPDATE sessions SET created_at = now() - interval '11 days', last_used_at = now() - interval '2 minutes'"
+            )
             // validate
             let me = try await client.send(.get, "/v1/me", token: session.token)
             #expect(me.status == .unauthorized)
@@ -227,16 +269,19 @@ import Testing
             // a slide never moves the expiry past the absolute end
             let fresh = try await client.register("Sue")
             try await app.database.query(
-                "UPDATE sessions SET created_at = now() - interval '9 days', last_used_at = now() - interval '2 minutes' WHERE user_id = \(fresh.id)")
+                "UPDATE sessions SET created_at = now() - interval '9 days', last_used_at = now() - interval '2 minutes' WHERE user_id = \(fresh.id)"
+            )
             #expect(try await client.send(.get, "/v1/me", token: fresh.token).status == .ok)
             let end = try await app.database.query(
-                "SELECT expires_at <= created_at + interval '10 days' FROM sessions WHERE user_id = \(fresh.id)")[0].decode(Bool.self)
+                "SELECT expires_at <= created_at + interval '10 days' FROM sessions WHERE user_id = \(fresh.id)")[0]
+                .decode(Bool.self)
             #expect(end)
         }
     }
 
     @Test func theAbsoluteLifetimeIsConfigurable() throws {
-        #expect(try AppConfiguration.fromEnvironment(["SESSION_MAX_DAYS": "7"]).sessionMaxLifetime == .seconds(7 * 86400))
+        #expect(
+            try AppConfiguration.fromEnvironment(["SESSION_MAX_DAYS": "7"]).sessionMaxLifetime == .seconds(7 * 86400))
         #expect(try AppConfiguration.fromEnvironment([:]).sessionMaxLifetime == .seconds(90 * 86400))
         #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["SESSION_MAX_DAYS": "0"]) }
     }

@@ -33,8 +33,14 @@ import Testing
                 ("/v1/stores?sort=rating", #"{"list":"stores.rating","keys":["3.5"]}"#),
                 ("/v1/stores?sort=popular", #"{"list":"stores.popular","keys":["1.5","x"]}"#),
                 ("/v1/stores?sort=name", #"{"list":"stores.name","keys":[7,"x"]}"#),
-                ("/v1/stores/\(store)/comments", #"{"list":"store-comments.newest","keys":["2026-13-01 10:00:00+00","x"]}"#),
-                ("/v1/stores/\(store)/comments?sort=rating", #"{"list":"store-comments.rating","keys":["9","2026-01-01 10:00:00+00","x"]}"#),
+                (
+                    "/v1/stores/\(store)/comments",
+                    #"{"list":"store-comments.newest","keys":["2026-13-01 10:00:00+00","x"]}"#
+                ),
+                (
+                    "/v1/stores/\(store)/comments?sort=rating",
+                    #"{"list":"store-comments.rating","keys":["9","2026-01-01 10:00:00+00","x"]}"#
+                ),
                 ("/v1/search?q=hot", #"{"list":"search","keys":["hot","0","-1","1.0","x"]}"#),
                 ("/v1/stores/\(store)/promotions", #"{"list":"promotions","keys":["","x"]}"#),
                 ("/v1/stores", "not.base64!!"),
@@ -48,7 +54,9 @@ import Testing
                     .get, path + separator + "cursor=" + cursor, token: scene.manager.token)
                 // validate
                 #expect(response.status == .badRequest, "\(path) \(json.prefix(80)): \(response.status)")
-                #expect(response.problemCode == "invalid_cursor", "\(path) \(json.prefix(80)): \(response.text.prefix(200))")
+                #expect(
+                    response.problemCode == "invalid_cursor", "\(path) \(json.prefix(80)): \(response.text.prefix(200))"
+                )
             }
         }
     }
@@ -57,7 +65,9 @@ import Testing
         try await TestApp.run { client, app in
             let manager = try await client.register("Walker", role: "manager")
             let categoryID = try await StoreFixture.category(app, "茶")
-            for i in 0..<5 { _ = try await StoreFixture.store(client, manager, name: "Tea \(i) 茶馆", categoryID: categoryID) }
+            for i in 0..<5 {
+                _ = try await StoreFixture.store(client, manager, name: "Tea \(i) 茶馆", categoryID: categoryID)
+            }
             for sort in ["newest", "rating", "name", "popular"] {
                 let walk = try await StoreFixture.walk(client, "/v1/stores?sort=\(sort)", limit: 2)
                 #expect(Set(walk.ids).count == 5, "\(sort)")
@@ -73,9 +83,12 @@ import Testing
             var reviews: [String] = []
             for i in 0..<24 {
                 let categoryID = try await StoreFixture.category(app, "类\(i)")
-                let storeID = try await StoreFixture.store(client, manager, name: "Store \(i)", categoryID: categoryID)["id"] as! String
+                let storeID =
+                    try await StoreFixture.store(client, manager, name: "Store \(i)", categoryID: categoryID)["id"]
+                    as! String
                 let review = try await client.send(
-                    .post, "/v1/stores/\(storeID)/comments", body: ["rating": 4, "body": "fine \(i)"], token: viewer.token)
+                    .post, "/v1/stores/\(storeID)/comments", body: ["rating": 4, "body": "fine \(i)"],
+                    token: viewer.token)
                 reviews.append(try review.json()["id"] as! String)
             }
             for id in reviews { _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token) }
@@ -97,11 +110,14 @@ import Testing
             for literal in ["5.0", "5e0", "5E0", "\"5\"", "4.5", "50e-1"] {
                 // MUT
                 let create = try await client.sendRaw(
-                    .post, "/v1/stores/\(scene.storeID)/comments", body: #"{"rating": \#(literal), "body": "x"}"#, token: eater.token)
+                    .post, "/v1/stores/\(scene.storeID)/comments", body: #"{"rating": \#(literal), "body": "x"}"#,
+                    token: eater.token)
                 let edit = try await client.sendRaw(
-                    .patch, "/v1/comments/\(scene.reviewID)", body: #"{"rating": \#(literal)}"#, token: scene.user.token)
+                    .patch, "/v1/comments/\(scene.reviewID)", body: #"{"rating": \#(literal)}"#, token: scene.user.token
+                )
                 let buy = try await client.sendRaw(
-                    .post, "/v1/stores/\(scene.storeID)/promotions", body: #"{"amount": \#(literal)}"#, token: scene.manager.token)
+                    .post, "/v1/stores/\(scene.storeID)/promotions", body: #"{"amount": \#(literal)}"#,
+                    token: scene.manager.token)
                 // validate
                 #expect(create.problemCode == "invalid_rating", "\(literal): \(create.text)")
                 #expect(edit.problemCode == "invalid_rating", "\(literal): \(edit.text)")
@@ -113,7 +129,8 @@ import Testing
             }
             // the plain integer still works, also when another field holds a fraction
             let ok = try await client.sendRaw(
-                .post, "/v1/stores/\(scene.storeID)/comments", body: #"{"extra": {"rating": 1.5}, "rating": 5, "body": "x"}"#,
+                .post, "/v1/stores/\(scene.storeID)/comments",
+                body: #"{"extra": {"rating": 1.5}, "rating": 5, "body": "x"}"#,
                 token: eater.token)
             #expect(ok.status == .created, "\(ok.text)")
             #expect(try await app.database.query("SELECT count(*)::int FROM promotions")[0].decode(Int.self) == 0)
@@ -121,7 +138,8 @@ import Testing
     }
 
     @Test func theNumberScanFindsNonIntegerLiteralsByPath() {
-        let numbers = JSONNumbers(scanning: Array(#"{"a": 1, "b": [2, 3.0, {"c\u0041": 4e1}], "d": "5.0", "e": -0.5}"#.utf8))
+        let numbers = JSONNumbers(
+            scanning: Array(#"{"a": 1, "b": [2, 3.0, {"c\u0041": 4e1}], "d": "5.0", "e": -0.5}"#.utf8))
         #expect(numbers.paths == [[.key("b"), .index(1)], [.key("b"), .index(2), .key("cA")], [.key("e")]])
     }
 }

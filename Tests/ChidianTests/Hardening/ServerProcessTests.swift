@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @testable import Chidian
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real `chidian serve` process (the built binary), its log captured to a file, spoken to over TCP from chosen
 /// loopback source addresses (Linux routes all of 127/8 to `lo`), so the throttle sees distinct clients.
@@ -16,7 +16,8 @@ final class ServerProcess: @unchecked Sendable {
 
     init(databaseURL: DatabaseURL) throws {
         port = try Self.freePort()
-        logURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("chidian-serve-\(UUID().uuidString).log")
+        logURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "chidian-serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         process.executableURL = ChidianBinary.url
@@ -55,7 +56,9 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// One HTTP/1.1 request on a new connection from `source`.
-    func request(_ method: String, _ path: String, body: String? = nil, token: String? = nil, from source: String = "127.0.0.1") throws -> Response {
+    func request(
+        _ method: String, _ path: String, body: String? = nil, token: String? = nil, from source: String = "127.0.0.1"
+    ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket") }
         defer { close(fd) }
@@ -66,12 +69,21 @@ final class ServerProcess: @unchecked Sendable {
         remote.sin_family = sa_family_t(AF_INET)
         remote.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
-        let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard bound == 0 else { throw TestFailure("bind \(source)") }
-        let connected = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard connected == 0 else { throw TestFailure("connect") }
         let payload = Array((body ?? "").utf8)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(payload.count)\r\n"
+        var head =
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(payload.count)\r\n"
         if body != nil { head += "Content-Type: application/json\r\n" }
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + payload
@@ -95,7 +107,8 @@ final class ServerProcess: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             if let colon = line.firstIndex(of: ":") {
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
         }
         return Response(status: status, headers: headers, body: String(text[split.upperBound...]))
@@ -109,7 +122,9 @@ final class ServerProcess: @unchecked Sendable {
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard ok else { throw TestFailure("no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -126,22 +141,30 @@ final class ServerProcess: @unchecked Sendable {
         defer { Task { try? await TestDatabase.drop(url) } }
         let server = try ServerProcess(databaseURL: url)
         defer { server.stop() }
-        let register = try server.request("POST", "/v1/auth/register", body: Self.json(["name": "Owner", "password": "owner password"]))
+        let register = try server.request(
+            "POST", "/v1/auth/register", body: Self.json(["name": "Owner", "password": "owner password"]))
         #expect(register.status == 201)
         // MUT: an attacker at 127.0.0.2 guesses until refused, and keeps going
         var statuses: [Int] = []
         for i in 0..<12 {
             statuses.append(
-                try server.request("POST", "/v1/auth/login", body: Self.json(["name": "owner", "password": "guess \(i)"]), from: "127.0.0.2").status)
+                try server.request(
+                    "POST", "/v1/auth/login", body: Self.json(["name": "owner", "password": "guess \(i)"]),
+                    from: "127.0.0.2"
+                ).status)
         }
         // validate
         #expect(statuses.prefix(5).allSatisfy { $0 == 401 })
         #expect(statuses.suffix(7).allSatisfy { $0 == 429 })
-        let refused = try server.request("POST", "/v1/auth/login", body: Self.json(["name": "Owner", "password": "owner password"]), from: "127.0.0.2")
+        let refused = try server.request(
+            "POST", "/v1/auth/login", body: Self.json(["name": "Owner", "password": "owner password"]),
+            from: "127.0.0.2")
         #expect(refused.status == 429)
         #expect((refused.headers["retry-after"].flatMap { Int($0) } ?? 0) > 0)
         // the owner, elsewhere, is not locked out
-        let owner = try server.request("POST", "/v1/auth/login", body: Self.json(["name": "Owner", "password": "owner password"]), from: "127.0.0.3")
+        let owner = try server.request(
+            "POST", "/v1/auth/login", body: Self.json(["name": "Owner", "password": "owner password"]),
+            from: "127.0.0.3")
         #expect(owner.status == 200, "\(owner.body)")
     }
 
@@ -152,7 +175,8 @@ final class ServerProcess: @unchecked Sendable {
         defer { a.stop() }
         let b = try ServerProcess(databaseURL: url)
         defer { b.stop() }
-        _ = try a.request("POST", "/v1/auth/register", body: Self.json(["name": "Shared", "password": "shared password"]))
+        _ = try a.request(
+            "POST", "/v1/auth/register", body: Self.json(["name": "Shared", "password": "shared password"]))
         // MUT: 20 wrong passwords at once, half to each process
         let statuses = await withTaskGroup(of: Int.self) { group in
             for i in 0..<20 {
@@ -161,7 +185,8 @@ final class ServerProcess: @unchecked Sendable {
                     await withCheckedContinuation { continuation in
                         DispatchQueue.global().async {
                             let body = Self.json(["name": "Shared", "password": "guess \(i)"])
-                            continuation.resume(returning: (try? server.request("POST", "/v1/auth/login", body: body).status) ?? 0)
+                            continuation.resume(
+                                returning: (try? server.request("POST", "/v1/auth/login", body: body).status) ?? 0)
                         }
                     }
                 }
@@ -179,31 +204,40 @@ final class ServerProcess: @unchecked Sendable {
             defer { server.stop() }
             let secretBody = "SECRET-REVIEW-\(UUID().uuidString)"
             let manager = try server.request(
-                "POST", "/v1/auth/register", body: Self.json(["name": "Boss", "password": "boss password", "role": "manager"]))
+                "POST", "/v1/auth/register",
+                body: Self.json(["name": "Boss", "password": "boss password", "role": "manager"]))
             let token = try #require(manager.json["token"] as? String)
             let category = try await StoreAdmin(database: database).addCategory(name: "面").id
-            let store = try server.request("POST", "/v1/stores", body: Self.json(["name": "Shop", "categoryId": category]), token: token)
+            let store = try server.request(
+                "POST", "/v1/stores", body: Self.json(["name": "Shop", "categoryId": category]), token: token)
             let storeID = try #require(store.json["id"] as? String)
             // Constraints the code does not know, so their violations are unknown database errors whose
             // full description quotes the failing row (the new user's bcrypt hash, the review's body).
             try await database.query("ALTER TABLE users ADD CONSTRAINT test_trap_name CHECK (name <> 'Trapped')")
-            try await database.query("ALTER TABLE comments ADD CONSTRAINT test_trap_body CHECK (body NOT LIKE 'SECRET-REVIEW-%')")
+            try await database.query(
+                "ALTER TABLE comments ADD CONSTRAINT test_trap_body CHECK (body NOT LIKE 'SECRET-REVIEW-%')")
             // MUT: the issue's hostile input, and the traps
             let heavyName = String(repeating: "a" + String(repeating: "\u{301}", count: 8), count: 32)
-            let heavy = try server.request("POST", "/v1/auth/register", body: Self.json(["name": heavyName, "password": "password1"]))
+            let heavy = try server.request(
+                "POST", "/v1/auth/register", body: Self.json(["name": heavyName, "password": "password1"]))
             let nul = try server.request(
-                "POST", "/v1/auth/register", body: Self.json(["name": "Nul", "password": String(repeating: "\u{0}", count: 8)]))
+                "POST", "/v1/auth/register",
+                body: Self.json(["name": "Nul", "password": String(repeating: "\u{0}", count: 8)]))
             let cursor = Data(#"{"list":"feed","keys":["0","not-a-date","x"]}"#.utf8).base64EncodedString()
-                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+                    of: "/", with: "_")
             let feed = try server.request("GET", "/v1/feed/featured?cursor=\(cursor)", token: token)
             let trappedUser = try server.request(
                 "POST", "/v1/auth/register", body: Self.json(["name": "Trapped", "password": "trapped password"]))
             let trappedReview = try server.request(
-                "POST", "/v1/stores/\(storeID)/comments", body: Self.json(["rating": 5, "body": secretBody]), token: token)
+                "POST", "/v1/stores/\(storeID)/comments", body: Self.json(["rating": 5, "body": secretBody]),
+                token: token)
             var wrong: [Int] = []
             for _ in 0..<7 {
                 wrong.append(
-                    try server.request("POST", "/v1/auth/login", body: Self.json(["name": "Boss", "password": "wrong password"])).status)
+                    try server.request(
+                        "POST", "/v1/auth/login", body: Self.json(["name": "Boss", "password": "wrong password"])
+                    ).status)
             }
             let forged = try server.request("GET", "/v1/me", token: token + "x")
             server.stop()

@@ -5,10 +5,15 @@ import Testing
 
 @Suite struct ImageFormatTests {
     @Test func readsTheSizeFromEachHeader() throws {
-        #expect(try ImageFormat.inspect(TestImages.png(width: 3, height: 2)) == .init(format: .png, width: 3, height: 2))
-        #expect(try ImageFormat.inspect(TestImages.gif(width: 300, height: 20)) == .init(format: .gif, width: 300, height: 20))
+        #expect(
+            try ImageFormat.inspect(TestImages.png(width: 3, height: 2)) == .init(format: .png, width: 3, height: 2))
+        #expect(
+            try ImageFormat.inspect(TestImages.gif(width: 300, height: 20))
+                == .init(format: .gif, width: 300, height: 20))
         #expect(try ImageFormat.inspect(TestImages.jpeg16) == .init(format: .jpeg, width: 16, height: 16))
-        #expect(try ImageFormat.inspect(TestImages.jpeg(claimingWidth: 640, height: 480)) == .init(format: .jpeg, width: 640, height: 480))
+        #expect(
+            try ImageFormat.inspect(TestImages.jpeg(claimingWidth: 640, height: 480))
+                == .init(format: .jpeg, width: 640, height: 480))
         #expect(try ImageFormat.inspect(TestImages.webpLossy) == .init(format: .webp, width: 1, height: 1))
         #expect(try ImageFormat.inspect(TestImages.webpLossless) == .init(format: .webp, width: 1, height: 1))
         #expect(try ImageFormat.inspect(TestImages.webpExtended) == .init(format: .webp, width: 1, height: 1))
@@ -26,7 +31,8 @@ import Testing
         // VP8L: width-1 = 99, height-1 = 49 in 14 bits each.
         var lossless = TestImages.webpLossless
         let bits: UInt32 = 99 | 49 << 14
-        lossless.replaceSubrange(21..<25, with: [UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24)])
+        lossless.replaceSubrange(
+            21..<25, with: [UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24)])
         #expect(try ImageFormat.inspect(lossless) == .init(format: .webp, width: 100, height: 50))
     }
 
@@ -73,28 +79,5 @@ import Testing
             } catch .invalid(_) {}
         }
         #expect(try ImageFormat.inspect(TestImages.png(width: 20_000, height: 20_000)).width == 20_000)
-    }
-}
-
-@Suite struct MultipartTests {
-    @Test func findsTheNamedFieldAmongOthers() throws {
-        let file: [UInt8] = [0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0xFF]  // bytes that look like line ends and dashes
-        let body = Array("preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhi\r\n".utf8)
-            + Array("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a;b.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
-            + file + Array("\r\n--XyZ--\r\n".utf8)
-        #expect(Multipart.isFormData("multipart/form-data; boundary=\"XyZ\""))
-        #expect(!Multipart.isFormData("image/png"))
-        #expect(try Multipart.boundary(contentType: "Multipart/Form-Data; charset=utf-8; boundary=\"XyZ\"") == "XyZ")
-        #expect(try Multipart.field("file", in: body, boundary: "XyZ") == file)
-        #expect(try Multipart.field("caption", in: body, boundary: "XyZ") == Array("hi".utf8))
-        #expect(try Multipart.field("other", in: body, boundary: "XyZ") == nil)
-    }
-
-    @Test func malformedBodiesAreRefused() {
-        #expect(throws: Problem.self) { try Multipart.boundary(contentType: "multipart/form-data") }
-        #expect(throws: Problem.self) { try Multipart.field("file", in: Array("no delimiter here".utf8), boundary: "B") }
-        #expect(throws: Problem.self) {
-            try Multipart.field("file", in: Array("--B\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nunterminated".utf8), boundary: "B")
-        }
     }
 }

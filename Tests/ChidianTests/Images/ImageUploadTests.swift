@@ -8,7 +8,9 @@ import Testing
 
 extension TestClientProtocol {
     /// Uploads raw bytes with a Content-Type.
-    func upload(_ bytes: [UInt8], contentType: String? = "image/png", token: String?, headers: HTTPFields = [:]) async throws -> TestResponse {
+    func upload(_ bytes: [UInt8], contentType: String? = "image/png", token: String?, headers: HTTPFields = [:])
+        async throws -> TestResponse
+    {
         var headers = headers
         if let contentType { headers[.contentType] = contentType }
         if let token { headers[.authorization] = "Bearer \(token)" }
@@ -66,7 +68,8 @@ extension TestClientProtocol {
             let second = try await client.upload(bytes, token: b.token).json()["id"] as? String
             #expect(first != nil && second != nil && first != second)
             let blobs = try await app.database.query(
-                "SELECT sha256, byte_count FROM image_blobs").map { try $0.decode((Data, Int).self) }
+                "SELECT sha256, byte_count FROM image_blobs"
+            ).map { try $0.decode((Data, Int).self) }
             #expect(blobs.count == 1)
             #expect(blobs.first?.0 == Data(ImageDigest.sha256(bytes)) && blobs.first?.1 == bytes.count)
             // Each upload belongs to its uploader: b cannot attach a's image.
@@ -74,9 +77,11 @@ extension TestClientProtocol {
             let category = try await CommentFixture.category(app, "面馆")
             let store = try await CommentFixture.store(app, name: "兰州拉面", categoryID: category, managerID: manager.id)
             let borrowed = try await client.send(
-                .post, "/v1/stores/\(store)/comments", body: ["rating": 4, "body": "面好", "imageIds": [first!]], token: b.token)
+                .post, "/v1/stores/\(store)/comments", body: ["rating": 4, "body": "面好", "imageIds": [first!]],
+                token: b.token)
             let own = try await client.send(
-                .post, "/v1/stores/\(store)/comments", body: ["rating": 4, "body": "面好", "imageIds": [second!]], token: b.token)
+                .post, "/v1/stores/\(store)/comments", body: ["rating": 4, "body": "面好", "imageIds": [second!]],
+                token: b.token)
             #expect(borrowed.problemCode == "invalid_images")
             #expect(own.status == .created)
             #expect(try own.json()["imageUrls"] as? [String] == ["/v1/images/\(second!)"])
@@ -120,7 +125,8 @@ extension TestClientProtocol {
         try await TestApp.run { client, _ in
             let nobody = try await client.upload(TestImages.png(width: 1, height: 1), token: nil)
             let visitor = try await client.upload(
-                TestImages.png(width: 1, height: 1), token: nil, headers: [HTTPField.Name("X-Visitor-Id")!: "visitor-12345"])
+                TestImages.png(width: 1, height: 1), token: nil,
+                headers: [HTTPField.Name("X-Visitor-Id")!: "visitor-12345"])
             #expect(nobody.status == .unauthorized)
             #expect(nobody.problemCode == "login_required")
             #expect(visitor.problemCode == "login_required")
@@ -132,14 +138,26 @@ extension TestClientProtocol {
             let user = try await client.register("捣乱")
             let cases: [(String, [UInt8], String?, Int, String)] = [
                 ("text", Array("just some text, not a picture".utf8), "text/plain", 415, "unsupported_media_type"),
-                ("text claiming png", Array("just some text, not a picture".utf8), "image/png", 415, "unsupported_media_type"),
+                (
+                    "text claiming png", Array("just some text, not a picture".utf8), "image/png", 415,
+                    "unsupported_media_type"
+                ),
                 ("empty", [], "image/png", 400, "invalid_image"),
                 ("empty, no type", [], nil, 400, "invalid_image"),
-                ("truncated png", Array(TestImages.png(width: 3, height: 2).prefix(18)), "image/png", 400, "invalid_image"),
+                (
+                    "truncated png", Array(TestImages.png(width: 3, height: 2).prefix(18)), "image/png", 400,
+                    "invalid_image"
+                ),
                 ("truncated jpeg", Array(TestImages.jpeg16.prefix(100)), "image/jpeg", 400, "invalid_image"),
                 ("huge png", TestImages.png(width: 100_000, height: 100_000), "image/png", 400, "invalid_image"),
-                ("9 MiB", TestImages.png(width: 1, height: 1) + [UInt8](repeating: 0, count: 9 * 1024 * 1024), "image/png", 413, "image_too_large"),
-                ("8 MiB + 1", TestImages.padded(TestImages.png(width: 1, height: 1), to: 8 * 1024 * 1024 + 1), "image/png", 413, "image_too_large"),
+                (
+                    "9 MiB", TestImages.png(width: 1, height: 1) + [UInt8](repeating: 0, count: 9 * 1024 * 1024),
+                    "image/png", 413, "image_too_large"
+                ),
+                (
+                    "8 MiB + 1", TestImages.padded(TestImages.png(width: 1, height: 1), to: 8 * 1024 * 1024 + 1),
+                    "image/png", 413, "image_too_large"
+                ),
             ]
             for (name, bytes, type, status, code) in cases {
                 let response = try await client.upload(bytes, contentType: type, token: user.token)
@@ -180,7 +198,8 @@ extension TestClientProtocol {
             let id = try #require(try await client.upload(bytes, token: user.token).json()["id"] as? String)
             let first = try await client.send(.get, "/v1/images/\(id)")
             let other = buildApplication(
-                AppServices(config: app.services.config, database: app.database, logger: TestDatabase.logger), runDatabase: false)
+                AppServices(config: app.services.config, database: app.database, logger: TestDatabase.logger),
+                runDatabase: false)
             try await other.test(.router) { otherClient in
                 let served = try await otherClient.send(.get, "/v1/images/\(id)")
                 #expect(served.status == .ok)
@@ -189,7 +208,8 @@ extension TestClientProtocol {
                 // and an upload through it is served by the first
                 let token = try await otherClient.register("另一台").token
                 let more = TestImages.gif(width: 2, height: 3)
-                let otherID = try #require(try await otherClient.upload(more, contentType: "image/gif", token: token).json()["id"] as? String)
+                let otherID = try #require(
+                    try await otherClient.upload(more, contentType: "image/gif", token: token).json()["id"] as? String)
                 #expect(Array(try await client.send(.get, "/v1/images/\(otherID)").body.readableBytesView) == more)
             }
         }
@@ -201,7 +221,8 @@ extension TestClientProtocol {
             // A row from before the bytes moved into the database (the foreign key is NOT VALID for those).
             try await app.database.query("ALTER TABLE images DROP CONSTRAINT images_blob_fk")
             try await app.database.query(
-                "INSERT INTO images (id, sha256, content_type, width, height, bytes, uploader_id) VALUES ('i_legacy', sha256('x'), 'image/png', 1, 1, 1, \(user.id))")
+                "INSERT INTO images (id, sha256, content_type, width, height, bytes, uploader_id) VALUES ('i_legacy', sha256('x'), 'image/png', 1, 1, 1, \(user.id))"
+            )
             let response = try await client.send(.get, "/v1/images/i_legacy")
             #expect(response.status == .notFound)
             #expect(response.problemCode == "image_not_found")
@@ -214,17 +235,25 @@ extension TestClientProtocol {
             let user = try await client.register("表单")
             let bytes = TestImages.jpeg16
             let boundary = "----ChidianBoundary7MA4YWxk"
-            let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n午饭\r\n".utf8)
-                + Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"lunch.jpg\"\r\n".utf8)
-                + Array("Content-Type: application/octet-stream\r\n\r\n".utf8) + bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+            let body =
+                Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n午饭\r\n".utf8)
+                + Array(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"lunch.jpg\"\r\n".utf8)
+                + Array("Content-Type: application/octet-stream\r\n\r\n".utf8) + bytes
+                + Array("\r\n--\(boundary)--\r\n".utf8)
             // MUT
-            let response = try await client.upload(body, contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
+            let response = try await client.upload(
+                body, contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
             let noFile = try await client.upload(
-                Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--\(boundary)--\r\n".utf8),
+                Array(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--\(boundary)--\r\n"
+                        .utf8),
                 contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
             let noBoundary = try await client.upload(body, contentType: "multipart/form-data", token: user.token)
             let textFile = try await client.upload(
-                Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nhello\r\n--\(boundary)--\r\n".utf8),
+                Array(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nhello\r\n--\(boundary)--\r\n"
+                        .utf8),
                 contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
             // validate
             #expect(response.status == .created, "\(response.text)")
@@ -245,9 +274,11 @@ extension TestClientProtocol {
             let user = try await client.register("大表单")
             let boundary = "b0undary"
             let file = TestImages.png(width: 1, height: 1) + [UInt8](repeating: 0, count: 8 * 1024 * 1024)
-            let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n".utf8) + file
+            let body =
+                Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n".utf8) + file
                 + Array("\r\n--\(boundary)--\r\n".utf8)
-            let response = try await client.upload(body, contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
+            let response = try await client.upload(
+                body, contentType: "multipart/form-data; boundary=\(boundary)", token: user.token)
             #expect(response.status.code == 413)
             #expect(response.problemCode == "image_too_large")
         }
@@ -262,12 +293,14 @@ extension TestClientProtocol {
             try await app.database.query("ALTER TABLE images DROP CONSTRAINT images_blob_fk")
             let good = TestImages.png(width: 4, height: 4)
             let bad = TestImages.png(width: 5, height: 5)
-            let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("old-images-\(UUID().uuidString)")
+            let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "old-images-\(UUID().uuidString)")
             for (id, bytes, written) in [("i_old1", good, good), ("i_old2", bad, good + [0])] {
                 let digest = ImageDigest.sha256(bytes)
                 let hex = ImageDigest.hex(digest)
                 try await app.database.query(
-                    "INSERT INTO images (id, sha256, content_type, width, height, bytes, uploader_id) VALUES (\(id), \(Data(digest)), 'image/png', 4, 4, \(bytes.count), \(user.id))")
+                    "INSERT INTO images (id, sha256, content_type, width, height, bytes, uploader_id) VALUES (\(id), \(Data(digest)), 'image/png', 4, 4, \(bytes.count), \(user.id))"
+                )
                 let sub = folder.appendingPathComponent(String(hex.prefix(2)))
                 try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
                 try Data(written).write(to: sub.appendingPathComponent(hex))

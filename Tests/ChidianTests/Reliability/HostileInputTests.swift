@@ -44,7 +44,8 @@ import Testing
     @Test func bodiesOverTheLimitAre413() async throws {
         try await TestApp.run { client, app in
             let scene = try await Scene.make(client, app)
-            let big = "{\"body\": \"" + String(repeating: "好", count: 400_000) + "\", \"rating\": 5}"  // 1.2 MB of UTF-8
+            // 1.2 MB of UTF-8
+            let big = "{\"body\": \"" + String(repeating: "好", count: 400_000) + "\", \"rating\": 5}"
             // MUT
             let comment = try await client.sendRaw(
                 .post, "/v1/stores/\(scene.storeID)/comments", body: big, token: scene.user.token)

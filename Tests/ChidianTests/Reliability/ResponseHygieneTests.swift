@@ -109,10 +109,13 @@ import Testing
                     headers: [.contentType: "image/svg+xml"])
             ),
             // A statement that fails inside the server (its table gone): a 500, answered without internals.
-            ("500 internal_error", try await { () async throws -> TestResponse in
-                try await app.database.query("ALTER TABLE image_blobs RENAME TO image_blobs_gone")
-                return try await client.send(.get, "/v1/images/\(imageID)")
-            }()),
+            (
+                "500 internal_error",
+                try await { () async throws -> TestResponse in
+                    try await app.database.query("ALTER TABLE image_blobs RENAME TO image_blobs_gone")
+                    return try await client.send(.get, "/v1/images/\(imageID)")
+                }()
+            ),
         ]
     }
 

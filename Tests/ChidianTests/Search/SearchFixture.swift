@@ -71,7 +71,8 @@ struct SearchWorld {
         ]
         for (index, (label, store, rating, body)) in reviews.enumerated() {
             let author = index % 2 == 0 ? world.eater : world.other
-            world.reviews[label] = try await world.post(store: store, body: ["rating": rating, "body": body], as: author)
+            world.reviews[label] = try await world.post(
+                store: store, body: ["rating": rating, "body": body], as: author)
             world.authors[label] = author
         }
         // A notice mentions dishes too; notices never count.
@@ -86,13 +87,18 @@ struct SearchWorld {
     func createStore(_ name: String, categoryID: String) async throws -> String {
         let response = try await client.send(
             .post, "/v1/stores", body: ["name": name, "categoryId": categoryID], token: manager.token)
-        guard response.status == .created else { throw TestFailure("create store \(name): \(response.status) \(response.text)") }
+        guard response.status == .created else {
+            throw TestFailure("create store \(name): \(response.status) \(response.text)")
+        }
         return try response.json()["id"] as! String
     }
 
     func post(store: String, body: [String: Any], as session: Session) async throws -> String {
-        let response = try await client.send(.post, "/v1/stores/\(stores[store]!)/comments", body: body, token: session.token)
-        guard response.status == .created else { throw TestFailure("post comment: \(response.status) \(response.text)") }
+        let response = try await client.send(
+            .post, "/v1/stores/\(stores[store]!)/comments", body: body, token: session.token)
+        guard response.status == .created else {
+            throw TestFailure("post comment: \(response.status) \(response.text)")
+        }
         return try response.json()["id"] as! String
     }
 
@@ -142,14 +148,17 @@ enum SearchClient {
 
     /// A match; `count` must be present, as a number or as null.
     static func hit(_ match: [String: Any]) throws -> Hit {
-        guard let field = match["field"] as? String, let text = match["text"] as? String, let count = match["count"] else {
+        guard let field = match["field"] as? String, let text = match["text"] as? String, let count = match["count"]
+        else {
             throw TestFailure("bad match: \(match)")
         }
         return Hit(field: field, text: text, count: count is NSNull ? nil : (count as! Int))
     }
 
     /// Every page of `q`, `limit` at a time; fails on a repeated store.
-    static func walk(_ client: any TestClientProtocol, _ q: String, limit: Int) async throws -> [(id: String, matches: [Hit])] {
+    static func walk(_ client: any TestClientProtocol, _ q: String, limit: Int) async throws -> [(
+        id: String, matches: [Hit]
+    )] {
         var items: [(id: String, matches: [Hit])] = []
         var cursor: String?
         var pages = 0

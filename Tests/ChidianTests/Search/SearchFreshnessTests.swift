@@ -14,7 +14,8 @@ import Testing
             #expect(world.names(try await SearchClient.page(client, "毛肚")) == ["小龙坎火锅"])
             // MUT
             let edited = try await client.send(
-                .patch, "/v1/comments/\(world.reviews["毛肚"]!)", body: ["body": "肥牛很新鲜，火锅底料香"], token: world.author("毛肚").token)
+                .patch, "/v1/comments/\(world.reviews["毛肚"]!)", body: ["body": "肥牛很新鲜，火锅底料香"],
+                token: world.author("毛肚").token)
             // validate
             #expect(edited.status == .ok)
             #expect(try await SearchClient.page(client, "毛肚").items.isEmpty)
@@ -34,7 +35,9 @@ import Testing
             _ = try await CommentModeration.hide(id: world.reviews["鸭肠"]!, database: app.database)
             // validate
             #expect(try await SearchClient.page(client, "鸭肠").items.isEmpty)
-            #expect(world.named(try await SearchClient.page(client, "火锅")).first == "小龙坎火锅 [name:小龙坎火锅:null, category:火锅:null, dish:火锅:1]")
+            #expect(
+                world.named(try await SearchClient.page(client, "火锅")).first
+                    == "小龙坎火锅 [name:小龙坎火锅:null, category:火锅:null, dish:火锅:1]")
         }
     }
 
@@ -45,7 +48,8 @@ import Testing
             #expect(world.named(try await SearchClient.page(client, "羊肉串")) == ["老王烧烤 [dish:羊肉串:1]"])
             #expect(world.names(try await SearchClient.page(client, "yangrouchuan")) == ["老王烧烤"])
             // MUT
-            let deleted = try await client.send(.delete, "/v1/comments/\(world.reviews["羊肉串"]!)", token: world.author("羊肉串").token)
+            let deleted = try await client.send(
+                .delete, "/v1/comments/\(world.reviews["羊肉串"]!)", token: world.author("羊肉串").token)
             // validate
             #expect(deleted.status == .noContent)
             #expect(try await SearchClient.page(client, "羊肉串").items.isEmpty)
@@ -67,7 +71,8 @@ import Testing
             // Its review counts 鱼 once though it says it twice.
             #expect(world.named(try await SearchClient.page(client, "鱼")).contains("江湖菜馆 [dish:鱼:1]"))
             // MUT
-            let archived = try await client.send(.delete, "/v1/stores/\(world.stores["小龙坎火锅"]!)", token: world.manager.token)
+            let archived = try await client.send(
+                .delete, "/v1/stores/\(world.stores["小龙坎火锅"]!)", token: world.manager.token)
             // validate
             #expect(archived.status == .noContent)
             #expect(world.names(try await SearchClient.page(client, "水煮鱼")) == ["江湖菜馆", "鱼你在一起"])
@@ -81,7 +86,8 @@ import Testing
             let world = try await SearchWorld.make(client, app)
             let id = world.stores["蜀大侠"]!
             // MUT
-            let renamed = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "巴蜀烤鸭"], token: world.manager.token)
+            let renamed = try await client.send(
+                .patch, "/v1/stores/\(id)", body: ["name": "巴蜀烤鸭"], token: world.manager.token)
             let category = try await StoreAdmin(database: app.database).listCategories().first { $0.name == "甜品" }!
             _ = try await StoreAdmin(database: app.database).renameCategory(id: category.id, to: "甜品饮品")
             // validate
@@ -100,11 +106,13 @@ import Testing
             // setup
             var world = try await SearchWorld.make(client, app)
             // MUT
-            world.reviews["新"] = try await world.post(store: "老王烧烤", body: ["rating": 1, "body": "鱼有点腥，鱼皮还行"], as: world.other)
+            world.reviews["新"] = try await world.post(
+                store: "老王烧烤", body: ["rating": 1, "body": "鱼有点腥，鱼皮还行"], as: world.other)
             // validate: 老王烧烤 now has 2 reviews with 鱼 and leads the review group.
-            #expect(world.named(try await SearchClient.page(client, "鱼")) == [
-                "鱼你在一起 [name:鱼你在一起:null, dish:鱼:2]", "老王烧烤 [dish:鱼:2]", "小龙坎火锅 [dish:鱼:1]",
-            ])
+            #expect(
+                world.named(try await SearchClient.page(client, "鱼")) == [
+                    "鱼你在一起 [name:鱼你在一起:null, dish:鱼:2]", "老王烧烤 [dish:鱼:2]", "小龙坎火锅 [dish:鱼:1]",
+                ])
             #expect(world.named(try await SearchClient.page(client, "鱼皮")) == ["老王烧烤 [dish:鱼皮:1]"])
         }
     }

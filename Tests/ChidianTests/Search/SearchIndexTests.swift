@@ -54,16 +54,20 @@ import Testing
             // MUT: edits, a hide, a delete, a review moved between kinds, a store deleted outright.
             let edits = [
                 try await client.send(
-                    .patch, "/v1/comments/\(world.reviews["毛肚"]!)", body: ["body": "毛肚毛肚，鸭肠也好"], token: world.author("毛肚").token),
+                    .patch, "/v1/comments/\(world.reviews["毛肚"]!)", body: ["body": "毛肚毛肚，鸭肠也好"],
+                    token: world.author("毛肚").token),
                 try await client.send(
                     .patch, "/v1/comments/\(world.reviews["pizza"]!)", body: ["body": "PIZZA so good, 水煮鱼 too"],
                     token: world.author("pizza").token),
             ]
             _ = try await CommentModeration.hide(id: world.reviews["鸭肠"]!, database: app.database)
-            let deleted = try await client.send(.delete, "/v1/comments/\(world.reviews["酸菜鱼"]!)", token: world.author("酸菜鱼").token)
-            world.reviews["again"] = try await world.post(store: "鱼你在一起", body: ["rating": 5, "body": "酸菜鱼回锅肉都好"], as: world.eater)
+            let deleted = try await client.send(
+                .delete, "/v1/comments/\(world.reviews["酸菜鱼"]!)", token: world.author("酸菜鱼").token)
+            world.reviews["again"] = try await world.post(
+                store: "鱼你在一起", body: ["rating": 5, "body": "酸菜鱼回锅肉都好"], as: world.eater)
             try await app.database.query("UPDATE comments SET hidden_at = NULL WHERE id = \(world.reviews["鸭肠"]!)")
-            try await app.database.query("UPDATE comments SET kind = 'notice', rating = NULL WHERE id = \(world.reviews["水煮鱼2"]!)")
+            try await app.database.query(
+                "UPDATE comments SET kind = 'notice', rating = NULL WHERE id = \(world.reviews["水煮鱼2"]!)")
             try await app.database.query("DELETE FROM stores WHERE id = \(world.stores["老王烧烤"]!)")
             // validate
             #expect(edits.map(\.status) == [.ok, .ok])
@@ -98,15 +102,19 @@ import Testing
                 """)
             try await app.database.query("UPDATE search_review_grams SET review_count = 9 WHERE gram = '火锅'")
             try await app.database.query(
-                "INSERT INTO search_dish_stores SELECT d.id, k.key, 3 FROM search_dishes d, search_store_keys k WHERE d.lname = '宫保鸡丁'")
+                "INSERT INTO search_dish_stores SELECT d.id, k.key, 3 FROM search_dishes d, search_store_keys k WHERE d.lname = '宫保鸡丁'"
+            )
             let logger = app.database.logger
-            for (label, bulk) in [("sql in place", false), ("swift in bulk", true), ("swift in place", false), ("sql in bulk", true)] {
+            for (label, bulk) in [
+                ("sql in place", false), ("swift in bulk", true), ("swift in place", false), ("sql in bulk", true),
+            ] {
                 // MUT
                 try await app.database.transaction { connection in
                     if label.hasPrefix("sql") {
                         try await connection.rows("SELECT search_rebuild(NULL, \(bulk))", logger: logger)
                     } else {
-                        try await SearchBulkIndexer.rebuild(storesSQL: "SELECT id FROM stores", bulk: bulk, on: connection, logger: logger)
+                        try await SearchBulkIndexer.rebuild(
+                            storesSQL: "SELECT id FROM stores", bulk: bulk, on: connection, logger: logger)
                     }
                 }
                 // validate
@@ -118,7 +126,8 @@ import Testing
                       AND indexname IN ('search_review_grams_pkey', 'search_review_grams_top', 'search_dish_stores_pkey', 'search_dish_stores_top')
                     """)
                 #expect(try indexes[0].decode(Int.self) == 4, "\(label)")
-                #expect(world.names(try await SearchClient.page(client, "鱼")) == ["鱼你在一起", "小龙坎火锅", "老王烧烤"], "\(label)")
+                #expect(
+                    world.names(try await SearchClient.page(client, "鱼")) == ["鱼你在一起", "小龙坎火锅", "老王烧烤"], "\(label)")
                 // Put the drift back for the next round.
                 try await app.database.query("DELETE FROM search_review_grams WHERE gram = '鱼'")
             }
@@ -162,7 +171,10 @@ import Testing
             // MUT
             let added = try await vocabulary.add(name: " 底料香 ")
             // validate
-            #expect(added == DishVocabulary.Entry(name: "底料香", syllables: "diliaoxiang", initials: "dlx", stores: 1, reviews: 1))
+            #expect(
+                added
+                    == DishVocabulary.Entry(
+                        name: "底料香", syllables: "diliaoxiang", initials: "dlx", stores: 1, reviews: 1))
             #expect(world.named(try await SearchClient.page(client, "diliaoxiang")) == ["小龙坎火锅 [dish:底料香:1]"])
             #expect(world.named(try await SearchClient.page(client, "dlx")) == ["小龙坎火锅 [dish:底料香:1]"])
             // From now on the triggers count it.
@@ -172,8 +184,13 @@ import Testing
             #expect(kept == recounted)
             let listed = try await vocabulary.list()
             #expect(listed.count == DishCatalog.names.count + 1)
-            #expect(listed.last == DishVocabulary.Entry(name: "底料香", syllables: "diliaoxiang", initials: "dlx", stores: 2, reviews: 2))
-            #expect(listed.first { $0.name == "火锅" } == DishVocabulary.Entry(name: "火锅", syllables: "huoguo", initials: "hg", stores: 2, reviews: 3))
+            #expect(
+                listed.last
+                    == DishVocabulary.Entry(
+                        name: "底料香", syllables: "diliaoxiang", initials: "dlx", stores: 2, reviews: 2))
+            #expect(
+                listed.first { $0.name == "火锅" }
+                    == DishVocabulary.Entry(name: "火锅", syllables: "huoguo", initials: "hg", stores: 2, reviews: 3))
         }
     }
 
@@ -183,11 +200,15 @@ import Testing
             // MUT / validate
             await #expect(throws: SearchError.dishExists("水煮鱼")) { try await vocabulary.add(name: "水煮鱼") }
             await #expect(throws: SearchError.dishExists("HOT POT")) { try await vocabulary.add(name: "HOT POT") }
-            await #expect(throws: SearchError.invalidDishName("The dish name must not be blank.")) { try await vocabulary.add(name: "  ") }
+            await #expect(throws: SearchError.invalidDishName("The dish name must not be blank.")) {
+                try await vocabulary.add(name: "  ")
+            }
             await #expect(throws: SearchError.invalidDishName("The dish name must be at most 32 characters.")) {
                 try await vocabulary.add(name: String(repeating: "鱼", count: 33))
             }
-            await #expect(throws: SearchError.invalidDishName("The dish name must not contain control characters.")) { try await vocabulary.add(name: "鱼\u{7}") }
+            await #expect(throws: SearchError.invalidDishName("The dish name must not contain control characters.")) {
+                try await vocabulary.add(name: "鱼\u{7}")
+            }
             let count = try await app.database.query("SELECT count(*)::int FROM search_dishes")
             #expect(try count[0].decode(Int.self) == DishCatalog.names.count)
         }

@@ -59,7 +59,10 @@ import Testing
             let page = try await SearchClient.page(client, "饺")
             // validate
             #expect(page.items.map { world.name($0.id) } == expected)
-            #expect(page.items.map { $0.matches.first!.field } == ["name", "name", "name", "category", "category", "category", "dish", "dish", "dish", "dish", "dish"])
+            #expect(
+                page.items.map { $0.matches.first!.field } == [
+                    "name", "name", "name", "category", "category", "category", "dish", "dish", "dish", "dish", "dish",
+                ])
             #expect(page.items[6].matches == [.dish("饺", 2)])
             #expect(page.items[10].matches == [.dish("饺", 1)])
             #expect(page.items[3].matches == [.category("饺子馆")])
@@ -92,9 +95,10 @@ import Testing
             let page = try await SearchClient.page(client, "zj")
             // validate
             #expect(page.items.map { world.name($0.id) } == ["小吃街", "面面俱到", "粥铺"])
-            #expect(page.items.map(\.matches) == [
-                [.dish("炸鸡", 3)], [.dish("蒸饺", 2), .dish("炸鸡", 2)], [.dish("蒸饺", 1), .dish("炸鸡", 1)],
-            ])
+            #expect(
+                page.items.map(\.matches) == [
+                    [.dish("炸鸡", 3)], [.dish("蒸饺", 2), .dish("炸鸡", 2)], [.dish("蒸饺", 1), .dish("炸鸡", 1)],
+                ])
         }
     }
 

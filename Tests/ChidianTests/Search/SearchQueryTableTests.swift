@@ -14,8 +14,13 @@ import Testing
         // The notice of 鱼你在一起 also says 水煮鱼 and is not counted (2 reviews, not 3).
         ("鱼", [("鱼你在一起", [.name("鱼你在一起"), .dish("鱼", 2)]), ("小龙坎火锅", [.dish("鱼", 1)]), ("老王烧烤", [.dish("鱼", 1)])]),
         // Two characters: name + category, then category only.
-        ("火锅", [("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
-                ("蜀大侠", [.category("火锅"), .dish("火锅", 1)])]),
+        (
+            "火锅",
+            [
+                ("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
+                ("蜀大侠", [.category("火锅"), .dish("火锅", 1)]),
+            ]
+        ),
         ("烧烤", [("老王烧烤", [.name("老王烧烤"), .category("烧烤")])]),
         // Three characters, a vocabulary dish; the notice and the archived store do not count.
         ("水煮鱼", [("小龙坎火锅", [.dish("水煮鱼", 1)]), ("鱼你在一起", [.dish("水煮鱼", 1)])]),
@@ -36,12 +41,27 @@ import Testing
         ("\\", [("Pizza Hut", [.dish("\\", 1)])]),
         ("k\\s", [("Pizza Hut", [.dish("k\\s", 1)])]),
         // Pinyin, full, spaced, and initials: names, categories and the dish vocabulary.
-        ("huoguo", [("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
-                    ("蜀大侠", [.category("火锅"), .dish("火锅", 1)])]),
-        ("huo guo", [("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
-                     ("蜀大侠", [.category("火锅"), .dish("火锅", 1)])]),
-        ("HG", [("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
-                ("蜀大侠", [.category("火锅"), .dish("火锅", 1)])]),
+        (
+            "huoguo",
+            [
+                ("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
+                ("蜀大侠", [.category("火锅"), .dish("火锅", 1)]),
+            ]
+        ),
+        (
+            "huo guo",
+            [
+                ("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
+                ("蜀大侠", [.category("火锅"), .dish("火锅", 1)]),
+            ]
+        ),
+        (
+            "HG",
+            [
+                ("小龙坎火锅", [.name("小龙坎火锅"), .category("火锅"), .dish("火锅", 2)]),
+                ("蜀大侠", [.category("火锅"), .dish("火锅", 1)]),
+            ]
+        ),
         ("xiaolongkan", [("小龙坎火锅", [.name("小龙坎火锅")])]),
         ("longk", [("小龙坎火锅", [.name("小龙坎火锅")])]),
         ("ynz", [("鱼你在一起", [.name("鱼你在一起")])]),

@@ -11,13 +11,15 @@ import Testing
 @Suite struct ExportRoundTripTests {
     /// Builds data through the API on top of the seed fixture.
     static func populate(_ client: any TestClientProtocol, _ app: TestApp) async throws {
-        try await SeedImporter(database: app.database, config: app.services.config).run(directory: try SeedFixture().write())
+        try await SeedImporter(database: app.database, config: app.services.config).run(
+            directory: try SeedFixture().write())
         try await app.database.query("INSERT INTO categories (name) VALUES ('西餐')")  // no store yet
         let manager = try await login(client, "Manager4")
         let user1 = try await login(client, "User1")
         let user2 = try await login(client, "User2")
         for amount in [120, 35] {
-            let bought = try await client.send(.post, "/v1/stores/s001/promotions", body: ["amount": amount], token: manager)
+            let bought = try await client.send(
+                .post, "/v1/stores/s001/promotions", body: ["amount": amount], token: manager)
             #expect(bought.status == .created)
         }
         #expect(try await client.send(.put, "/v1/stores/s002/favorite", token: user2).status == .noContent)
@@ -29,15 +31,18 @@ import Testing
             body: ByteBuffer(bytes: TestImages.png(width: 5, height: 6)))
         let imageID = try #require(try image.json()["id"] as? String)
         let review = try await client.send(
-            .post, "/v1/stores/s002/comments", body: ["rating": 2, "body": "炸酱面偏咸", "imageIds": [imageID]], token: user2)
+            .post, "/v1/stores/s002/comments", body: ["rating": 2, "body": "炸酱面偏咸", "imageIds": [imageID]], token: user2
+        )
         #expect(review.status == .created)
         try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
-        let described = try await client.send(.patch, "/v1/stores/s001", body: ["description": "毛肚每天现切"], token: manager)
+        let described = try await client.send(
+            .patch, "/v1/stores/s001", body: ["description": "毛肚每天现切"], token: manager)
         #expect(described.status == .ok, "\(described.text)")
     }
 
     static func login(_ client: any TestClientProtocol, _ name: String) async throws -> String {
-        let response = try await client.send(.post, "/v1/auth/login", body: ["name": name, "password": name == "User2" ? "222" : "111"])
+        let response = try await client.send(
+            .post, "/v1/auth/login", body: ["name": name, "password": name == "User2" ? "222" : "111"])
         return try #require(try response.json()["token"] as? String)
     }
 
@@ -48,23 +53,32 @@ import Testing
             "/v1/search?q=huoguo",
         ]
         for sort in ["rating", "newest", "name", "popular"] { paths.append("/v1/stores?sort=\(sort)") }
-        let stores = try await app.database.query("SELECT id FROM stores ORDER BY id").map { try $0.decode(String.self) }
-        for store in stores {
-            paths += ["/v1/stores/\(store)", "/v1/stores/\(store)/comments", "/v1/stores/\(store)/comments?sort=rating"]
+        let stores = try await app.database.query("SELECT id FROM stores ORDER BY id").map {
+            try $0.decode(String.self)
         }
-        let comments = try await app.database.query("SELECT id FROM comments ORDER BY id").map { try $0.decode(String.self) }
+        for store in stores {
+            paths += [
+                "/v1/stores/\(store)", "/v1/stores/\(store)/comments", "/v1/stores/\(store)/comments?sort=rating",
+            ]
+        }
+        let comments = try await app.database.query("SELECT id FROM comments ORDER BY id").map {
+            try $0.decode(String.self)
+        }
         paths += comments.map { "/v1/comments/\($0)?track=false" }
         let users = try await app.database.query("SELECT id FROM users ORDER BY id").map { try $0.decode(String.self) }
         for user in users { paths += ["/v1/users/\(user)", "/v1/users/\(user)/comments"] }
-        let images = try await app.database.query("SELECT id FROM images ORDER BY id").map { try $0.decode(String.self) }
+        let images = try await app.database.query("SELECT id FROM images ORDER BY id").map {
+            try $0.decode(String.self)
+        }
         paths += images.map { "/v1/images/\($0)" }
         var result: [String: String] = [:]
         for path in paths { result["anonymous " + path] = try await view(client, path, token: nil) }
         for name in ["User1", "User2", "Manager4"] {
             let token = try await login(client, name)
-            for path in ["/v1/me", "/v1/me/favorites", "/v1/me/comments", "/v1/me/stores", "/v1/stores/s001/promotions",
-                         "/v1/stores?sort=popular", "/v1/stores/s002"]
-            {
+            for path in [
+                "/v1/me", "/v1/me/favorites", "/v1/me/comments", "/v1/me/stores", "/v1/stores/s001/promotions",
+                "/v1/stores?sort=popular", "/v1/stores/s002",
+            ] {
                 result["\(name) \(path)"] = try await view(client, path, token: token)
             }
         }
@@ -77,7 +91,8 @@ import Testing
             return "\(response.status.code) \(response.headers[.eTag] ?? "") \(Array(response.body.readableBytesView))"
         }
         // Parsed and printed with sorted keys: the same JSON whatever the writer's key order.
-        var object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView), options: [.fragmentsAllowed])
+        var object = try JSONSerialization.jsonObject(
+            with: Data(response.body.readableBytesView), options: [.fragmentsAllowed])
         if var problem = object as? [String: Any] {
             problem["requestId"] = nil  // per request, not data
             object = problem
@@ -91,16 +106,20 @@ import Testing
             // setup
             try await Self.populate(client, app)
             let before = try await Self.views(client, app)
-            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("export-\(UUID().uuidString)")
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "export-\(UUID().uuidString)")
             try await SeedExporter(database: app.database).run(directory: directory)
             // MUT: seed the export into an empty database
             try await TestApp.run { otherClient, other in
-                try await SeedImporter(database: other.database, config: other.services.config).run(directory: directory)
+                try await SeedImporter(database: other.database, config: other.services.config).run(
+                    directory: directory)
                 // validate
                 let after = try await Self.views(otherClient, other)
                 #expect(before.count == after.count)
                 for (key, value) in before where after[key] != value {
-                    Issue.record("\(key) differs:\n before \(value.prefix(600))\n after  \(after[key]?.prefix(600) ?? "missing")")
+                    Issue.record(
+                        "\(key) differs:\n before \(value.prefix(600))\n after  \(after[key]?.prefix(600) ?? "missing")"
+                    )
                 }
                 // the purchase history with its ids and times, and favorites with theirs, and the hidden comment
                 for sql in [
@@ -109,12 +128,17 @@ import Testing
                     "SELECT id || coalesce(hidden_at::text, '-') || created_at || updated_at || version FROM comments ORDER BY 1",
                     "SELECT id || name FROM categories ORDER BY 1",
                 ] {
-                    let a = try await app.database.query(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self) }
-                    let b = try await other.database.query(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self) }
+                    let a = try await app.database.query(PostgresQuery(unsafeSQL: sql)).map {
+                        try $0.decode(String.self)
+                    }
+                    let b = try await other.database.query(PostgresQuery(unsafeSQL: sql)).map {
+                        try $0.decode(String.self)
+                    }
                     #expect(a == b, "\(sql)")
                 }
                 // and a second import of the same export changes nothing
-                let again = try await SeedImporter(database: other.database, config: other.services.config).run(directory: directory)
+                let again = try await SeedImporter(database: other.database, config: other.services.config).run(
+                    directory: directory)
                 #expect(again.changed.values.allSatisfy { $0 == 0 }, "\(again.changed)")
             }
         }

@@ -14,10 +14,15 @@ import Testing
     static func liveFixture() -> SeedFixture {
         var fixture = SeedFixture()
         fixture.stores.append(
-            ["id": "s004", "name": "江湖菜馆", "imageName": [], "category": "川菜", "manager": "u005", "sumCost": 0,
-             "staredUserId": []])
+            [
+                "id": "s004", "name": "江湖菜馆", "imageName": [], "category": "川菜", "manager": "u005", "sumCost": 0,
+                "staredUserId": [],
+            ])
         fixture.comments.append(
-            ["id": "c005", "store_id": "s004", "user_id": "u002", "rating": 4, "context": "水煮鱼很嫩", "commentImageName": []])
+            [
+                "id": "c005", "store_id": "s004", "user_id": "u002", "rating": 4, "context": "水煮鱼很嫩",
+                "commentImageName": [],
+            ])
         return fixture
     }
 
@@ -29,7 +34,8 @@ import Testing
         for index in 0..<10_200 {
             fixture.comments.append([
                 "id": String(format: "b%05d", index), "store_id": ["s001", "s002", "s003"][index % 3],
-                "user_id": ["u001", "u002"][index % 2], "rating": 1 + index % 5, "context": "\(texts[index % 4]) \(index)",
+                "user_id": ["u001", "u002"][index % 2], "rating": 1 + index % 5,
+                "context": "\(texts[index % 4]) \(index)",
                 "commentImageName": [],
             ])
         }
@@ -39,11 +45,15 @@ import Testing
     /// Every relation the API reads, read on a connection that gives up after 200 ms of lock wait: a lock held by the
     /// import that blocks readers fails this instead of waiting.
     static func readEveryTable(_ database: Database, search: Bool) async throws {
-        var tables = ["users", "sessions", "images", "categories", "stores", "store_images", "comments", "comment_images",
-                      "favorites", "promotions", "viewer_interests", "viewer_opens"]
+        var tables = [
+            "users", "sessions", "images", "categories", "stores", "store_images", "comments", "comment_images",
+            "favorites", "promotions", "viewer_interests", "viewer_opens",
+        ]
         if search {
-            tables += ["search_store_keys", "search_review_grams", "search_dish_stores", "search_dishes", "search_name_grams",
-                       "search_pinyin", "search_pinyin_keys"]
+            tables += [
+                "search_store_keys", "search_review_grams", "search_dish_stores", "search_dishes", "search_name_grams",
+                "search_pinyin", "search_pinyin_keys",
+            ]
         }
         let logger = database.logger
         let toRead = tables
@@ -51,12 +61,15 @@ import Testing
             try await connection.rows("SET LOCAL lock_timeout = '200ms'", logger: logger)
             for table in toRead {
                 try await connection.rows(
-                    PostgresQuery(unsafeSQL: "SELECT count(*)::int FROM (SELECT 1 FROM \(table) LIMIT 5) x"), logger: logger)
+                    PostgresQuery(unsafeSQL: "SELECT count(*)::int FROM (SELECT 1 FROM \(table) LIMIT 5) x"),
+                    logger: logger)
             }
             if search {
                 let hits = try await connection.rows(
                     "SELECT out_id FROM search_page('毛肚', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
-                guard try hits.map({ try $0.decode(String.self) }).contains("s001") else { throw TestFailure("search lost s001") }
+                guard try hits.map({ try $0.decode(String.self) }).contains("s001") else {
+                    throw TestFailure("search lost s001")
+                }
             }
         }
     }
@@ -128,10 +141,13 @@ import Testing
             let tableOID = "SELECT 'search_review_grams'::regclass::oid::bigint"
             let oldOID = try await app.database.query(PostgresQuery(unsafeSQL: tableOID))[0].decode(Int.self)
             try await app.database.withConnection { held in
-                try await held.rows("PREPARE grams (text) AS SELECT coalesce(sum(review_count), 0)::int FROM search_review_grams WHERE gram = $1", logger: logger)
+                try await held.rows(
+                    "PREPARE grams (text) AS SELECT coalesce(sum(review_count), 0)::int FROM search_review_grams WHERE gram = $1",
+                    logger: logger)
                 for _ in 0..<6 {
                     _ = try await held.rows("EXECUTE grams('鱼')", logger: logger)
-                    _ = try await held.rows("SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
+                    _ = try await held.rows(
+                        "SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
                 }
                 try await held.rows(
                     "INSERT INTO comments (kind, store_id, author_id, rating, body) VALUES ('review', 's004', 'u001', 5, '鱼很好')",
@@ -142,9 +158,14 @@ import Testing
                 let waiting = Waiting()
                 try await ImportPause.$hook.withValue({ point in
                     try await Self.answered(within: 20, "reads at \(point)") {
-                        for uri in ["/v1/stores/s001", "/v1/stores/s001/comments", "/v1/stores/s004", "/v1/stores/s004/comments"] {
+                        for uri in [
+                            "/v1/stores/s001", "/v1/stores/s001/comments", "/v1/stores/s004",
+                            "/v1/stores/s004/comments",
+                        ] {
                             let response = try await client.send(.get, uri)
-                            guard response.status == .ok else { throw TestFailure("\(uri) at \(point): \(response.status)") }
+                            guard response.status == .ok else {
+                                throw TestFailure("\(uri) at \(point): \(response.status)")
+                            }
                         }
                         try await Self.readEveryTable(app.database, search: point != .beforeCommit)
                         if point != .beforeCommit {
@@ -158,20 +179,27 @@ import Testing
                     case .commentsMerged:
                         // A review of a store the import does not touch is written at once...
                         let posted = try await Self.answered(within: 20, "a review of s004") {
-                            try await client.send(.post, "/v1/stores/s004/comments", body: ["rating": 2, "body": "毛肚一般"], token: user1)
+                            try await client.send(
+                                .post, "/v1/stores/s004/comments", body: ["rating": 2, "body": "毛肚一般"], token: user1)
                         }
                         #expect(posted.status == .created)
                         // ...while a new review and a body-only edit of s001 wait for the import to commit.
-                        await waiting.add(Task {
-                            try await client.send(.post, "/v1/stores/s001/comments", body: ["rating": 1, "body": "鱼不新鲜"], token: user1)
-                        })
-                        await waiting.add(Task {
-                            try await client.send(.patch, "/v1/comments/c002", body: ["body": "毛肚毛肚鸭肠"], token: user2)
-                        })
+                        await waiting.add(
+                            Task {
+                                try await client.send(
+                                    .post, "/v1/stores/s001/comments", body: ["rating": 1, "body": "鱼不新鲜"], token: user1
+                                )
+                            })
+                        await waiting.add(
+                            Task {
+                                try await client.send(
+                                    .patch, "/v1/comments/c002", body: ["body": "毛肚毛肚鸭肠"], token: user2)
+                            })
                     case .summariesIndexed:
                         // Written to the old summaries, copied into the new ones at the swap.
                         let posted = try await Self.answered(within: 20, "a second review of s004") {
-                            try await client.send(.post, "/v1/stores/s004/comments", body: ["rating": 5, "body": "鸭肠很脆"], token: user2)
+                            try await client.send(
+                                .post, "/v1/stores/s004/comments", body: ["rating": 5, "body": "鸭肠很脆"], token: user2)
                         }
                         #expect(posted.status == .created)
                     case .beforeCommit:
@@ -192,14 +220,18 @@ import Testing
                     SELECT string_agg(indexname, ' ' ORDER BY indexname) FROM pg_indexes
                     WHERE tablename IN ('search_review_grams', 'search_dish_stores')
                     """)
-                #expect(try indexes[0].decode(String.self)
-                    == "search_dish_stores_pkey search_dish_stores_top search_review_grams_pkey search_review_grams_top")
-                let leftovers = try await app.database.query("SELECT count(*)::int FROM pg_class WHERE relname LIKE '%\\_next%'")
+                #expect(
+                    try indexes[0].decode(String.self)
+                        == "search_dish_stores_pkey search_dish_stores_top search_review_grams_pkey search_review_grams_top"
+                )
+                let leftovers = try await app.database.query(
+                    "SELECT count(*)::int FROM pg_class WHERE relname LIKE '%\\_next%'")
                 #expect(try leftovers[0].decode(Int.self) == 0)
                 // The session that cached plans before the swap re-plans them against the new tables.
                 let fishAfter = try await held.rows("EXECUTE grams('鱼')", logger: logger)[0].decode(Int.self)
                 #expect(fishAfter > fishBefore + 2000)
-                let hits = try await held.rows("SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
+                let hits = try await held.rows(
+                    "SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
                 #expect(try hits.map { try $0.decode(String.self) }.contains("s004"))
                 try await held.rows(
                     "INSERT INTO comments (kind, store_id, author_id, rating, body) VALUES ('review', 's004', 'u002', 3, '鱼香肉丝')",
@@ -220,8 +252,10 @@ import Testing
             let user1 = try await Self.login(client, "User1", "111")
             let user2 = try await Self.login(client, "User2", "222")
             // MUT: live edits of imported rows through the API and in SQL.
-            let posted = try await client.send(.post, "/v1/stores/s003/comments", body: ["rating": 5, "body": "虾饺好吃"], token: user2)
-            let edited = try await client.send(.patch, "/v1/comments/c001", body: ["rating": 2, "body": "毛肚不新鲜了"], token: user1)
+            let posted = try await client.send(
+                .post, "/v1/stores/s003/comments", body: ["rating": 5, "body": "虾饺好吃"], token: user2)
+            let edited = try await client.send(
+                .patch, "/v1/comments/c001", body: ["rating": 2, "body": "毛肚不新鲜了"], token: user1)
             let removed = try await client.send(.delete, "/v1/comments/c002", token: user2)
             _ = try await CommentModeration.hide(id: "c004", database: app.database)
             let favorite = try await client.send(.put, "/v1/stores/s002/favorite", token: user2)
@@ -234,7 +268,8 @@ import Testing
             let setting = try await app.database.query("SELECT current_setting('chidian.bulk_import', true)")
             #expect(try setting[0].decode(String?.self) ?? "" != "on")
             try await Self.expectTotalsEqualARecount(app.database)
-            let s001 = try await app.database.query("SELECT rating_count, rating_sum::int FROM stores WHERE id = 's001'")
+            let s001 = try await app.database.query(
+                "SELECT rating_count, rating_sum::int FROM stores WHERE id = 's001'")
             #expect(try s001[0].decode((Int, Int).self) == (1, 2))
         }
     }

@@ -14,7 +14,10 @@ import Testing
         fixture.stores[0]["rating"] = 4.5  // a key the format does not name
         fixture.users[0]["favouriteFood"] = "火锅"
         fixture.comments.append(
-            ["id": "c005", "store_id": "s001", "user_id": "u002", "rating": 4, "context": "第二次来，还是好吃", "commentImageName": ["c001_1"]])
+            [
+                "id": "c005", "store_id": "s001", "user_id": "u002", "rating": 4, "context": "第二次来，还是好吃",
+                "commentImageName": ["c001_1"],
+            ])
         return try fixture.write()
     }
 
@@ -22,7 +25,8 @@ import Testing
         try await TestApp.run { client, app in
             let directory = try Self.originalFiles()
             // MUT
-            let report = try await SeedImporter(database: app.database, config: app.services.config).run(directory: directory)
+            let report = try await SeedImporter(database: app.database, config: app.services.config).run(
+                directory: directory)
             // validate: one warning per missing name (c001_1 is named twice), one for the unknown fan
             let warnings = report.warnings.map(\.description)
             #expect(warnings.filter { $0.contains("image skipped") }.count == 4, "\(warnings)")
@@ -40,13 +44,15 @@ import Testing
 
     @Test func arrayOrderIsTimeOrderNewestLast() async throws {
         try await TestApp.run { client, app in
-            try await SeedImporter(database: app.database, config: app.services.config).run(directory: try Self.originalFiles())
+            try await SeedImporter(database: app.database, config: app.services.config).run(
+                directory: try Self.originalFiles())
             // comments of s001 in the file: c001, c002, c003, c005 → newest first is the reverse
             let page = try await client.send(.get, "/v1/stores/s001/comments").json()
             let ids = (page["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
             #expect(ids == ["c005", "c003", "c002", "c001"])
             let stores = try await client.send(.get, "/v1/stores?sort=newest").json()
-            #expect((stores["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["s003", "s002", "s001"])
+            #expect(
+                (stores["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["s003", "s002", "s001"])
             // every element has its own time, a second apart
             let times = try await app.database.query("SELECT count(DISTINCT created_at)::int FROM comments")
             #expect(try times[0].decode(Int.self) == 5)

@@ -11,7 +11,10 @@ import Testing
     /// Everything a re-import must leave alone, as text.
     func snapshot(_ database: Database) async throws -> [String] {
         var lines: [String] = []
-        for table in ["users", "stores", "categories", "comments", "favorites", "promotions", "images", "image_blobs", "store_images", "comment_images"] {
+        for table in [
+            "users", "stores", "categories", "comments", "favorites", "promotions", "images", "image_blobs",
+            "store_images", "comment_images",
+        ] {
             let rows = try await database.query(PostgresQuery(unsafeSQL: "SELECT t::text FROM \(table) t ORDER BY 1"))
             lines += try rows.map { "\(table): " + (try $0.decode(String.self)) }
         }
@@ -25,7 +28,9 @@ import Testing
             let report = try await importer(app).run(directory: directory)
             // validate
             #expect(report.users == 4 && report.stores == 3 && report.comments == 4 && report.images == 4)
-            #expect(report.warnings.map(\.description) == ["store.json[0].staredUserId[2] = \"u999\": unknown user skipped"])
+            #expect(
+                report.warnings.map(\.description) == ["store.json[0].staredUserId[2] = \"u999\": unknown user skipped"]
+            )
             let login = try await client.send(.post, "/v1/auth/login", body: ["name": "user1", "password": "111"])
             #expect(login.status == .ok)
             let stores = try await app.database.query(
@@ -38,7 +43,9 @@ import Testing
                 .map { try $0.decode((String, String, Int?).self) }
             #expect(kinds[2] == ("c003", "notice", nil))
             #expect(kinds[0].1 == "review")
-            let categories = try await app.database.query("SELECT name FROM categories ORDER BY name").map { try $0.decode(String.self) }
+            let categories = try await app.database.query("SELECT name FROM categories ORDER BY name").map {
+                try $0.decode(String.self)
+            }
             #expect(Set(categories) == ["火锅", "面馆", "粤菜"])
             let owner = try await app.database.query("SELECT uploader_id FROM images WHERE id = 'c001_1'")
             #expect(try owner[0].decode(String?.self) == "u001")
@@ -73,7 +80,8 @@ import Testing
             // validate
             #expect(report.changed["comments"] == 1)
             #expect(report.changed["stores"] == 1)
-            let store = try await app.database.query("SELECT name, version, ad_spend::int FROM stores WHERE id = 's002'")
+            let store = try await app.database.query(
+                "SELECT name, version, ad_spend::int FROM stores WHERE id = 's002'")
             #expect(try store[0].decode((String, Int, Int).self) == ("老北京炸酱面·二店", 2, 70))
             let rating = try await app.database.query("SELECT rating_sum::int FROM stores WHERE id = 's001'")
             #expect(try rating[0].decode(Int.self) == 6)
@@ -105,8 +113,14 @@ import Testing
         ("rating as text", "comment.json[1].rating = \"5\": must be a number"),
         ("dangling store", "comment.json[3].store_id = \"s404\": is not a store id in store.json or the database"),
         ("duplicate comment id", "comment.json[3].id = \"c001\": is a duplicate id"),
-        ("image escaping", "store.json[0].imageName[0] = \"../../etc/passwd\": image names must stay inside images/ (no /, \\ or ..)"),
-        ("not an image", "store.json[0].imageName[0] = \"s001_1\": images/s001_1.png is not a JPEG, PNG, WebP or GIF image"),
+        (
+            "image escaping",
+            "store.json[0].imageName[0] = \"../../etc/passwd\": image names must stay inside images/ (no /, \\ or ..)"
+        ),
+        (
+            "not an image",
+            "store.json[0].imageName[0] = \"s001_1\": images/s001_1.png is not a JPEG, PNG, WebP or GIF image"
+        ),
         ("bad type", "userInfo.json[0].type = \"chef\": must be user, manager or admin"),
     ])
     func rejectsDefectsWhole(_ name: String, _ expected: String) async throws {
@@ -131,7 +145,9 @@ import Testing
             fixture.comments[0]["rating"] = 9
             fixture.comments[2]["context"] = "   "
             var caught: SeedError?
-            do { try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError { caught = error }
+            do { try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError {
+                caught = error
+            }
             let files = Set(try #require(caught).issues.map(\.file))
             #expect(files == ["userInfo.json", "comment.json"])
             #expect(try #require(caught).issues.count >= 3)
@@ -143,7 +159,9 @@ import Testing
             var fixture = SeedFixture()
             fixture.extraFiles["comment.json"] = Data("[\n  {\"id\": \"c1\",\n   \"store_id\" \"s001\"}\n]".utf8)
             var caught: SeedError?
-            do { try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError { caught = error }
+            do { try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError {
+                caught = error
+            }
             let issue = try #require(caught?.issues.first)
             #expect(issue.description == "comment.json: malformed JSON at line 3, column 15: expected ':'")
         }
@@ -164,7 +182,8 @@ import Testing
             try await app.database.query("UPDATE stores SET description = '川味老店', address = '成都市武侯区' WHERE id = 's001'")
             try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
             let exporter = SeedExporter(database: app.database)
-            let first = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("export-\(UUID().uuidString)")
+            let first = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "export-\(UUID().uuidString)")
             // MUT
             let exported = try await exporter.run(directory: first)
             #expect(exported.users == 4 && exported.comments == 4 && exported.images == 4)
@@ -173,14 +192,16 @@ import Testing
             try await TestDatabase.withFresh { database, url in
                 let config = TestApp.testConfig(url: url)
                 try await SeedImporter(database: database, config: config).run(directory: first)
-                let second = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("export-\(UUID().uuidString)")
+                let second = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                    "export-\(UUID().uuidString)")
                 try await SeedExporter(database: database).run(directory: second)
                 for file in ["userInfo.json", "categories.json", "store.json", "comment.json"] {
                     let a = try String(contentsOf: first.appendingPathComponent(file), encoding: .utf8)
                     let b = try String(contentsOf: second.appendingPathComponent(file), encoding: .utf8)
                     #expect(a == b, "\(file) differs")
                 }
-                let images = try FileManager.default.contentsOfDirectory(atPath: second.appendingPathComponent("images").path)
+                let images = try FileManager.default.contentsOfDirectory(
+                    atPath: second.appendingPathComponent("images").path)
                 #expect(images.sorted() == ["c001_1.png", "s001_1.png", "s001_2.png", "s003_1.png"])
             }
             _ = client

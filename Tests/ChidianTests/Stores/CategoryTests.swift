@@ -15,7 +15,10 @@ import Testing
             let bbq = try await StoreFixture.category(app, "Barbecue")
             let empty = try await StoreFixture.category(app, "Dessert")
             var hotpots: [String] = []
-            for n in 0..<3 { hotpots.append(try await StoreFixture.store(client, manager, name: "H\(n)", categoryID: hotpot)["id"] as! String) }
+            for n in 0..<3 {
+                hotpots.append(
+                    try await StoreFixture.store(client, manager, name: "H\(n)", categoryID: hotpot)["id"] as! String)
+            }
             _ = try await StoreFixture.store(client, manager, name: "B", categoryID: bbq)
             _ = try await client.send(.delete, "/v1/stores/\(hotpots[0])", token: manager.token)
             // MUT

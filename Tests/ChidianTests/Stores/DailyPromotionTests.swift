@@ -31,10 +31,16 @@ import Testing
             #expect(response.status == .ok)
             #expect(try response.json()["nextCursor"] == nil, "a ranking, not a page")
             let items = try StoreFixture.items(response)
-            #expect(items.map { $0["id"] as! String } == ["s_d_top", "s_b_early", "s_c_same1", "s_c_same2", "s_a_late", "s_e_low"])
+            #expect(
+                items.map { $0["id"] as! String } == [
+                    "s_d_top", "s_b_early", "s_c_same1", "s_c_same2", "s_a_late", "s_e_low",
+                ])
             #expect(items.allSatisfy { $0["promoted"] as? Bool == true })
             #expect(items.allSatisfy { $0["adSpend"] == nil }, "nobody sees ad spend")
-            #expect(try StoreFixture.ids(try await client.send(.get, "/v1/promotions/daily?limit=2")) == ["s_d_top", "s_b_early"])
+            #expect(
+                try StoreFixture.ids(try await client.send(.get, "/v1/promotions/daily?limit=2")) == [
+                    "s_d_top", "s_b_early",
+                ])
         }
     }
 
@@ -64,12 +70,18 @@ import Testing
             let rival = try await client.register("Rival", role: "manager")
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
-            let bossStore = try await StoreFixture.store(client, boss, name: "Boss's", categoryID: category)["id"] as! String
-            let rivalStore = try await StoreFixture.store(client, rival, name: "Rival's", categoryID: category)["id"] as! String
-            _ = try await client.send(.post, "/v1/stores/\(bossStore)/promotions", body: ["amount": 200], token: boss.token)
-            _ = try await client.send(.post, "/v1/stores/\(rivalStore)/promotions", body: ["amount": 100], token: rival.token)
+            let bossStore =
+                try await StoreFixture.store(client, boss, name: "Boss's", categoryID: category)["id"] as! String
+            let rivalStore =
+                try await StoreFixture.store(client, rival, name: "Rival's", categoryID: category)["id"] as! String
+            _ = try await client.send(
+                .post, "/v1/stores/\(bossStore)/promotions", body: ["amount": 200], token: boss.token)
+            _ = try await client.send(
+                .post, "/v1/stores/\(rivalStore)/promotions", body: ["amount": 100], token: rival.token)
             func adSpends(_ token: String) async throws -> [Int?] {
-                try StoreFixture.items(try await client.send(.get, "/v1/promotions/daily", token: token)).map { $0["adSpend"] as? Int }
+                try StoreFixture.items(try await client.send(.get, "/v1/promotions/daily", token: token)).map {
+                    $0["adSpend"] as? Int
+                }
             }
             // MUT + validate
             #expect(try await adSpends(boss.token) == [200, nil])

@@ -49,7 +49,8 @@ import Testing
                 #expect(unknown.problemCode == "store_not_found")
             }
             for headers in [HTTPFields(), StoreFixture.visitor()] {
-                #expect(try await client.send(.get, "/v1/me/favorites", headers: headers).problemCode == "login_required")
+                #expect(
+                    try await client.send(.get, "/v1/me/favorites", headers: headers).problemCode == "login_required")
             }
             #expect(try await app.database.query("SELECT 1 FROM favorites").isEmpty)
         }
@@ -68,7 +69,9 @@ import Testing
             let added = try await withThrowingTaskGroup(of: Int.self) { group in
                 for token in fanTokens {
                     for _ in 0..<5 {
-                        group.addTask { try await client.send(.put, "/v1/stores/\(id)/favorite", token: token).status.code }
+                        group.addTask {
+                            try await client.send(.put, "/v1/stores/\(id)/favorite", token: token).status.code
+                        }
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -78,7 +81,9 @@ import Testing
             let removed = try await withThrowingTaskGroup(of: Int.self) { group in
                 for token in fanTokens.prefix(3) {
                     for _ in 0..<5 {
-                        group.addTask { try await client.send(.delete, "/v1/stores/\(id)/favorite", token: token).status.code }
+                        group.addTask {
+                            try await client.send(.delete, "/v1/stores/\(id)/favorite", token: token).status.code
+                        }
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -101,7 +106,10 @@ import Testing
             let other = try await client.register("Other")
             let category = try await StoreFixture.category(app, "火锅")
             var ids: [String] = []
-            for n in 0..<5 { ids.append(try await StoreFixture.store(client, manager, name: "S\(n)", categoryID: category)["id"] as! String) }
+            for n in 0..<5 {
+                ids.append(
+                    try await StoreFixture.store(client, manager, name: "S\(n)", categoryID: category)["id"] as! String)
+            }
             for id in [ids[3], ids[0], ids[4], ids[1]] {
                 _ = try await client.send(.put, "/v1/stores/\(id)/favorite", token: fan.token)
             }

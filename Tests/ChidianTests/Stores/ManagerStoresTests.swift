@@ -14,9 +14,14 @@ import Testing
             let rival = try await client.register("Rival", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
             var mine: [String] = []
-            for n in 0..<5 { mine.append(try await StoreFixture.store(client, manager, name: "Mine \(n)", categoryID: category)["id"] as! String) }
+            for n in 0..<5 {
+                mine.append(
+                    try await StoreFixture.store(client, manager, name: "Mine \(n)", categoryID: category)["id"]
+                        as! String)
+            }
             _ = try await StoreFixture.store(client, rival, name: "Theirs", categoryID: category)
-            _ = try await client.send(.post, "/v1/stores/\(mine[0])/promotions", body: ["amount": 70], token: manager.token)
+            _ = try await client.send(
+                .post, "/v1/stores/\(mine[0])/promotions", body: ["amount": 70], token: manager.token)
             // MUT
             let walked = try await StoreFixture.walk(client, "/v1/me/stores?", limit: 2, token: manager.token)
             let page = try StoreFixture.items(try await client.send(.get, "/v1/me/stores", token: manager.token))

@@ -18,7 +18,8 @@ import Testing
             let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
             var bought: [String] = []
             for amount in [10, 20, 30] {
-                let response = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: manager.token)
+                let response = try await client.send(
+                    .post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: manager.token)
                 bought.append(try response.json()["id"] as! String)
             }
             let path = "/v1/stores/\(id)/promotions"
@@ -26,7 +27,10 @@ import Testing
             let mine = try await client.send(.get, path, token: manager.token)
             let asAdmin = try await client.send(.get, path, token: admin.token)
             let walked = try await StoreFixture.walk(client, path + "?", limit: 2, token: admin.token)
-            let refused = [try await client.send(.get, path, token: rival.token), try await client.send(.get, path, token: user.token)]
+            let refused = [
+                try await client.send(.get, path, token: rival.token),
+                try await client.send(.get, path, token: user.token),
+            ]
             let nobody = try await client.send(.get, path)
             // validate
             #expect(mine.status == .ok)

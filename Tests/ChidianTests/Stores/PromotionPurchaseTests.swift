@@ -14,8 +14,10 @@ import Testing
             let category = try await StoreFixture.category(app, "火锅")
             let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
             // MUT
-            let first = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 1], token: manager.token)
-            let second = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 1_000_000], token: manager.token)
+            let first = try await client.send(
+                .post, "/v1/stores/\(id)/promotions", body: ["amount": 1], token: manager.token)
+            let second = try await client.send(
+                .post, "/v1/stores/\(id)/promotions", body: ["amount": 1_000_000], token: manager.token)
             // validate
             #expect(first.status == .created)
             let body = try first.json()
@@ -50,7 +52,8 @@ import Testing
             ]
             let nobody = try await client.send(.post, path, body: ["amount": 5])
             let visitor = try await client.send(.post, path, body: ["amount": 5], headers: StoreFixture.visitor())
-            let unknown = try await client.send(.post, "/v1/stores/s_nope/promotions", body: ["amount": 5], token: manager.token)
+            let unknown = try await client.send(
+                .post, "/v1/stores/s_nope/promotions", body: ["amount": 5], token: manager.token)
             // validate
             for response in refused {
                 #expect(response.status == .forbidden)
@@ -62,7 +65,8 @@ import Testing
             #expect(unknown.status == .notFound)
             #expect(unknown.problemCode == "store_not_found")
             #expect(try await app.database.query("SELECT 1 FROM promotions").isEmpty)
-            #expect(try await client.send(.get, "/v1/stores/\(id)", token: manager.token).json()["adSpend"] as? Int == 0)
+            #expect(
+                try await client.send(.get, "/v1/stores/\(id)", token: manager.token).json()["adSpend"] as? Int == 0)
         }
     }
 
@@ -79,12 +83,14 @@ import Testing
             ]
             for body in bodies {
                 // MUT
-                let response = try await client.sendRaw(.post, "/v1/stores/\(id)/promotions", body: body, token: manager.token)
+                let response = try await client.sendRaw(
+                    .post, "/v1/stores/\(id)/promotions", body: body, token: manager.token)
                 // validate
                 #expect(response.status == .badRequest, "\(body): \(response.text)")
                 #expect(response.problemCode == "invalid_amount", "\(body)")
             }
-            let notJSON = try await client.sendRaw(.post, "/v1/stores/\(id)/promotions", body: "amount=5", token: manager.token)
+            let notJSON = try await client.sendRaw(
+                .post, "/v1/stores/\(id)/promotions", body: "amount=5", token: manager.token)
             #expect(notJSON.problemCode == "invalid_body")
             #expect(try await app.database.query("SELECT 1 FROM promotions").isEmpty)
         }
@@ -101,8 +107,11 @@ import Testing
             let totals = try await withThrowingTaskGroup(of: Int.self) { group in
                 for amount in 1...64 {
                     group.addTask {
-                        let response = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: token)
-                        guard response.status == .created else { throw TestFailure("purchase: \(response.status) \(response.text)") }
+                        let response = try await client.send(
+                            .post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: token)
+                        guard response.status == .created else {
+                            throw TestFailure("purchase: \(response.status) \(response.text)")
+                        }
                         return try response.json()["adSpend"] as! Int
                     }
                 }
@@ -114,7 +123,8 @@ import Testing
             #expect(totals.max() == 2080)
             #expect(try await client.send(.get, "/v1/stores/\(id)", token: token).json()["adSpend"] as? Int == 2080)
             let ledger = try await app.database.query(
-                "SELECT count(*)::int, sum(amount)::bigint, (SELECT ad_spend FROM stores WHERE id = \(id)) FROM promotions WHERE store_id = \(id)")
+                "SELECT count(*)::int, sum(amount)::bigint, (SELECT ad_spend FROM stores WHERE id = \(id)) FROM promotions WHERE store_id = \(id)"
+            )
             let (count, sum, adSpend) = try ledger[0].decode((Int, Int, Int).self)
             #expect(count == 64)
             #expect(sum == 2080)

@@ -19,7 +19,8 @@ import Testing
             #expect(hotpot.id.hasPrefix("c_"))
             #expect(hotpot.name == "火锅")
             #expect(renamed == CategoryView(id: noodles.id, name: "Ramen", storeCount: 0))
-            #expect(try await admin.listCategories() == [renamed, CategoryView(id: hotpot.id, name: "火锅", storeCount: 0)])
+            #expect(
+                try await admin.listCategories() == [renamed, CategoryView(id: hotpot.id, name: "火锅", storeCount: 0)])
             let api = try StoreFixture.items(try await client.send(.get, "/v1/categories"))
             #expect(api.map { $0["name"] as! String } == ["Ramen", "火锅"])
             // Renaming to its own name in another case is allowed.
@@ -32,12 +33,18 @@ import Testing
             let admin = StoreAdmin(database: app.database)
             _ = try await admin.addCategory(name: "Hotpot")
             let bbq = try await admin.addCategory(name: "BBQ")
-            await #expect(throws: StoreError.categoryNameTaken("hotpot")) { try await admin.addCategory(name: "hotpot") }
-            await #expect(throws: StoreError.invalidCategoryName("The category name must not be blank.")) { try await admin.addCategory(name: "  ") }
+            await #expect(throws: StoreError.categoryNameTaken("hotpot")) {
+                try await admin.addCategory(name: "hotpot")
+            }
+            await #expect(throws: StoreError.invalidCategoryName("The category name must not be blank.")) {
+                try await admin.addCategory(name: "  ")
+            }
             await #expect(throws: StoreError.invalidCategoryName("The category name must be at most 32 characters.")) {
                 try await admin.addCategory(name: String(repeating: "x", count: 33))
             }
-            await #expect(throws: StoreError.categoryNotFound(id: "c_nope")) { try await admin.renameCategory(id: "c_nope", to: "X") }
+            await #expect(throws: StoreError.categoryNotFound(id: "c_nope")) {
+                try await admin.renameCategory(id: "c_nope", to: "X")
+            }
             await #expect(throws: StoreError.categoryNameTaken("HOTPOT")) {
                 try await admin.renameCategory(id: bbq.id, to: "HOTPOT")
             }
@@ -52,19 +59,27 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let critic = try await client.register("Critic")
             let category = try await StoreFixture.category(app, "火锅")
-            let first = try await StoreFixture.store(client, manager, name: "First", categoryID: category)["id"] as! String
-            let second = try await StoreFixture.store(client, manager, name: "Second", categoryID: category)["id"] as! String
+            let first =
+                try await StoreFixture.store(client, manager, name: "First", categoryID: category)["id"] as! String
+            let second =
+                try await StoreFixture.store(client, manager, name: "Second", categoryID: category)["id"] as! String
             try await StoreFixture.review(app, storeID: first, authorID: critic.id, ratings: [4, 5])
-            _ = try await client.send(.post, "/v1/stores/\(first)/promotions", body: ["amount": 42], token: manager.token)
+            _ = try await client.send(
+                .post, "/v1/stores/\(first)/promotions", body: ["amount": 42], token: manager.token)
             // MUT
             #expect(try await admin.archiveStore(id: second))
             #expect(try await admin.archiveStore(id: second) == false, "archiving twice changes nothing")
             let listed = try await admin.listStores()
             // validate
-            #expect(listed == [
-                .init(id: first, name: "First", category: "火锅", manager: "Boss", ratingAverage: 4.5, ratingCount: 2, adSpend: 42, archived: false),
-                .init(id: second, name: "Second", category: "火锅", manager: "Boss", ratingAverage: nil, ratingCount: 0, adSpend: 0, archived: true),
-            ])
+            #expect(
+                listed == [
+                    .init(
+                        id: first, name: "First", category: "火锅", manager: "Boss", ratingAverage: 4.5, ratingCount: 2,
+                        adSpend: 42, archived: false),
+                    .init(
+                        id: second, name: "Second", category: "火锅", manager: "Boss", ratingAverage: nil, ratingCount: 0,
+                        adSpend: 0, archived: true),
+                ])
             #expect(try await client.send(.get, "/v1/stores/\(second)").status == .notFound)
             #expect(try await admin.restoreStore(id: second))
             #expect(try await admin.restoreStore(id: second) == false)

@@ -13,11 +13,16 @@ import Testing
             let fan = try await client.register("Fan")
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
-            let kept = try await StoreFixture.store(client, manager, name: "Kept", categoryID: category)["id"] as! String
-            let gone = try await StoreFixture.store(client, manager, name: "Gone", categoryID: category)["id"] as! String
+            let kept =
+                try await StoreFixture.store(client, manager, name: "Kept", categoryID: category)["id"] as! String
+            let gone =
+                try await StoreFixture.store(client, manager, name: "Gone", categoryID: category)["id"] as! String
             for id in [kept, gone] {
                 #expect(try await client.send(.put, "/v1/stores/\(id)/favorite", token: fan.token).status == .noContent)
-                #expect(try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 10], token: manager.token).status == .created)
+                #expect(
+                    try await client.send(
+                        .post, "/v1/stores/\(id)/promotions", body: ["amount": 10], token: manager.token
+                    ).status == .created)
             }
             // MUT
             let archived = try await client.send(.delete, "/v1/stores/\(gone)", token: manager.token)
@@ -30,7 +35,8 @@ import Testing
                 try await client.send(.delete, "/v1/stores/\(gone)", token: manager.token),
                 try await client.send(.put, "/v1/stores/\(gone)/favorite", token: fan.token),
                 try await client.send(.delete, "/v1/stores/\(gone)/favorite", token: fan.token),
-                try await client.send(.post, "/v1/stores/\(gone)/promotions", body: ["amount": 10], token: manager.token),
+                try await client.send(
+                    .post, "/v1/stores/\(gone)/promotions", body: ["amount": 10], token: manager.token),
                 try await client.send(.get, "/v1/stores/\(gone)/promotions", token: manager.token),
             ]
             for response in notFound {
@@ -39,17 +45,23 @@ import Testing
             }
             for sort in StoreSort.allCases {
                 #expect(try StoreFixture.ids(try await client.send(.get, "/v1/stores?sort=\(sort.rawValue)")) == [kept])
-                #expect(try StoreFixture.ids(try await client.send(.get, "/v1/stores?sort=\(sort.rawValue)&category=\(category)")) == [kept])
+                #expect(
+                    try StoreFixture.ids(
+                        try await client.send(.get, "/v1/stores?sort=\(sort.rawValue)&category=\(category)")) == [kept])
             }
             #expect(try StoreFixture.ids(try await client.send(.get, "/v1/me/stores", token: manager.token)) == [kept])
             #expect(try StoreFixture.ids(try await client.send(.get, "/v1/me/favorites", token: fan.token)) == [kept])
             #expect(try StoreFixture.ids(try await client.send(.get, "/v1/promotions/daily")) == [kept])
             let categories = try StoreFixture.items(try await client.send(.get, "/v1/categories"))
             #expect(categories.first?["storeCount"] as? Int == 1)
-            #expect(try await StoreRepository(database: app.database).views(ids: [gone, kept], viewer: nil).map(\.id) == [kept])
+            #expect(
+                try await StoreRepository(database: app.database).views(ids: [gone, kept], viewer: nil).map(\.id) == [
+                    kept
+                ])
             // The data is kept: the ledger and the favorite are still there for a restore.
             let rows = try await app.database.query(
-                "SELECT (SELECT count(*) FROM promotions WHERE store_id = \(gone))::int, (SELECT count(*) FROM favorites WHERE store_id = \(gone))::int")
+                "SELECT (SELECT count(*) FROM promotions WHERE store_id = \(gone))::int, (SELECT count(*) FROM favorites WHERE store_id = \(gone))::int"
+            )
             #expect(try rows[0].decode((Int, Int).self) == (1, 1))
         }
     }
@@ -59,8 +71,11 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Phoenix", categoryID: category)["id"] as! String
-            #expect(try await client.send(.delete, "/v1/stores/\(id)", token: manager.token, headers: [.ifMatch: "\"1\""]).status == .noContent)
+            let id =
+                try await StoreFixture.store(client, manager, name: "Phoenix", categoryID: category)["id"] as! String
+            #expect(
+                try await client.send(.delete, "/v1/stores/\(id)", token: manager.token, headers: [.ifMatch: "\"1\""])
+                    .status == .noContent)
             // MUT
             try await StoreAdmin(database: app.database).restoreStore(id: id)
             // validate

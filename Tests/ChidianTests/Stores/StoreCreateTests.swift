@@ -24,10 +24,12 @@ import Testing
             #expect(response.status == .created)
             #expect(StoreFixture.etag(response) == "\"1\"")
             let store = try response.json()
-            #expect(Set(store.keys) == [
-                "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls", "rating",
-                "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
-            ])
+            #expect(
+                Set(store.keys) == [
+                    "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls",
+                    "rating",
+                    "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
+                ])
             #expect((store["id"] as? String)?.hasPrefix("s_") == true)
             #expect(store["name"] as? String == "小龙坎")
             #expect(store["description"] as? String == "麻辣\n鲜香")
@@ -88,10 +90,19 @@ import Testing
                 (["name": String(repeating: "a", count: 65), "categoryId": category], "invalid_name"),
                 (["name": "bad\u{7}name", "categoryId": category], "invalid_name"),
                 (["name": "two\nlines", "categoryId": category], "invalid_name"),
-                (["name": "Noodles", "categoryId": category, "description": String(repeating: "面", count: 2001)], "invalid_description"),
+                (
+                    ["name": "Noodles", "categoryId": category, "description": String(repeating: "面", count: 2001)],
+                    "invalid_description"
+                ),
                 (["name": "Noodles", "categoryId": category, "description": "nul\u{0}"], "invalid_description"),
-                (["name": "Noodles", "categoryId": category, "address": String(repeating: "路", count: 201)], "invalid_address"),
-                (["name": "Noodles", "categoryId": category, "imageIds": Array(repeating: mine, count: 10)], "invalid_images"),
+                (
+                    ["name": "Noodles", "categoryId": category, "address": String(repeating: "路", count: 201)],
+                    "invalid_address"
+                ),
+                (
+                    ["name": "Noodles", "categoryId": category, "imageIds": Array(repeating: mine, count: 10)],
+                    "invalid_images"
+                ),
                 (["name": "Noodles", "categoryId": category, "imageIds": [mine, theirs]], "invalid_images"),
                 (["name": "Noodles", "categoryId": category, "imageIds": ["i_doesnotexist"]], "invalid_images"),
                 (["name": "Noodles", "categoryId": "c_nope"], "unknown_category"),

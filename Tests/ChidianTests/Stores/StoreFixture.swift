@@ -25,13 +25,16 @@ enum StoreFixture {
 
     /// Creates a store through the API and returns its JSON.
     static func store(
-        _ client: any TestClientProtocol, _ manager: Session, name: String, categoryID: String, extra: [String: Any] = [:]
+        _ client: any TestClientProtocol, _ manager: Session, name: String, categoryID: String,
+        extra: [String: Any] = [:]
     ) async throws -> [String: Any] {
         var body = extra
         body["name"] = name
         body["categoryId"] = categoryID
         let response = try await client.send(.post, "/v1/stores", body: body, token: manager.token)
-        guard response.status == .created else { throw TestFailure("create store \(name): \(response.status) \(response.text)") }
+        guard response.status == .created else {
+            throw TestFailure("create store \(name): \(response.status) \(response.text)")
+        }
         return try response.json()
     }
 
@@ -45,7 +48,9 @@ enum StoreFixture {
     }
 
     static func items(_ response: TestResponse) throws -> [[String: Any]] {
-        guard let items = try response.json()["items"] as? [[String: Any]] else { throw TestFailure("no items: \(response.text)") }
+        guard let items = try response.json()["items"] as? [[String: Any]] else {
+            throw TestFailure("no items: \(response.text)")
+        }
         return items
     }
 
@@ -58,7 +63,9 @@ enum StoreFixture {
     }
 
     /// Every page of `path` (which has a `?`), `limit` at a time; fails on a repeated id.
-    static func walk(_ client: any TestClientProtocol, _ path: String, limit: Int, token: String? = nil) async throws -> (ids: [String], pages: Int) {
+    static func walk(_ client: any TestClientProtocol, _ path: String, limit: Int, token: String? = nil) async throws
+        -> (ids: [String], pages: Int)
+    {
         var ids: [String] = []
         var cursor: String?
         var pages = 0

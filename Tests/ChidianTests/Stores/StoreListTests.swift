@@ -76,25 +76,33 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             let second = try await StoreFixture.category(app, "烧烤")
             try await seedTwentyFive(app, managerID: manager.id, categories: [first, second])
             // Exact timestamps (the API rounds to the second or millisecond).
-            let createdAt = Dictionary(uniqueKeysWithValues: try await app.database.query("SELECT id, created_at FROM stores")
-                .map { try $0.decode((String, Date).self) })
+            let createdAt = Dictionary(
+                uniqueKeysWithValues: try await app.database.query("SELECT id, created_at FROM stores")
+                    .map { try $0.decode((String, Date).self) })
             let all = try StoreFixture.items(try await client.send(.get, "/v1/stores?limit=100")).map(Listed.init)
             #expect(all.count == 25)
             for sort in StoreSort.allCases {
                 let expected = expectedOrder(all, sort, createdAt: createdAt)
                 // MUT
-                let full = try StoreFixture.ids(try await client.send(.get, "/v1/stores?sort=\(sort.rawValue)&limit=100"))
+                let full = try StoreFixture.ids(
+                    try await client.send(.get, "/v1/stores?sort=\(sort.rawValue)&limit=100"))
                 let walked = try await StoreFixture.walk(client, "/v1/stores?sort=\(sort.rawValue)", limit: 7)
-                let inFirst = try await StoreFixture.walk(client, "/v1/stores?sort=\(sort.rawValue)&category=\(first)", limit: 7)
+                let inFirst = try await StoreFixture.walk(
+                    client, "/v1/stores?sort=\(sort.rawValue)&category=\(first)", limit: 7)
                 // validate
                 #expect(full == expected, "\(sort)")
                 #expect(walked.ids == expected, "\(sort)")
                 #expect(walked.pages == 4)
-                let firstIDs = Set(try await app.database.query("SELECT id FROM stores WHERE category_id = \(first)").map { try $0.decode(String.self) })
+                let firstIDs = Set(
+                    try await app.database.query("SELECT id FROM stores WHERE category_id = \(first)").map {
+                        try $0.decode(String.self)
+                    })
                 #expect(inFirst.ids == expected.filter(firstIDs.contains), "\(sort) in a category")
             }
             // The default is `rating`.
-            #expect(try StoreFixture.ids(try await client.send(.get, "/v1/stores?limit=100")) == expectedOrder(all, .rating, createdAt: createdAt))
+            #expect(
+                try StoreFixture.ids(try await client.send(.get, "/v1/stores?limit=100"))
+                    == expectedOrder(all, .rating, createdAt: createdAt))
         }
     }
 
@@ -105,7 +113,9 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             for name in ["烧烤", "b", "Z", "ä", "火锅", "a", "B"] {
                 _ = try await StoreFixture.store(client, manager, name: name, categoryID: category)
             }
-            let names = try StoreFixture.items(try await client.send(.get, "/v1/stores?sort=name")).map { $0["name"] as! String }
+            let names = try StoreFixture.items(try await client.send(.get, "/v1/stores?sort=name")).map {
+                $0["name"] as! String
+            }
             #expect(names == ["B", "Z", "a", "b", "ä", "火锅", "烧烤"])
         }
     }
@@ -118,7 +128,8 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             let category = try await StoreFixture.category(app, "火锅")
             var ids: [String] = []
             for name in ["Old", "Middle", "New"] {
-                ids.append(try await StoreFixture.store(client, manager, name: name, categoryID: category)["id"] as! String)
+                ids.append(
+                    try await StoreFixture.store(client, manager, name: name, categoryID: category)["id"] as! String)
             }
             for fan in fans { _ = try await client.send(.put, "/v1/stores/\(ids[0])/favorite", token: fan.token) }
             _ = try await client.send(.put, "/v1/stores/\(ids[1])/favorite", token: fans[0].token)
@@ -145,16 +156,20 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
                 Cursor(list: "stores.popular", keys: ["99999999999999", "s_x"]).token,
                 Cursor(list: "stores.name", keys: ["a\u{0}b", "s_x"]).token,
             ]
-            let cases: [(String, String)] = [
-                ("/v1/stores?sort=stars", "invalid_sort"),
-                ("/v1/stores?sort=RATING", "invalid_sort"),
-                ("/v1/stores?category=c_nope", "unknown_category"),
-                ("/v1/stores?category=%00", "unknown_category"),
-                ("/v1/stores?limit=0", "invalid_limit"),
-                ("/v1/stores?limit=101", "invalid_limit"),
-                ("/v1/stores?cursor=garbage", "invalid_cursor"),
-                ("/v1/stores?sort=rating&cursor=\(newestCursor)", "invalid_cursor"),
-            ] + zip(["newest", "rating", "popular", "name"], forged).map { ("/v1/stores?sort=\($0)&cursor=\($1)", "invalid_cursor") }
+            let cases: [(String, String)] =
+                [
+                    ("/v1/stores?sort=stars", "invalid_sort"),
+                    ("/v1/stores?sort=RATING", "invalid_sort"),
+                    ("/v1/stores?category=c_nope", "unknown_category"),
+                    ("/v1/stores?category=%00", "unknown_category"),
+                    ("/v1/stores?limit=0", "invalid_limit"),
+                    ("/v1/stores?limit=101", "invalid_limit"),
+                    ("/v1/stores?cursor=garbage", "invalid_cursor"),
+                    ("/v1/stores?sort=rating&cursor=\(newestCursor)", "invalid_cursor"),
+                ]
+                + zip(["newest", "rating", "popular", "name"], forged).map {
+                    ("/v1/stores?sort=\($0)&cursor=\($1)", "invalid_cursor")
+                }
             for (path, code) in cases {
                 // MUT
                 let response = try await client.send(.get, path)
@@ -180,7 +195,8 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
                 (nil, StoreFixture.visitor(), false),
             ] as [(String?, HTTPFields, Bool)] {
                 let one = try await client.send(.get, "/v1/stores/\(id)", token: token, headers: headers).json()
-                let listed = try StoreFixture.items(try await client.send(.get, "/v1/stores", token: token, headers: headers))
+                let listed = try StoreFixture.items(
+                    try await client.send(.get, "/v1/stores", token: token, headers: headers))
                 #expect(one["favorited"] as? Bool == expected)
                 #expect(listed.first?["favorited"] as? Bool == expected)
                 #expect(one["favoriteCount"] as? Int == 1)

@@ -25,10 +25,13 @@ import Testing
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
             let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
-            let bought = try await client.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 300], token: manager.token)
+            let bought = try await client.send(
+                .post, "/v1/stores/\(id)/promotions", body: ["amount": 300], token: manager.token)
             #expect(bought.status == .created)
             // MUT + validate
-            for (token, sees) in [(manager.token, true), (admin.token, true), (rival.token, false), (user.token, false), (nil, false)] {
+            for (token, sees) in [
+                (manager.token, true), (admin.token, true), (rival.token, false), (user.token, false), (nil, false),
+            ] {
                 let response = try await client.send(.get, "/v1/stores/\(id)", token: token)
                 #expect(response.status == .ok)
                 #expect(StoreFixture.etag(response) == "\"1\"")
@@ -42,7 +45,8 @@ import Testing
             }
             let visitor = try await client.send(.get, "/v1/stores/\(id)", headers: StoreFixture.visitor())
             #expect(try visitor.json().keys.contains("adSpend") == false)
-            #expect(!visitor.text.contains("300"))
+            // The amount appears nowhere, as a value (ids are random text and may hold the digits).
+            #expect(!visitor.text.contains(":300"))
         }
     }
 
@@ -80,11 +84,15 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let critic = try await client.register("Critic")
             let category = try await StoreFixture.category(app, "火锅")
-            let one = try await StoreFixture.store(client, manager, name: "One five", categoryID: category)["id"] as! String
-            let fifty = try await StoreFixture.store(client, manager, name: "Fifty", categoryID: category)["id"] as! String
+            let one =
+                try await StoreFixture.store(client, manager, name: "One five", categoryID: category)["id"] as! String
+            let fifty =
+                try await StoreFixture.store(client, manager, name: "Fifty", categoryID: category)["id"] as! String
             try await StoreFixture.review(app, storeID: one, authorID: critic.id, ratings: [5])
             // Fifty reviews averaging 4.6: thirty 5s and twenty 4s.
-            try await StoreFixture.review(app, storeID: fifty, authorID: critic.id, ratings: Array(repeating: 5, count: 30) + Array(repeating: 4, count: 20))
+            try await StoreFixture.review(
+                app, storeID: fifty, authorID: critic.id,
+                ratings: Array(repeating: 5, count: 30) + Array(repeating: 4, count: 20))
             // MUT
             let single = try await client.send(.get, "/v1/stores/\(one)").json()["rating"] as! [String: Any]
             let many = try await client.send(.get, "/v1/stores/\(fifty)").json()["rating"] as! [String: Any]

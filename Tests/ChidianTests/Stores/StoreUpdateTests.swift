@@ -40,7 +40,8 @@ import Testing
             #expect(try StoreFixture.ids(try await client.send(.get, "/v1/stores?category=\(bbq)")) == [id])
             #expect(try StoreFixture.ids(try await client.send(.get, "/v1/stores?category=\(hotpot)")) == [])
             // Clearing the carousel, without If-Match.
-            let cleared = try await client.send(.patch, "/v1/stores/\(id)", body: ["imageIds": []], token: manager.token)
+            let cleared = try await client.send(
+                .patch, "/v1/stores/\(id)", body: ["imageIds": []], token: manager.token)
             #expect(try cleared.json()["imageUrls"] as? [String] == [])
             #expect(StoreFixture.etag(cleared) == "\"3\"")
         }
@@ -52,15 +53,22 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
             let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
-            let first = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "Hotter"], token: manager.token, headers: [.ifMatch: "\"1\""])
+            let first = try await client.send(
+                .patch, "/v1/stores/\(id)", body: ["name": "Hotter"], token: manager.token, headers: [.ifMatch: "\"1\""]
+            )
             #expect(first.status == .ok)
             // MUT
-            let stale = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "Stale"], token: manager.token, headers: [.ifMatch: "\"1\""])
-            let emptyStale = try await client.send(.patch, "/v1/stores/\(id)", body: [:], token: manager.token, headers: [.ifMatch: "\"1\""])
-            let garbage = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "X"], token: manager.token, headers: [.ifMatch: "\"abc\""])
+            let stale = try await client.send(
+                .patch, "/v1/stores/\(id)", body: ["name": "Stale"], token: manager.token, headers: [.ifMatch: "\"1\""])
+            let emptyStale = try await client.send(
+                .patch, "/v1/stores/\(id)", body: [:], token: manager.token, headers: [.ifMatch: "\"1\""])
+            let garbage = try await client.send(
+                .patch, "/v1/stores/\(id)", body: ["name": "X"], token: manager.token, headers: [.ifMatch: "\"abc\""])
             let huge = try await client.send(
-                .patch, "/v1/stores/\(id)", body: ["name": "X"], token: manager.token, headers: [.ifMatch: "\"99999999999\""])
-            let staleDelete = try await client.send(.delete, "/v1/stores/\(id)", token: manager.token, headers: [.ifMatch: "\"1\""])
+                .patch, "/v1/stores/\(id)", body: ["name": "X"], token: manager.token,
+                headers: [.ifMatch: "\"99999999999\""])
+            let staleDelete = try await client.send(
+                .delete, "/v1/stores/\(id)", token: manager.token, headers: [.ifMatch: "\"1\""])
             // validate
             for response in [stale, emptyStale, garbage, huge, staleDelete] {
                 #expect(response.status == .preconditionFailed, "\(response.text)")
@@ -69,7 +77,8 @@ import Testing
             let now = try await client.send(.get, "/v1/stores/\(id)")
             #expect(try now.json()["name"] as? String == "Hotter")
             #expect(StoreFixture.etag(now) == "\"2\"")
-            let current = try await client.send(.patch, "/v1/stores/\(id)", body: [:], token: manager.token, headers: [.ifMatch: "\"2\""])
+            let current = try await client.send(
+                .patch, "/v1/stores/\(id)", body: [:], token: manager.token, headers: [.ifMatch: "\"2\""])
             #expect(current.status == .ok)
             #expect(StoreFixture.etag(current) == "\"2\"", "an empty patch writes nothing")
         }
@@ -116,7 +125,8 @@ import Testing
             let rivalDelete = try await client.send(.delete, "/v1/stores/\(id)", token: rival.token)
             let userDelete = try await client.send(.delete, "/v1/stores/\(id)", token: user.token)
             let nobodyDelete = try await client.send(.delete, "/v1/stores/\(id)")
-            let byAdmin = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "Moderated"], token: admin.token)
+            let byAdmin = try await client.send(
+                .patch, "/v1/stores/\(id)", body: ["name": "Moderated"], token: admin.token)
             // validate
             for response in [byRival, byUser, rivalDelete, userDelete] {
                 #expect(response.status == .forbidden)

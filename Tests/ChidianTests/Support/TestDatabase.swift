@@ -15,7 +15,8 @@ enum TestDatabase {
     }()
 
     static let serverURL: DatabaseURL = {
-        let raw = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? LocalCluster.databaseURL()
+        let raw =
+            ProcessInfo.processInfo.environment["DATABASE_URL"] ?? LocalCluster.databaseURL()
             ?? AppConfiguration.defaultDatabaseURL
         guard let url = try? DatabaseURL(raw) else { fatalError("DATABASE_URL is not a postgres URL") }
         precondition(url.isLocal, "tests refuse a non-local database host (\(url.host))")
@@ -23,7 +24,8 @@ enum TestDatabase {
     }()
 
     static var templateName: String {
-        let digest = SHA256.hash(data: Data(Migration.embedded.map(\.checksum).joined().utf8))
+        // Names too: a renamed file with the same content is another history.
+        let digest = SHA256.hash(data: Data(Migration.embedded.map { $0.name + $0.checksum }.joined().utf8))
         return "chidian_tpl_" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -77,7 +79,8 @@ enum TestDatabase {
     }
 
     /// Runs `body` with a pool on a fresh database, dropping it afterwards.
-    static func withFresh<T>(migrated: Bool = true, _ body: (Database, DatabaseURL) async throws -> T) async throws -> T {
+    static func withFresh<T>(migrated: Bool = true, _ body: (Database, DatabaseURL) async throws -> T) async throws -> T
+    {
         let url = try await fresh(migrated: migrated)
         do {
             // A generous wait for a pooled connection: tests run in parallel on shared, slow CI machines.
