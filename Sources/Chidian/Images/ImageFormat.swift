@@ -13,6 +13,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     public static let maxBytes = 8 * 1024 * 1024
     /// Larger claimed sides are refused: a decoder on a client would try to allocate them.
     public static let maxSide = 20_000
+    /// A cap on width × height: a small file may declare a huge image, which every client that shows it must
+    /// decode (40 megapixels is about 160 MB as RGBA; a phone photo is 12–48).
+    public static let maxPixels = 40_000_000
 
     public struct Info: Sendable, Equatable {
         public var format: ImageFormat
@@ -55,6 +58,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         guard info.width > 0, info.height > 0 else { throw .invalid("The image header gives a zero size.") }
         guard info.width <= maxSide, info.height <= maxSide else {
             throw .invalid("The image header claims \(info.width)×\(info.height) pixels; at most \(maxSide) per side.")
+        }
+        guard info.width * info.height <= maxPixels else {
+            throw .invalid(
+                "The image header claims \(info.width)×\(info.height) pixels; at most \(maxPixels / 1_000_000) megapixels."
+            )
         }
         return info
     }

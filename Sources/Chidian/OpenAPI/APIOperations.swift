@@ -379,7 +379,7 @@ public enum APIOperations {
             description: """
                 The raw bytes with an image `Content-Type`, or `multipart/form-data` with field `file`. The bytes \
                 decide the type (415 `unsupported_media_type` unless JPEG, PNG, WebP or GIF); only the header is read \
-                (never the pixels): empty, truncated, or a side over 20,000 pixels: 400 `invalid_image`. Over 8 MiB: \
+                (never the pixels): empty, truncated, a side over 20,000 pixels or over 40 megapixels in all: 400 `invalid_image`. Over 8 MiB: \
                 413 `image_too_large`. Identical bytes are stored once.
                 """,
             access: .signedIn, body: .image,

@@ -78,6 +78,14 @@ import Testing
                 Issue.record("\(bytes.prefix(12)) counted as unsupported, not invalid")
             } catch .invalid(_) {}
         }
-        #expect(try ImageFormat.inspect(TestImages.png(width: 20_000, height: 20_000)).width == 20_000)
+        #expect(try ImageFormat.inspect(TestImages.png(width: 20_000, height: 2_000)).width == 20_000)
+        // Each side allowed, but 400 megapixels in all: a 100-byte file no app should have to decode.
+        #expect(throws: ImageFormat.Failure.self) {
+            try ImageFormat.inspect(TestImages.png(width: 20_000, height: 20_000))
+        }
+        #expect(try ImageFormat.inspect(TestImages.png(width: 8_000, height: 5_000)).height == 5_000)
+        #expect(throws: ImageFormat.Failure.self) {
+            try ImageFormat.inspect(TestImages.png(width: 8_000, height: 5_001))
+        }
     }
 }
