@@ -1,20 +1,13 @@
 import Foundation
 
-/// A JSON value as parsed by `JSONScanner`; objects keep only what the seed needs (a dictionary).
-enum JValue: Equatable {
-    case null
-    case bool(Bool)
-    /// The number's text, so integers and fractions can be told apart exactly.
-    case number(String)
-    case string(String)
-    case array([JValue])
-    case object([String: JValue])
-
-    var description: String {
+/// How a seed issue shows the value it names: short, whatever its size.
+extension JSONValue {
+    var preview: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return String(value)
-        case .number(let text): return text
+        case .integer(let value): return String(value)
+        case .number(let value): return String(value)
         case .string(let text): return "\"\(text.count > 60 ? String(text.prefix(60)) + "…" : text)\""
         case .array(let items): return "[\(items.count) items]"
         case .object: return "{…}"
@@ -57,9 +50,9 @@ struct JSONScanner {
     private(set) var elementLine = 1
 
     /// The next element, or nil after the closing bracket.
-    mutating func next() throws -> JValue? {
+    mutating func next() throws -> JSONValue? {
         if finished { return nil }
-        return try data.withUnsafeBytes { raw -> JValue? in
+        return try data.withUnsafeBytes { raw -> JSONValue? in
             let bytes = raw.bindMemory(to: UInt8.self)
             if !started {
                 skipWhitespace(bytes)
@@ -116,14 +109,14 @@ struct JSONScanner {
         }
     }
 
-    private mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws -> JValue {
+    private mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws -> JSONValue {
         guard depth < 64 else { throw error("nested too deeply") }
         skipWhitespace(bytes)
         guard position < bytes.count else { throw error("unexpected end of file") }
         switch bytes[position] {
         case UInt8(ascii: "{"):
             position += 1
-            var object: [String: JValue] = [:]
+            var object: [String: JSONValue] = [:]
             skipWhitespace(bytes)
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -151,7 +144,7 @@ struct JSONScanner {
             }
         case UInt8(ascii: "["):
             position += 1
-            var items: [JValue] = []
+            var items: [JSONValue] = []
             skipWhitespace(bytes)
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
                 position += 1
@@ -185,15 +178,19 @@ struct JSONScanner {
                 position += 1
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            guard Double(text) != nil else { throw error("malformed number \(text)") }
-            return .number(text)
+            guard let value = Double(text) else { throw error("malformed number \(text)") }
+            // Only an integer literal is an integer (`5.0` and `5e0` are not), as in request bodies.
+            if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let integer = Int(text) {
+                return .integer(integer)
+            }
+            return .number(value)
         default:
             throw error("unexpected character")
         }
     }
 
-    private mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString, _ result: JValue) throws
-        -> JValue
+    private mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString, _ result: JSONValue) throws
+        -> JSONValue
     {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count else { throw error("unexpected end of file") }

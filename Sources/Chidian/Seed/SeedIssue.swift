@@ -63,13 +63,13 @@ final class SeedIssues: @unchecked Sendable {
 struct FieldReader {
     let file: String
     let index: Int
-    let object: [String: JValue]
+    let object: [String: JSONValue]
     let issues: SeedIssues
     /// Names the enclosing field of a nested object ("promotions[2]."), so issues name the whole path.
     var prefix = ""
 
-    func fail(_ field: String, _ value: JValue?, _ message: String) {
-        issues.add(file, index, prefix + field, value?.description, message)
+    func fail(_ field: String, _ value: JSONValue?, _ message: String) {
+        issues.add(file, index, prefix + field, value?.preview, message)
     }
 
     /// An optional array of objects, each read by its own reader; missing means empty.
@@ -123,9 +123,9 @@ struct FieldReader {
 
     func integer(_ key: String, required: Bool = true) -> Int? {
         switch object[key] {
-        case .number(let text)?:
-            if let value = Int(text) { return value }
-            fail(key, .number(text), "must be a whole number")
+        case .integer(let value)?: return value
+        case .number(let value)?:
+            fail(key, .number(value), "must be a whole number")
             return nil
         case nil, .null?:
             if required { fail(key, nil, "is required") }
@@ -155,7 +155,7 @@ struct FieldReader {
                 if case .string(let text) = item {
                     result.append(text)
                 } else {
-                    issues.add(file, index, "\(prefix)\(key)[\(position)]", item.description, "must be a string")
+                    issues.add(file, index, "\(prefix)\(key)[\(position)]", item.preview, "must be a string")
                 }
             }
             return result

@@ -44,7 +44,7 @@ struct SeedReader: @unchecked Sendable {
     func forEachObject(_ file: String, _ body: (Int, FieldReader) throws -> Void) rethrows {
         guard var scanner = scanner(file) else { return }
         while true {
-            let element: JValue?
+            let element: JSONValue?
             do {
                 element = try scanner.next()
             } catch let error as JSONSyntaxError {
@@ -58,7 +58,7 @@ struct SeedReader: @unchecked Sendable {
             }
             guard let element else { return }
             guard case .object(let object) = element else {
-                issues.add(file, scanner.index, nil, element.description, "each element must be a JSON object")
+                issues.add(file, scanner.index, nil, element.preview, "each element must be a JSON object")
                 continue
             }
             try body(scanner.index, FieldReader(file: file, index: scanner.index, object: object, issues: issues))
@@ -180,11 +180,11 @@ struct SeedReader: @unchecked Sendable {
                 ok = false
             }
             if sumCost < 0 || sumCost > 1_000_000_000 {
-                field.fail("sumCost", .number(String(sumCost)), "must be 0–1,000,000,000"); ok = false
+                field.fail("sumCost", .integer(sumCost), "must be 0–1,000,000,000"); ok = false
             }
             if let id, let spent = existing.storeAdSpend[id], sumCost < spent {
                 field.fail(
-                    "sumCost", .number(String(sumCost)),
+                    "sumCost", .integer(sumCost),
                     "is below the store's recorded ad spend \(spent) (the ledger only grows)")
                 ok = false
             }
@@ -202,7 +202,7 @@ struct SeedReader: @unchecked Sendable {
                 field.fail("address", .string(address), "must be at most 200 characters"); ok = false
             }
             if let version, version < 1 {
-                field.fail("version", .number(String(version)), "must be at least 1"); ok = false
+                field.fail("version", .integer(version), "must be at least 1"); ok = false
             }
             // staredUserId is the original's list; `favorites` adds the time each was made (an export writes both).
             var times: [String: Date] = [:]
@@ -248,7 +248,7 @@ struct SeedReader: @unchecked Sendable {
                 purchase.fail("id", .string(id), "must be 1–64 characters"); ok = false
             }
             if let amount, !(1...1_000_000_000).contains(amount) {
-                purchase.fail("amount", .number(String(amount)), "must be 1–1,000,000,000"); ok = false
+                purchase.fail("amount", .integer(amount), "must be 1–1,000,000,000"); ok = false
             }
             if let buyer, roles[buyer] == nil {
                 purchase.fail("buyerId", .string(buyer), "is not a user id"); ok = false
@@ -294,7 +294,7 @@ struct SeedReader: @unchecked Sendable {
         let file = SeedFormat.commentsFile
         guard var scanner = scanner(file) else { return }
         while true {
-            let element: JValue?
+            let element: JSONValue?
             do {
                 element = try scanner.next()
             } catch let error as JSONSyntaxError {
@@ -309,7 +309,7 @@ struct SeedReader: @unchecked Sendable {
                 progress?.update(phase: phase, done: scanner.bytesRead, total: scanner.byteCount, rows: index)
             }
             guard case .object(let object) = element else {
-                issues.add(file, index, nil, element.description, "each element must be a JSON object")
+                issues.add(file, index, nil, element.preview, "each element must be a JSON object")
                 continue
             }
             if let comment = comment(FieldReader(file: file, index: index, object: object, issues: issues)) {
@@ -357,7 +357,7 @@ struct SeedReader: @unchecked Sendable {
         if kind == "review" {
             rating = field.integer("rating")
             if let value = rating, !(1...5).contains(value) {
-                field.fail("rating", .number(String(value)), "must be 1–5 for a review"); ok = false
+                field.fail("rating", .integer(value), "must be 1–5 for a review"); ok = false
             } else if rating == nil {
                 ok = false
             }
@@ -375,7 +375,7 @@ struct SeedReader: @unchecked Sendable {
         let keptImages = images.usable(
             imageNames, file: file, index: index, field: "commentImageName", issues: field.issues)
         if let version, version < 1 {
-            field.fail("version", .number(String(version)), "must be at least 1"); ok = false
+            field.fail("version", .integer(version), "must be at least 1"); ok = false
         }
         guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
         for image in keptImages { images.claim(image, by: userID) }

@@ -100,6 +100,7 @@ import Testing
         case "image escaping": f.stores[0]["imageName"] = ["../../etc/passwd"]
         case "missing image": f.comments[0]["commentImageName"] = ["nothing"]
         case "not an image": f.extraFiles["images/s001_1.png"] = Data("hello".utf8)
+        case "rating as fraction": f.comments[0]["rating"] = 4.5
         case "bad type": f.users[0]["type"] = "chef"
         default: Issue.record("unknown defect \(name)")
         }
@@ -122,6 +123,8 @@ import Testing
             "store.json[0].imageName[0] = \"s001_1\": images/s001_1.png is not a JPEG, PNG, WebP or GIF image"
         ),
         ("bad type", "userInfo.json[0].type = \"chef\": must be user, manager or admin"),
+        // JSON integers are integers in seeds as in request bodies.
+        ("rating as fraction", "comment.json[0].rating = 4.5: must be a whole number"),
     ])
     func rejectsDefectsWhole(_ name: String, _ expected: String) async throws {
         try await TestApp.run { _, app in
