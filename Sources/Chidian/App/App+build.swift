@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// What every controller may need; built once per application (and per test).
 public struct AppServices: Sendable {
@@ -71,8 +72,12 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
     RouterResponder<AppRequestContext>
 > {
     _ = MetricsRegistry.shared
+    // A client that stalls mid-request (or idles on keep-alive) loses its connection after the idle timeout, so
+    // hundreds of half-sent headers cannot hold sockets and memory for long.
+    let idle = TimeAmount.seconds(services.config.idleTimeout.components.seconds)
     var app = Application(
         router: buildRouter(services),
+        server: .http1(configuration: .init(idleTimeout: idle)),
         configuration: .init(
             address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
         logger: services.logger)

@@ -20,6 +20,8 @@ public struct AppConfiguration: Sendable {
     /// Files served under `/static/` (nil: none). The benchmark serves a plain file this way beside the same bytes
     /// as an image, to measure what keeping images in PostgreSQL costs.
     public var staticDirectory: String?
+    /// A connection that sends nothing for this long (a stalled half-sent request, an idle keep-alive) is closed.
+    public var idleTimeout: Duration
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -34,7 +36,8 @@ public struct AppConfiguration: Sendable {
         interestHalfLife: Double = 7 * 86400,
         sessionLifetime: Duration = .seconds(30 * 86400),
         sessionMaxLifetime: Duration = .seconds(90 * 86400),
-        staticDirectory: String? = nil
+        staticDirectory: String? = nil,
+        idleTimeout: Duration = .seconds(30)
     ) {
         self.databaseURL = databaseURL
         self.host = host
@@ -47,6 +50,7 @@ public struct AppConfiguration: Sendable {
         self.sessionLifetime = sessionLifetime
         self.sessionMaxLifetime = sessionMaxLifetime
         self.staticDirectory = staticDirectory
+        self.idleTimeout = idleTimeout
     }
 
     /// Reads the environment; throws naming every bad variable at once.
@@ -84,6 +88,7 @@ public struct AppConfiguration: Sendable {
         integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
         integer("SESSION_MAX_DAYS", 1...3650) { config.sessionMaxLifetime = .seconds($0 * 86400) }
         if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
+        integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }

@@ -14,7 +14,7 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     let logURL: URL
 
-    init(databaseURL: DatabaseURL) throws {
+    init(databaseURL: DatabaseURL, environment extra: [String: String] = [:]) throws {
         port = try Self.freePort()
         logURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
             "chidian-serve-\(UUID().uuidString).log")
@@ -26,7 +26,7 @@ final class ServerProcess: @unchecked Sendable {
         environment["DATABASE_URL"] = databaseURL.description
         environment["BCRYPT_COST"] = "4"
         environment["LOG_LEVEL"] = "info"
-        environment["IMAGE_DIR"] = NSTemporaryDirectory() + "chidian-serve-images-\(port)"
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardOutput = log
         process.standardError = log
