@@ -11,7 +11,9 @@ public struct ServeError: Error, CustomStringConvertible {
 public enum Server {
     public static func run(config: AppConfiguration, migrate: Bool, logger: Logger) async throws {
         let url = try DatabaseURL(config.databaseURL)
-        let database = Database(url: url, poolSize: config.poolSize, timeout: config.databaseTimeout, logger: logger)
+        let database = Database(
+            url: url, poolSize: config.poolSize, timeout: config.databaseTimeout,
+            statementTimeout: config.statementTimeout, logger: logger)
         var app = buildApplication(AppServices(config: config, database: database, logger: logger))
         app.beforeServerStarts {
             try await database.withConnection { connection in

@@ -22,6 +22,9 @@ public struct AppConfiguration: Sendable {
     public var staticDirectory: String?
     /// A connection that sends nothing for this long (a stalled half-sent request, an idle keep-alive) is closed.
     public var idleTimeout: Duration
+    /// Every statement a request runs is cancelled by PostgreSQL after this long (503 `query_timeout`); the CLI's
+    /// long work (seed, export) runs without it.
+    public var statementTimeout: Duration
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -37,7 +40,8 @@ public struct AppConfiguration: Sendable {
         sessionLifetime: Duration = .seconds(30 * 86400),
         sessionMaxLifetime: Duration = .seconds(90 * 86400),
         staticDirectory: String? = nil,
-        idleTimeout: Duration = .seconds(30)
+        idleTimeout: Duration = .seconds(30),
+        statementTimeout: Duration = .seconds(2)
     ) {
         self.databaseURL = databaseURL
         self.host = host
@@ -51,6 +55,7 @@ public struct AppConfiguration: Sendable {
         self.sessionMaxLifetime = sessionMaxLifetime
         self.staticDirectory = staticDirectory
         self.idleTimeout = idleTimeout
+        self.statementTimeout = statementTimeout
     }
 
     /// Reads the environment; throws naming every bad variable at once.
@@ -89,6 +94,7 @@ public struct AppConfiguration: Sendable {
         integer("SESSION_MAX_DAYS", 1...3650) { config.sessionMaxLifetime = .seconds($0 * 86400) }
         if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
         integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
+        integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }

@@ -16,7 +16,7 @@ public struct Database: Sendable {
         self.logger = logger
     }
 
-    public init(url: DatabaseURL, poolSize: Int, timeout: Duration, logger: Logger) {
+    public init(url: DatabaseURL, poolSize: Int, timeout: Duration, statementTimeout: Duration? = nil, logger: Logger) {
         var configuration = url.clientConfiguration
         configuration.options.maximumConnections = poolSize
         configuration.options.minimumConnections = 0
@@ -24,6 +24,14 @@ public struct Database: Sendable {
         // A connection abandoned inside a transaction (its client gave up during an outage) must not keep its
         // row locks: the server ends such sessions after a few seconds.
         configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "5000")]
+        // The server's deadline for each statement: PostgreSQL cancels it there, so a client that gave up never
+        // leaves a statement running.
+        if let statementTimeout {
+            let milliseconds =
+                statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds
+                / 1_000_000_000_000_000
+            configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
+        }
         self.init(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout,
             logger: logger)

@@ -55,6 +55,8 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(on connection: PostgresConnection) async throws -> [String] {
         try await connection.transaction(logger: logger) {
+            // `serve --migrate` runs on the request pool: its per-statement deadline is not for migrations.
+            try await connection.rows("SET LOCAL statement_timeout = 0", logger: logger)
             // One migrator at a time, whoever else starts (parallel tests, two servers with --migrate).
             try await connection.rows("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
             try await ensureTable(connection)

@@ -46,6 +46,13 @@ extension Problem {
 
     public static func invalidBody(_ detail: String) -> Problem { .badRequest("invalid_body", detail) }
 
+    /// A statement ran past the request deadline and PostgreSQL cancelled it.
+    public static func queryTimeout(retryAfter: Int = 2) -> Problem {
+        Problem(
+            .serviceUnavailable, "query_timeout", "The request took too long and was stopped; try again shortly.",
+            headers: [.retryAfter: String(retryAfter)])
+    }
+
     public static func databaseUnavailable(retryAfter: Int = 2) -> Problem {
         Problem(
             .serviceUnavailable, "database_unavailable", "The database is unavailable; try again shortly.",

@@ -32,6 +32,9 @@ struct ProblemMiddleware: RouterMiddleware {
         case let error as PSQLError where error.isConnectionFailure:
             logger.warning("database connection failed", metadata: ["code": .string("\(error.code)")])
             return .databaseUnavailable()
+        case let error as PSQLError where error.serverCode == .queryCanceled:
+            logger.warning("statement past its deadline", metadata: DatabaseErrors.metadata(error))
+            return .queryTimeout()
         case let error as PSQLError:
             if let problem = DatabaseErrors.problem(for: error) { return problem }
             logger.error("database error", metadata: DatabaseErrors.metadata(error))

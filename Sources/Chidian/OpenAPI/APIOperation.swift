@@ -84,7 +84,7 @@ public struct APIOperation: Sendable {
             // The authentication middleware runs before every /v1 route.
             add(400, "invalid_visitor_id")
             add(401, "invalid_token")
-            add(503, "database_unavailable")
+            add(503, "database_unavailable", "query_timeout")
         }
         if access == .signedIn { add(401, "login_required") }
         if case .json = body {

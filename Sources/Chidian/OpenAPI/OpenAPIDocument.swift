@@ -42,7 +42,9 @@ public enum OpenAPIDocument {
         `ProblemCode` schema) and the `requestId` also sent as `X-Request-Id`. Unknown routes (and unknown methods \
         on known paths): 404 `not_found`. Bad JSON or a wrong field type: 400 `invalid_body` naming the field. JSON \
         bodies over 1 MiB: 413 `body_too_large` (images: 8 MiB, `image_too_large`). The database unreachable: 503 \
-        `database_unavailable` with `Retry-After` within the configured wait (3 s by default), never a hang.
+        `database_unavailable` with `Retry-After` within the configured wait (3 s by default), never a hang. A \
+        statement past its deadline (`STATEMENT_TIMEOUT_MS`, 2 s by default) is cancelled by PostgreSQL: 503 \
+        `query_timeout` with `Retry-After`.
         * Lists take `limit` (1–100, default 20) and an opaque `cursor`, and answer `{items, nextCursor}` \
         (`nextCursor` null on the last page); pages are keyset pages and never repeat or skip an item. A cursor \
         that is not one this server issued for that list (its shape, types and sizes are checked; at most 4,096 \
@@ -191,7 +193,7 @@ public enum OpenAPIDocument {
     }
 
     /// Codes that always come with `Retry-After`.
-    static let retryCodes: Set<String> = ["database_unavailable", "too_many_attempts"]
+    static let retryCodes: Set<String> = ["database_unavailable", "query_timeout", "too_many_attempts"]
 
     static func problem(status: Int, codes: [String]) -> JSONTree {
         var headers = commonHeaders
