@@ -10,6 +10,8 @@ public struct AppServices: Sendable {
     public let database: Database
     public let logger: Logger
     public let loginThrottle: LoginThrottle
+    /// This server's share of password hashing (a bounded queue on bcrypt's threads).
+    public let bcrypt: BcryptPool
     /// The time for click decay; tests inject a fixed clock.
     public let clock: @Sendable () -> Date
 
@@ -21,6 +23,7 @@ public struct AppServices: Sendable {
         self.database = database
         self.logger = logger
         self.loginThrottle = LoginThrottle(database: database, policy: loginThrottle)
+        bcrypt = BcryptPool(capacity: config.bcryptQueue)
         self.clock = clock
     }
 }
@@ -47,7 +50,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
     AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
-        passwords: Passwords(cost: services.config.bcryptCost), throttle: services.loginThrottle
+        passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle
     ).addRoutes(to: api)
     StoresController(database: services.database).addRoutes(to: api)
     FavoritesController(database: services.database).addRoutes(to: api)

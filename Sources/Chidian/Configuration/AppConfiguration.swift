@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 
 /// Everything the server and the CLI read from the environment, with defaults; bad values are named at start-up.
 public struct AppConfiguration: Sendable {
@@ -25,6 +26,8 @@ public struct AppConfiguration: Sendable {
     /// Every statement a request runs is cancelled by PostgreSQL after this long (503 `query_timeout`); the CLI's
     /// long work (seed, export) runs without it.
     public var statementTimeout: Duration
+    /// Password hashes one server runs or queues at once; beyond, 503 `busy` (default: 8 per core).
+    public var bcryptQueue: Int
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -41,7 +44,8 @@ public struct AppConfiguration: Sendable {
         sessionMaxLifetime: Duration = .seconds(90 * 86400),
         staticDirectory: String? = nil,
         idleTimeout: Duration = .seconds(30),
-        statementTimeout: Duration = .seconds(2)
+        statementTimeout: Duration = .seconds(2),
+        bcryptQueue: Int = System.coreCount * 8
     ) {
         self.databaseURL = databaseURL
         self.host = host
@@ -56,6 +60,7 @@ public struct AppConfiguration: Sendable {
         self.staticDirectory = staticDirectory
         self.idleTimeout = idleTimeout
         self.statementTimeout = statementTimeout
+        self.bcryptQueue = bcryptQueue
     }
 
     /// Reads the environment; throws naming every bad variable at once.
@@ -95,6 +100,7 @@ public struct AppConfiguration: Sendable {
         if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
         integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
         integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
+        integer("BCRYPT_QUEUE", 1...100_000) { config.bcryptQueue = $0 }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }

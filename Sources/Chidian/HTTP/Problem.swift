@@ -53,6 +53,13 @@ extension Problem {
             headers: [.retryAfter: String(retryAfter)])
     }
 
+    /// Password hashing is saturated (a flood of sign-ups or sign-ins): refused at once rather than queued.
+    public static func busy(retryAfter: Int = 1) -> Problem {
+        Problem(
+            .serviceUnavailable, "busy", "The server is busy checking passwords; try again shortly.",
+            headers: [.retryAfter: String(retryAfter)])
+    }
+
     public static func databaseUnavailable(retryAfter: Int = 2) -> Problem {
         Problem(
             .serviceUnavailable, "database_unavailable", "The database is unavailable; try again shortly.",

@@ -26,6 +26,9 @@ struct ProblemMiddleware: RouterMiddleware {
             return problem
         case let error as any DomainError:
             return Problem(error)
+        case is PasswordHashingBusy:
+            logger.warning("password hashing saturated")
+            return .busy()
         case let error as DatabaseUnavailable:
             logger.warning("database unavailable", metadata: ["reason": .string(error.reason)])
             return .databaseUnavailable()

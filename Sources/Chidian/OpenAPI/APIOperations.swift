@@ -69,7 +69,7 @@ public enum APIOperations {
                     "name_required", "invalid_name", "weak_password", "invalid_password", "password_too_long",
                     "invalid_role",
                 ],
-                409: ["name_taken"],
+                409: ["name_taken"], 503: ["busy"],
             ]),
         APIOperation(
             "post", "/v1/auth/login", id: "login", tag: "Accounts", summary: "Sign in",
@@ -85,7 +85,7 @@ public enum APIOperations {
             successes: [.init(200, "A new session.", schema: "Session")],
             problems: [
                 400: ["name_required", "invalid_password", "password_too_long"], 401: ["wrong_password"],
-                404: ["user_not_found"], 429: ["too_many_attempts"],
+                404: ["user_not_found"], 429: ["too_many_attempts"], 503: ["busy"],
             ]),
         APIOperation(
             "post", "/v1/auth/logout", id: "logout", tag: "Accounts", summary: "Revoke this session's token",
@@ -110,7 +110,7 @@ public enum APIOperations {
             successes: [.init(204, "Changed.")],
             problems: [
                 400: ["weak_password", "invalid_password", "password_too_long"], 401: ["wrong_password"],
-                429: ["too_many_attempts"],
+                429: ["too_many_attempts"], 503: ["busy"],
             ]),
         APIOperation(
             "put", "/v1/me/avatar", id: "setAvatar", tag: "Accounts", summary: "Set the avatar",

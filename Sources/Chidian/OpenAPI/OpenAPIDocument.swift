@@ -193,7 +193,7 @@ public enum OpenAPIDocument {
     }
 
     /// Codes that always come with `Retry-After`.
-    static let retryCodes: Set<String> = ["database_unavailable", "query_timeout", "too_many_attempts"]
+    static let retryCodes: Set<String> = ["database_unavailable", "query_timeout", "too_many_attempts", "busy"]
 
     static func problem(status: Int, codes: [String]) -> JSONTree {
         var headers = commonHeaders

@@ -15,7 +15,8 @@ struct TestApp: Sendable {
 
     static func testConfig(url: DatabaseURL) -> AppConfiguration {
         AppConfiguration(
-            databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(30))
+            databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(30),
+            bcryptQueue: 10_000)
     }
 
     /// Runs `body` against the router (no sockets) with the pool running.
