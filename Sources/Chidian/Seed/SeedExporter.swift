@@ -33,9 +33,8 @@ public struct SeedExporter: Sendable {
         try files.createDirectory(
             at: directory.appendingPathComponent(SeedFormat.imagesFolder), withIntermediateDirectories: true)
         let logger = self.logger
-        return try await database.with(timeout: .seconds(30)).transaction { connection in
-            // One snapshot for every file.
-            try await connection.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+        // One snapshot for every file.
+        return try await database.with(timeout: .seconds(30)).transaction(.snapshot) { connection in
             // Files are written between statements; a large export is not an abandoned session.
             try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = '10min'", logger: logger)
             var report = Report()
