@@ -19,37 +19,12 @@ if ! .venv/bin/openapi-python-client --version 2>/dev/null | grep -q "version: 0
     .venv/bin/pip install -q --disable-pip-version-check 'openapi-python-client>=0.29,<0.30'
 fi
 
-base_url=${DATABASE_URL:-$(scripts/db.sh url)}
-case "$base_url" in
-    postgres://*@127.0.0.1:* | postgres://*@localhost:* | postgresql://*@127.0.0.1:* | postgresql://*@localhost:*) ;;
-    *) say "refusing a non-local database: $base_url"; exit 1 ;;
-esac
-server_url=${base_url%/*}
-database="chidian_client_$$"
 rm -rf "$out"
 mkdir -p "$out"
-pid=""
+. scripts/lib/throwaway-server.sh
+throwaway_database chidian_client
 
-cleanup() {
-    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-    psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-
-psql -q "$server_url/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
-export DATABASE_URL=$server_url/$database LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
-"$bin" migrate >/dev/null
-
-port=18180
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-"$bin" serve --host 127.0.0.1 --port "$port" >"$out/server.log" 2>&1 &
-pid=$!
-api="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do
-    curl -fsS -m 1 "$api/health" >/dev/null 2>&1 && break
-    kill -0 "$pid" 2>/dev/null || { cat "$out/server.log" >&2; say "the server did not start"; exit 1; }
-    sleep 0.1
-done
+start_server 18180
 
 # The generator's log; a failure to generate fails the test, and so does any part of the document it skips
 # except raw image bytes (image/* bodies, which it has no type for; the multipart upload stays).

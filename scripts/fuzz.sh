@@ -26,38 +26,12 @@ if ! .venv/bin/schemathesis --version 2>/dev/null | grep -q "version 4\."; then
     .venv/bin/pip install -q --disable-pip-version-check 'schemathesis>=4.32,<5'
 fi
 
-base_url=${DATABASE_URL:-$(scripts/db.sh url)}
-case "$base_url" in
-    postgres://*@127.0.0.1:* | postgres://*@localhost:* | postgresql://*@127.0.0.1:* | postgresql://*@localhost:*) ;;
-    *) say "refusing a non-local database: $base_url"; exit 1 ;;
-esac
-server_url=${base_url%/*}
-database="chidian_fuzz_$$"
-url="$server_url/$database"
 mkdir -p "$out"
-pid=""
-
-cleanup() {
-    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-    psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-
-psql -q "$server_url/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
-export DATABASE_URL=$url LOG_LEVEL=${LOG_LEVEL:-warning} BCRYPT_COST=4
-"$bin" migrate >/dev/null
+. scripts/lib/throwaway-server.sh
+throwaway_database chidian_fuzz
 "$bin" seed seed >/dev/null
 
-port=18080
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-"$bin" serve --host 127.0.0.1 --port "$port" >"$out/server.log" 2>&1 &
-pid=$!
-api="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do
-    curl -fsS -m 1 "$api/health" >/dev/null 2>&1 && break
-    kill -0 "$pid" 2>/dev/null || { cat "$out/server.log" >&2; say "the server did not start"; exit 1; }
-    sleep 0.1
-done
+start_server 18080
 
 login() {
     curl -fsS -m 10 -H 'Content-Type: application/json' -d "{\"name\":\"$1\",\"password\":\"$2\"}" "$api/v1/auth/login" |
