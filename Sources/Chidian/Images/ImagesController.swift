@@ -33,7 +33,7 @@ struct ImagesController {
             guard let file = try Multipart.field("file", in: bytes, boundary: boundary) else {
                 throw Problem.badRequest("invalid_image", "The multipart body has no field named file.")
             }
-            bytes = file
+            bytes = Array(file)
         }
         guard bytes.count <= ImageFormat.maxBytes else { throw Self.tooLarge }
         let info: ImageFormat.Info

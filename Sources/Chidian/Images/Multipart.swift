@@ -1,8 +1,12 @@
 import Foundation
-import MultipartKit
 
-/// `multipart/form-data` uploads (RFC 7578): the Content-Type's boundary, and one field's bytes parsed by
-/// MultipartKit.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Just enough of `multipart/form-data` (RFC 7578) to take one field's bytes out of an upload.
 enum Multipart {
     /// Whether a Content-Type value names `multipart/form-data`.
     static func isFormData(_ contentType: String?) -> Bool {
@@ -11,19 +15,10 @@ enum Multipart {
         return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "multipart/form-data"
     }
 
-    /// The `boundary` parameter of a multipart Content-Type (among any others), or 400 `invalid_body`.
+    /// The `boundary` parameter of a multipart Content-Type, or 400 `invalid_body`.
     static func boundary(contentType: String) throws -> String {
-        var boundary: String?
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            var value = pair[1]
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
-            }
-            boundary = value
-        }
-        guard let boundary, (1...70).contains(boundary.utf8.count) else {
+        let parameters = Self.parameters(contentType)
+        guard let boundary = parameters["boundary"], (1...70).contains(boundary.utf8.count) else {
             throw Problem.invalidBody("A multipart/form-data body needs a boundary of 1 to 70 characters.")
         }
         return boundary
@@ -31,22 +26,105 @@ enum Multipart {
 
     /// The content of the first part whose field name is `name`, nil when there is none;
     /// 400 `invalid_body` when the body is not well-formed multipart.
-    static func field(_ name: String, in body: [UInt8], boundary: String) throws -> [UInt8]? {
-        let parser = MultipartParser(boundary: boundary)
-        var parts: [MultipartPart] = []
-        var current = MultipartPart(body: [UInt8]())
-        parser.onHeader = { field, value in current.headers.add(name: field, value: value) }
-        parser.onBody = { buffer in current.body.writeBuffer(&buffer) }
-        parser.onPartComplete = {
-            parts.append(current)
-            current = MultipartPart(body: [UInt8]())
+    static func field(_ name: String, in body: [UInt8], boundary: String) throws -> ArraySlice<UInt8>? {
+        let malformed = Problem.invalidBody("The multipart/form-data body is malformed.")
+        let delimiter = Array("--\(boundary)".utf8)
+        let crlf: [UInt8] = [13, 10]
+        // The first delimiter opens the body or follows a preamble line.
+        var position: Int
+        if body.starts(with: delimiter) {
+            position = delimiter.count
+        } else if let found = find(crlf + delimiter, in: body, from: 0) {
+            position = found + 2 + delimiter.count
+        } else {
+            throw malformed
         }
-        do {
-            try parser.execute(body)
-        } catch {
-            throw Problem.invalidBody("The multipart/form-data body is malformed.")
+        while true {
+            if matches(Array("--".utf8), in: body, at: position) { return nil }  // the closing delimiter
+            while position < body.count, body[position] == 32 || body[position] == 9 { position += 1 }  // padding
+            guard matches(crlf, in: body, at: position) else { throw malformed }
+            position += 2
+            let headerEnd: Int
+            let contentStart: Int
+            if matches(crlf, in: body, at: position) {
+                headerEnd = position
+                contentStart = position + 2
+            } else {
+                guard let end = find(crlf + crlf, in: body, from: position) else { throw malformed }
+                headerEnd = end
+                contentStart = end + 4
+            }
+            guard let next = find(crlf + delimiter, in: body, from: contentStart) else { throw malformed }
+            let headers = String(decoding: body[position..<headerEnd], as: UTF8.self)
+            if fieldName(headers: headers) == name { return body[contentStart..<next] }
+            position = next + 2 + delimiter.count
         }
-        guard !parts.isEmpty else { throw Problem.invalidBody("The multipart/form-data body is malformed.") }
-        return parts.first { $0.name == name }.map { Array($0.body.readableBytesView) }
+    }
+
+    /// The `name` of a part's `Content-Disposition: form-data` header.
+    static func fieldName(headers: String) -> String? {
+        for line in headers.components(separatedBy: "\r\n") {
+            guard let colon = line.firstIndex(of: ":"),
+                line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition"
+            else { continue }
+            return parameters(String(line[line.index(after: colon)...]))["name"]
+        }
+        return nil
+    }
+
+    /// `type; key=value; key="quoted; value"` → lowercased keys to unquoted values.
+    static func parameters(_ header: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var pieces: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in header {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if quoted, character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ";", !quoted {
+                pieces.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        pieces.append(current)
+        for piece in pieces.dropFirst() {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let key = piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if result[key] == nil { result[key] = value }
+        }
+        return result
+    }
+
+    static func matches(_ pattern: [UInt8], in bytes: [UInt8], at offset: Int) -> Bool {
+        offset >= 0 && offset + pattern.count <= bytes.count
+            && bytes[offset..<offset + pattern.count].elementsEqual(pattern)
+    }
+
+    /// The first index of `pattern` in `bytes` at or after `start` (memchr and memcmp: uploads are megabytes).
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !pattern.isEmpty, start >= 0, start + pattern.count <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { haystack -> Int? in
+            pattern.withUnsafeBytes { needle -> Int? in
+                guard let base = haystack.baseAddress, let first = needle.baseAddress else { return nil }
+                var offset = start
+                let last = haystack.count - needle.count
+                while offset <= last {
+                    guard let hit = memchr(base + offset, Int32(pattern[0]), last - offset + 1) else { return nil }
+                    let index = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + index, first, needle.count) == 0 { return index }
+                    offset = index + 1
+                }
+                return nil
+            }
+        }
     }
 }
