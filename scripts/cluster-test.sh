@@ -36,7 +36,7 @@ for s in $stores; do paths+=("/v1/stores/$s" "/v1/stores/$s/comments?limit=10");
 wrk -t2 -c16 -d120s -s scripts/cluster/reads.lua "$FRONT" -- "${paths[@]}" > .cluster-test/wrk.txt 2>&1 &
 wrk_pid=$!
 status=0
-FRONT=$FRONT DATABASE_URL=$DATABASE_URL /usr/bin/python3 scripts/cluster/fault_test.py || status=$?
+FRONT=$FRONT DATABASE_URL=$DATABASE_URL SERVER1=$SERVER1 SERVER2=$SERVER2 /usr/bin/python3 scripts/cluster/fault_test.py || status=$?
 kill -INT "$wrk_pid" 2>/dev/null || true
 wait "$wrk_pid" 2>/dev/null || true
 wrk_pid=""

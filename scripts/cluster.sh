@@ -253,8 +253,10 @@ start_server() {
     mkdir -p "$state/server$n"
     (
         cd "$state/server$n"
-        DATABASE_URL=$(write_url) DATABASE_READ_URLS=$(read_url) TRUSTED_PROXIES=127.0.0.1 \
-            LOG_LEVEL=${LOG_LEVEL:-warning} exec "$bin" serve --migrate --host 127.0.0.1 --port "$port"
+        # CLUSTER_REPLICA_READS=0: every read on the primary (the comparison in scripts/cluster-bench.sh).
+        [ "${CLUSTER_REPLICA_READS:-1}" = 0 ] || export DATABASE_READ_URLS=$(read_url)
+        DATABASE_URL=$(write_url) TRUSTED_PROXIES=127.0.0.1 LOG_LEVEL=${LOG_LEVEL:-warning} \
+            exec "$bin" serve --migrate --host 127.0.0.1 --port "$port"
     ) >"$root/server$n.log" 2>&1 &
     echo $! > "$root/server$n.pid"
 }
@@ -319,9 +321,10 @@ start() {
     mkdir -p "$root"
     [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$root"
     start_etcd
+    # Both at once: on a restart either may be the one entitled to lead (the last synchronous standby).
     start_node 1
-    wait_for "a Patroni primary" 60 leader
     start_node 2
+    wait_for "a Patroni primary" 60 leader
     start_haproxy
     wait_for "the primary through HAProxy" 20 psql -qAtX "postgres://postgres@127.0.0.1:$write_port/postgres" -c "SELECT 1"
     if ! psql -qAtX "postgres://postgres@127.0.0.1:$write_port/postgres" \

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import urllib.request
 
 FRONT = urllib.parse.urlparse(os.environ["FRONT"])
 WRITE_URL = os.environ["DATABASE_URL"]
@@ -60,7 +61,7 @@ class Client:
                 try:
                     code = json.loads(data).get("code")
                 except ValueError:
-                    code = data[:40].decode("utf-8", "replace")
+                    code = "(not JSON: nginx)" if b"nginx" in data else "(not JSON)"
             payload = json.loads(data) if status < 300 and data else None
         except (OSError, http.client.HTTPException) as error:
             self.conn = None
@@ -92,6 +93,22 @@ def psql(sql, **variables):
     for name, value in variables.items():
         args += ["-v", f"{name}={value}"]
     return subprocess.run(args, input=sql, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def pool_reads():
+    """Reads each pool served, summed over both servers' /metrics."""
+    totals = {}
+    for server in (os.environ["SERVER1"], os.environ["SERVER2"]):
+        try:
+            with urllib.request.urlopen(f"{server}/metrics", timeout=5) as response:
+                text = response.read().decode()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("chidian_db_reads_total{"):
+                pool = line.split('pool="', 1)[1].split('"', 1)[0]
+                totals[pool] = totals.get(pool, 0) + float(line.rsplit(" ", 1)[1])
+    return totals
 
 
 def sign_in(name, password):
@@ -150,6 +167,7 @@ def main():
         return out
 
     writes = Probe("review", review, 0.5)
+    reads_before = pool_reads()
     probes = [reads, buys, writes]
     for probe in probes:
         probe.start()
@@ -164,6 +182,7 @@ def main():
     leader = subprocess.run(CLUSTER + ["leader"], check=True, capture_output=True, text=True).stdout.strip()
     replica = str(3 - int(leader))
     time.sleep(6)
+    steady = {pool: count - reads_before.get(pool, 0) for pool, count in pool_reads().items()}
     event("SIGKILL server 1", lambda: cluster("kill-server", "1"))
     time.sleep(6)
     event("server 1 started", lambda: cluster("start-server", "1"))
@@ -225,6 +244,10 @@ def main():
           f"max {delays[-1] if delays else 0:.0f} ms")
     print(f"seconds without a primary until the replica was promoted: "
           f"{promoted:.1f}" if promoted is not None else "the replica was never promoted")
+    replica_reads = sum(count for pool, count in steady.items() if pool.startswith("replica"))
+    print(f"reads before the first fault: {replica_reads:.0f} on the replica, {steady.get('primary', 0):.0f} on the primary")
+    if replica_reads == 0:
+        failures.append("no read was served by the replica while it was healthy")
     if promoted is None:
         failures.append("the replica was not promoted within 60 s")
     if present != len(bought):
