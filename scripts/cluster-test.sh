@@ -22,6 +22,13 @@ wrk_pid=""
 cleanup() {
     [ -n "$wrk_pid" ] && kill "$wrk_pid" 2>/dev/null || true
     scripts/cluster.sh stop || true
+    # The servers' and Patroni's logs outlive the run, for a failure's post-mortem.
+    local root
+    root=$(cat "$CLUSTER_STATE/root" 2>/dev/null || true)
+    if [ -n "$root" ] && [ -d "$root" ]; then
+        mkdir -p .build/cluster-test-logs
+        cp "$root"/*.log .build/cluster-test-logs/ 2>/dev/null || true
+    fi
     # Each run starts from a new cluster: a run's failover leaves the roles swapped and the data behind.
     rm -rf "$(cat "$CLUSTER_STATE/root" 2>/dev/null || echo /nonexistent)" "$CLUSTER_STATE"
 }

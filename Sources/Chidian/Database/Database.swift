@@ -204,9 +204,11 @@ extension PSQLError {
             .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .messageDecodingFailure:
             return true
         case .server:
-            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
+            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions, and
+            // 25006 read_only_sql_transaction: a write reached a standby, which happens only while a failover moves
+            // the primary (HAProxy routes writes to the new one within a second).
             let state = serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("57P") || state.hasPrefix("08")
+            return state.hasPrefix("57P") || state.hasPrefix("08") || state == "25006"
         default:
             return false
         }
