@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults build db-start db-stop db-reset migrate seed bench clean
+.PHONY: run test lint fuzz faults build db-start db-stop db-reset migrate seed bench clean cluster cluster-stop cluster-status cluster-test
 
 build:
 	swift build $(SWIFT_FLAGS) --product chidian
@@ -29,6 +29,7 @@ test: db-start
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
+	scripts/cluster-test.sh || status=1; \
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 swift test $(SWIFT_FLAGS) --skip-build || status=1; \
 	exit $$status
 
@@ -64,3 +65,18 @@ db-reset:
 
 clean:
 	rm -rf .build
+
+# The scaled-out topology on loopback (docs/SCALING.md): Patroni + etcd, a primary and a synchronous replica,
+# HAProxy, two servers from two working directories, nginx on 127.0.0.1:8090.
+cluster: build
+	scripts/cluster.sh start
+
+cluster-stop:
+	scripts/cluster.sh stop
+
+cluster-status:
+	scripts/cluster.sh status
+
+# The cluster under wrk load while a server, the replica and the primary fail in turn (its own ports and data).
+cluster-test: build
+	scripts/cluster-test.sh

@@ -41,6 +41,12 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
+    if services.database.replicas != nil {
+        router.add(
+            middleware: ReadYourWritesMiddleware(
+                primary: services.database,
+                markerSeconds: max(1, Int(services.config.replicaMaxLag.components.seconds) * 2)))
+    }
     HealthController(database: services.database, migrator: Migrator(logger: services.logger)).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
 
@@ -84,6 +90,11 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         configuration: .init(
             address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
         logger: services.logger)
-    if runDatabase { app.addServices(services.database.client) }
+    if runDatabase {
+        app.addServices(services.database.client)
+        if let replicas = services.database.replicas {
+            app.addServices(replicas.databases.map(\.client) + [ReplicaMonitor(replicas: replicas)])
+        }
+    }
     return app
 }

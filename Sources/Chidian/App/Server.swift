@@ -10,13 +10,16 @@ public struct ServeError: Error, CustomStringConvertible {
 /// letting in-flight requests finish.
 public enum Server {
     public static func run(config: AppConfiguration, migrate: Bool, logger: Logger) async throws {
+        // Metrics first: counters made while building (the replicas') bind to the backend present at creation.
+        _ = MetricsRegistry.shared
         let url = try DatabaseURL(config.databaseURL)
-        let database = Database(
+        let primary = Database(
             url: url, poolSize: config.poolSize, timeout: config.databaseTimeout,
             statementTimeout: config.statementTimeout, logger: logger)
+        let database = try withReplicas(primary, config: config, logger: logger)
         var app = buildApplication(AppServices(config: config, database: database, logger: logger))
         app.beforeServerStarts {
-            try await database.withConnection { connection in
+            try await primary.withConnection { connection in
                 let migrator = Migrator(logger: logger)
                 if migrate {
                     try await migrator.migrate(on: connection)
@@ -29,6 +32,20 @@ public enum Server {
             }
         }
         try await app.runService()
+    }
+
+    /// The primary's pool with the replicas of `DATABASE_READ_URLS` for `forReads` to choose from.
+    static func withReplicas(_ primary: Database, config: AppConfiguration, logger: Logger) throws -> Database {
+        guard !config.readDatabaseURLs.isEmpty else { return primary }
+        // A read waits briefly for a replica's connection, then goes to the primary.
+        let replicas = try config.readDatabaseURLs.map {
+            Database(
+                url: try DatabaseURL($0), poolSize: config.poolSize,
+                timeout: min(config.databaseTimeout, .milliseconds(500)), statementTimeout: config.statementTimeout,
+                logger: logger)
+        }
+        let set = ReplicaSet(primary: primary, replicas: replicas, maxLag: config.replicaMaxLag)
+        return Database(client: primary.client, timeout: primary.timeout, logger: logger, replicas: set)
     }
 }
 

@@ -69,7 +69,7 @@ public enum CommentKeyset {
     ) async throws -> Page<CommentView> where Statement.Row == CommentRow.Decoded {
         let rows: [CommentRow.Decoded]
         do {
-            rows = try await database.run(statement)
+            rows = try await database.forReads.run(statement)
         } catch let error as PSQLError where error.isDataException {
             throw CursorError.notIssued
         }

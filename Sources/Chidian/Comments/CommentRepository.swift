@@ -17,7 +17,7 @@ public struct CommentRepository: Sendable {
     /// One query whatever the number of ids: the feed and search turn their id lists into comments with it.
     public func views(ids: [String]) async throws -> [CommentView] {
         let logger = database.logger
-        return try await database.withConnection { try await Self.views(ids: ids, on: $0, logger: logger) }
+        return try await database.forReads.withConnection { try await Self.views(ids: ids, on: $0, logger: logger) }
     }
 
     /// `views(ids:)` on a given connection, so writes can answer from inside their transaction.

@@ -28,6 +28,10 @@ public struct AppConfiguration: Sendable {
     public var statementTimeout: Duration
     /// Password hashes one server runs or queues at once; beyond, 503 `busy` (default: 8 per core).
     public var bcryptQueue: Int
+    /// Streaming replicas for reads that tolerate a little staleness (`DATABASE_READ_URLS`, comma-separated).
+    public var readDatabaseURLs: [String] = []
+    /// A replica further behind than this is skipped.
+    public var replicaMaxLag: Duration = .seconds(5)
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -101,6 +105,13 @@ public struct AppConfiguration: Sendable {
         integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
         integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
         integer("BCRYPT_QUEUE", 1...100_000) { config.bcryptQueue = $0 }
+        if let urls = environment["DATABASE_READ_URLS"], !urls.isEmpty {
+            config.readDatabaseURLs = urls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if config.readDatabaseURLs.contains(where: { (try? DatabaseURL($0)) == nil }) {
+                problems.append("DATABASE_READ_URLS is not a comma-separated list of postgres:// URLs")
+            }
+        }
+        integer("REPLICA_MAX_LAG_MS", 100...3_600_000) { config.replicaMaxLag = .milliseconds($0) }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }

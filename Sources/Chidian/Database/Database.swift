@@ -9,11 +9,29 @@ public struct Database: Sendable {
     public let client: PostgresClient
     public let timeout: Duration
     public let logger: Logger
+    /// The streaming replicas `forReads` may choose (on the primary's value), or nil.
+    public let replicas: ReplicaSet?
+    /// Set when this value is a replica's pool: a read it cannot serve goes to the primary.
+    let replicaIndex: Int?
 
-    public init(client: PostgresClient, timeout: Duration, logger: Logger) {
+    public init(
+        client: PostgresClient, timeout: Duration, logger: Logger, replicas: ReplicaSet? = nil,
+        replicaIndex: Int? = nil
+    ) {
         self.client = client
         self.timeout = timeout
         self.logger = logger
+        self.replicas = replicas
+        self.replicaIndex = replicaIndex
+    }
+
+    /// The pool for a read that tolerates a little staleness: inside a request that allows it (`ReadRouting`), a
+    /// healthy replica that has replayed the client's last write; otherwise this pool.
+    public var forReads: Database {
+        guard let replicas, replicaIndex == nil, let floor = ReadRouting.floor,
+            let index = replicas.choose(atLeast: floor.lsn)
+        else { return self }
+        return replicas.database(at: index)
     }
 
     public init(url: DatabaseURL, poolSize: Int, timeout: Duration, statementTimeout: Duration? = nil, logger: Logger) {
@@ -39,12 +57,30 @@ public struct Database: Sendable {
 
     /// The same pool with another bound on the wait for a connection (the CLI's long work waits longer).
     public func with(timeout: Duration) -> Database {
-        Database(client: client, timeout: timeout, logger: logger)
+        Database(client: client, timeout: timeout, logger: logger, replicas: replicas, replicaIndex: replicaIndex)
     }
 
     /// Runs `body` on a pooled connection. Waiting for the connection is bounded by `timeout`;
-    /// once `body` has started it is not interrupted (a half-run statement helps nobody).
+    /// once `body` has started it is not interrupted (a half-run statement helps nobody). On a replica that
+    /// fails, the read runs again on the primary (reads are safe to repeat) and the replica is skipped until the
+    /// monitor sees it answer.
     public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        guard let replicaIndex, let replicas else { return try await acquire(body) }
+        do {
+            return try await acquire(body)
+        } catch let error as DatabaseUnavailable {
+            replicas.markDown(replicaIndex, error.reason)
+            return try await replicas.primary.withConnection(body)
+        } catch let error as PSQLError where error.serverCode == .serializationFailure {
+            // Cancelled by a conflict with recovery (the replica replaying a change the read needed): not a fault of
+            // the replica's, so it stays in use.
+            return try await replicas.primary.withConnection(body)
+        }
+    }
+
+    private func acquire<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let started = StartFlag()
@@ -168,9 +204,11 @@ extension PSQLError {
             .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .messageDecodingFailure:
             return true
         case .server:
-            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
+            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions, and
+            // 25006 read_only_sql_transaction: a write reached a standby, which happens only while a failover moves
+            // the primary (HAProxy routes writes to the new one within a second).
             let state = serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("57P") || state.hasPrefix("08")
+            return state.hasPrefix("57P") || state.hasPrefix("08") || state == "25006"
         default:
             return false
         }

@@ -44,7 +44,8 @@ struct FeedController {
         let result = try await feed.page(ordering: ordering, cursor: page.cursor, limit: page.limit)
         if page.cursor != nil, !result.ordering.categories.isEmpty {
             let ids = result.ordering.categories.map(\.id)
-            let rows = try await database.query("SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
+            let rows = try await database.forReads.query(
+                "SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
             names = Dictionary(try rows.map { try $0.decodeAll((String, String).self) }) { a, _ in a }
         }
         let items = result.items

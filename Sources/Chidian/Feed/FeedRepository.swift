@@ -49,7 +49,7 @@ public struct FeedRepository: Sendable {
         let logger = database.logger
         let frozen = ordering
         let start = position
-        let (rows, items) = try await database.withConnection { connection in
+        let (rows, items) = try await database.forReads.withConnection { connection in
             var rows: [(id: String, keys: [String])] = []
             var position = start
             let clicked = frozen.categories.map(\.id)

@@ -82,7 +82,28 @@ enum APISchemas {
                     ], description: "An RFC 9457 problem, served as application/problem+json.")
             ),
             ("Health", object([("status", ["const": "ok"])])),
-            ("Ready", object([("status", ["const": "ready"])])),
+            (
+                "Ready",
+                object([
+                    ("status", ["const": "ready"]),
+                    (
+                        "pools",
+                        [
+                            "type": "array",
+                            "description":
+                                "The primary, then each replica of DATABASE_READ_URLS as the server last saw it.",
+                            "items": object(
+                                [
+                                    ("name", ["type": "string"]), ("role", ["enum": ["primary", "replica"]]),
+                                    ("healthy", ["type": "boolean"]),
+                                    ("lagSeconds", ["type": "number", "minimum": 0]),
+                                    ("replayLSN", ["type": "string", "pattern": "^[0-9A-F]{1,8}/[0-9A-F]{1,8}$"]),
+                                    ("problem", ["type": "string", "description": "Why a replica serves no reads."]),
+                                ], optional: ["lagSeconds", "replayLSN", "problem"]),
+                        ]
+                    ),
+                ])
+            ),
             ("Metrics", ["type": "string", "description": "Prometheus text format 0.0.4."]),
             ("OpenAPIDocument", ["type": "object", "required": ["openapi", "info", "paths"]]),
             (

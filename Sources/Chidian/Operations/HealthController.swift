@@ -17,11 +17,25 @@ struct HealthController {
         }
     }
 
-    func ready() async throws -> JSONResponse<[String: String]> {
+    func ready() async throws -> JSONResponse<Ready> {
         guard try await Readiness.schemaIsCurrent(database: database, migrator: migrator) else {
             throw Problem(
                 .serviceUnavailable, "schema_behind", "The database schema is not current; run `chidian migrate`.")
         }
-        return JSONResponse(["status": "ready"])
+        return JSONResponse(Ready(status: "ready", pools: Readiness.pools(database)))
     }
+}
+
+/// `/ready`'s answer: the primary answered; each replica as the monitor last saw it.
+struct Ready: Encodable, Sendable {
+    struct Pool: Encodable, Sendable {
+        let name: String
+        let role: String
+        let healthy: Bool
+        let lagSeconds: Double?
+        let replayLSN: String?
+        let problem: String?
+    }
+    let status: String
+    let pools: [Pool]
 }

@@ -6,4 +6,16 @@ enum Readiness {
             (try? await migrator.isCurrent(on: connection)) ?? false
         }
     }
+
+    /// The primary (it just answered) and every replica as the monitor last saw it.
+    static func pools(_ database: Database) -> [Ready.Pool] {
+        let primary = Ready.Pool(
+            name: "primary", role: "primary", healthy: true, lagSeconds: nil, replayLSN: nil, problem: nil)
+        let replicas = (database.replicas?.snapshot ?? []).enumerated().map { index, status in
+            Ready.Pool(
+                name: "replica\(index + 1)", role: "replica", healthy: status.healthy, lagSeconds: status.lagSeconds,
+                replayLSN: status.replayLSN?.description, problem: status.problem)
+        }
+        return [primary] + replicas
+    }
 }

@@ -52,7 +52,7 @@ public struct SearchRepository: Sendable {
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
-        let hits = try await database.run(SearchPageStatement(query: query, after: after, limit: limit + 1))
+        let hits = try await database.forReads.run(SearchPageStatement(query: query, after: after, limit: limit + 1))
         let shown = hits.prefix(limit)
         let views = try await stores.views(ids: shown.map(\.position.id), viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

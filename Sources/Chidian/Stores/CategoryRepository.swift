@@ -10,7 +10,7 @@ public struct CategoryRepository: Sendable {
 
     /// Every category with its count of live stores, by name in code-point order.
     public func list() async throws -> [CategoryView] {
-        try await database.query(
+        try await database.forReads.query(
             """
             SELECT c.id, c.name,
                 (SELECT count(*) FROM stores s WHERE s.category_id = c.id AND s.archived_at IS NULL)::int

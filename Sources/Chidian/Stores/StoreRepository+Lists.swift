@@ -76,7 +76,7 @@ extension StoreRepository {
 
     /// `GET /v1/promotions/daily`: live stores with ad spend, highest first, ties by earlier creation then id.
     public func promoted(limit: Int, viewer: AuthUser?) async throws -> [StoreView] {
-        let ids = try await database.run(StoreStatements.Promoted(limit: limit))
+        let ids = try await database.forReads.run(StoreStatements.Promoted(limit: limit))
         return try await views(ids: ids, viewer: viewer)
     }
 
@@ -85,7 +85,7 @@ extension StoreRepository {
     func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?) async throws -> Page<StoreView> {
         let rows: [PostgresRow]
         do {
-            rows = try await database.query(query)
+            rows = try await database.forReads.query(query)
         } catch let error as PSQLError where error.isDataException {
             throw CursorError.notIssued
         }

@@ -17,14 +17,14 @@ public struct StoreRepository: Sendable {
     public func views(ids: [String], viewer: AuthUser?) async throws -> [StoreView] {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
-        if ids.count == 1 { return try await database.run(StoreStatements.ByID(id: ids[0], viewer: viewer)) }
-        return try await database.run(StoreStatements.ByIDs(ids: ids, viewer: viewer))
+        if ids.count == 1 { return try await database.forReads.run(StoreStatements.ByID(id: ids[0], viewer: viewer)) }
+        return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: viewer))
     }
 
     /// One live store as `viewer` sees it, or nil.
     public func view(id: String, viewer: AuthUser?) async throws -> StoreView? {
         guard PlausibleID.check(id) else { return nil }
-        return try await database.run(StoreStatements.ByID(id: id, viewer: viewer)).first
+        return try await database.forReads.run(StoreStatements.ByID(id: id, viewer: viewer)).first
     }
 
     /// One live store as `viewer` sees it, or 404 `store_not_found`.

@@ -52,12 +52,23 @@ final class ServerProcess: @unchecked Sendable {
         let status: Int
         let headers: [String: String]
         let body: String
+        let bytes: [UInt8]
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
     }
 
     /// One HTTP/1.1 request on a new connection from `source`.
     func request(
         _ method: String, _ path: String, body: String? = nil, token: String? = nil, from source: String = "127.0.0.1"
+    ) throws -> Response {
+        try request(
+            method, path, bytes: body.map { Array($0.utf8) }, contentType: body == nil ? nil : "application/json",
+            token: token, from: source)
+    }
+
+    /// One HTTP/1.1 request with any body and extra headers.
+    func request(
+        _ method: String, _ path: String, bytes body: [UInt8]?, contentType: String?, token: String? = nil,
+        headers extra: [String: String] = [:], from source: String = "127.0.0.1"
     ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket") }
@@ -81,11 +92,12 @@ final class ServerProcess: @unchecked Sendable {
             }
         }
         guard connected == 0 else { throw TestFailure("connect") }
-        let payload = Array((body ?? "").utf8)
+        let payload = body ?? []
         var head =
             "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(payload.count)\r\n"
-        if body != nil { head += "Content-Type: application/json\r\n" }
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
         if let token { head += "Authorization: Bearer \(token)\r\n" }
+        for (name, value) in extra { head += "\(name): \(value)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + payload
         var sent = 0
         while sent < bytes.count {
@@ -100,9 +112,10 @@ final class ServerProcess: @unchecked Sendable {
             if n <= 0 { break }
             received += buffer[0..<n]
         }
-        let text = String(decoding: received, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw TestFailure("no response") }
-        let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
+        guard let end = received.indices.first(where: { received[$0...].starts(with: Array("\r\n\r\n".utf8)) })
+        else { throw TestFailure("no response") }
+        let bodyBytes = Array(received[(end + 4)...])
+        let lines = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(lines[0].split(separator: " ")[1]) ?? 0
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
@@ -111,7 +124,8 @@ final class ServerProcess: @unchecked Sendable {
                     in: .whitespaces)
             }
         }
-        return Response(status: status, headers: headers, body: String(text[split.upperBound...]))
+        return Response(
+            status: status, headers: headers, body: String(decoding: bodyBytes, as: UTF8.self), bytes: bodyBytes)
     }
 
     static func freePort() throws -> Int {

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@testable import Chidian
+
+/// Two `chidian serve` processes on one database behave as one: whatever one process learns that the other needs
+/// (sessions, revocations, the recommender's dedupe window, images) is in PostgreSQL. The shared sign-in throttle
+/// is in `ServerProcessTests.twoServerProcessesShareOneThrottle`.
+@Suite(.serialized) struct TwoServerTests {
+    static let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("seed")
+
+    /// A fresh database, optionally with the demo seed, and two servers on it started from different directories.
+    static func withTwoServers(
+        seeded: Bool = false, _ body: (ServerProcess, ServerProcess) async throws -> Void
+    ) async throws {
+        let url = try await TestDatabase.fresh()
+        defer { Task { try? await TestDatabase.drop(url) } }
+        if seeded {
+            let result = try ChidianBinary.run(["seed", seed.path], databaseURL: url)
+            try #require(result.status == 0, "\(result.stderr)")
+        }
+        let a = try ServerProcess(databaseURL: url)
+        defer { a.stop() }
+        let b = try ServerProcess(databaseURL: url)
+        defer { b.stop() }
+        try await body(a, b)
+    }
+
+    static func json(_ object: [String: Any]) -> String { ServerProcessTests.json(object) }
+
+    @Test func aSessionFromOneServerWorksOnTheOtherAndLogoutOnEitherEndsIt() async throws {
+        try await Self.withTwoServers { a, b in
+            // setup
+            let registered = try a.request(
+                "POST", "/v1/auth/register", body: Self.json(["name": "两地", "password": "two places"]))
+            let token = try #require(registered.json["token"] as? String)
+            // MUT
+            let onB = try b.request("GET", "/v1/me", token: token)
+            let logout = try b.request("POST", "/v1/auth/logout", token: token)
+            let afterOnA = try a.request("GET", "/v1/me", token: token)
+            // validate
+            #expect(onB.status == 200)
+            #expect(onB.json["name"] as? String == "两地")
+            #expect(logout.status == 204)
+            #expect(afterOnA.status == 401)
+        }
+    }
+
+    @Test func aPasswordChangeOnOneServerEndsTheOtherSessionsOnBoth() async throws {
+        try await Self.withTwoServers { a, b in
+            // setup
+            let first = try #require(
+                try a.request("POST", "/v1/auth/register", body: Self.json(["name": "改密", "password": "old password"]))
+                    .json["token"] as? String)
+            let second = try #require(
+                try b.request("POST", "/v1/auth/login", body: Self.json(["name": "改密", "password": "old password"]))
+                    .json["token"] as? String)
+            // MUT
+            let change = try b.request(
+                "PUT", "/v1/me/password",
+                body: Self.json(["currentPassword": "old password", "newPassword": "new password"]), token: second)
+            // validate
+            #expect(change.status == 204)
+            #expect(try a.request("GET", "/v1/me", token: first).status == 401)
+            #expect(try b.request("GET", "/v1/me", token: first).status == 401)
+            #expect(try a.request("GET", "/v1/me", token: second).status == 200)
+        }
+    }
+
+    @Test func anOpenCountsOnceWithinTheDedupeWindowWhicheverServerAnswers() async throws {
+        try await Self.withTwoServers(seeded: true) { a, b in
+            // setup
+            let visitor = ["X-Visitor-Id": "two-servers-visitor"]
+            // MUT: the same visitor opens the same review on A, then on B, then a second review on B
+            let first = try a.request("GET", "/v1/comments/c001", bytes: nil, contentType: nil, headers: visitor)
+            let again = try b.request("GET", "/v1/comments/c001", bytes: nil, contentType: nil, headers: visitor)
+            let other = try b.request("GET", "/v1/comments/c002", bytes: nil, contentType: nil, headers: visitor)
+            // validate
+            #expect(first.status == 200 && again.status == 200 && other.status == 200)
+            let interests = try a.request("GET", "/v1/me/interests", bytes: nil, contentType: nil, headers: visitor)
+            let items = try #require(interests.json["items"] as? [[String: Any]])
+            let clicks = items.compactMap { $0["clicks"] as? Int }.reduce(0, +)
+            #expect(clicks == 2, "\(interests.body)")
+        }
+    }
+
+    @Test func anImageUploadedToOneServerIsServedByTheOtherByteForByte() async throws {
+        try await Self.withTwoServers { a, b in
+            // setup
+            let token = try #require(
+                try a.request("POST", "/v1/auth/register", body: Self.json(["name": "拍照", "password": "photo taker"]))
+                    .json["token"] as? String)
+            let png = TestImages.png(width: 64, height: 48)
+            // MUT
+            let upload = try a.request("POST", "/v1/images", bytes: png, contentType: "image/png", token: token)
+            let path = try #require(upload.json["url"] as? String, "\(upload.body)")
+            let served = try b.request("GET", path)
+            // validate
+            #expect(upload.status == 201)
+            #expect(served.status == 200)
+            #expect(Self.unchunked(served) == png)
+            #expect(served.headers["etag"] != nil)
+        }
+    }
+
+    /// The body, decoded when it came with chunked transfer encoding.
+    static func unchunked(_ response: ServerProcess.Response) -> [UInt8] {
+        guard response.headers["transfer-encoding"]?.lowercased() == "chunked" else { return response.bytes }
+        var bytes = response.bytes[...]
+        var body: [UInt8] = []
+        while let lineEnd = bytes.indices.first(where: { bytes[$0...].starts(with: [13, 10]) }),
+            let size = Int(String(decoding: bytes[..<lineEnd], as: UTF8.self), radix: 16), size > 0
+        {
+            body += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            bytes = bytes[(lineEnd + 4 + size)...]
+        }
+        return body
+    }
+}
