@@ -23,7 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", .upToNextMinor(from: "2.4.1")),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // The OpenAPI types that read and validate /openapi.json in the tests; without the ExternalLoading trait
+        // The OpenAPI types /openapi.json is built from (and validated with); without the ExternalLoading trait
         // (remote $refs), which the document does not use and which builds much slower.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", .upToNextMinor(from: "6.4.0"), traits: []),
     ],
@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ],
             plugins: ["EmbedMigrations"]
         ),

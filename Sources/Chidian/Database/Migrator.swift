@@ -28,10 +28,14 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable {
 public struct Migrator: Sendable {
     public let migrations: [Migration]
     public let logger: Logger
+    /// Reference data whose source is Swift (the dish catalogue), written after the files in their transaction.
+    let referenceData: [@Sendable (PostgresConnection, Logger) async throws -> Void]
 
     public init(migrations: [Migration] = Migration.embedded, logger: Logger) {
         self.migrations = migrations
         self.logger = logger
+        // It needs the tables the embedded files make; a custom list (the migrator's own tests) has none of them.
+        referenceData = migrations == Migration.embedded ? [DishVocabulary.syncCatalog] : []
     }
 
     public struct Applied: Sendable, Equatable {
@@ -76,6 +80,7 @@ public struct Migrator: Sendable {
                     logger: logger)
                 logger.info("applied migration", metadata: ["migration": .string(migration.name)])
             }
+            for write in referenceData { try await write(connection, logger) }
             return pending.map(\.name)
         }
     }

@@ -1,3 +1,5 @@
+import OpenAPIKit
+
 /// One documented route: what it takes, what it answers, and every problem `code` it can answer with.
 /// The OpenAPI document is generated from a list of these, and a test compares the list with the router.
 public struct APIOperation: Sendable {
@@ -44,7 +46,7 @@ public struct APIOperation: Sendable {
     public var summary: String
     public var description: String
     public var access: Access
-    public var parameters: [JSONTree]
+    public var parameters: [OpenAPI.Parameter]
     public var body: Body?
     public var successes: [Success]
     /// Problem codes by status, besides the ones `access`, `body`, `paged` and `ifMatch` imply.
@@ -56,7 +58,7 @@ public struct APIOperation: Sendable {
 
     public init(
         _ method: String, _ path: String, id: String, tag: String, summary: String, description: String = "",
-        access: Access, parameters: [JSONTree] = [], body: Body? = nil, successes: [Success],
+        access: Access, parameters: [OpenAPI.Parameter] = [], body: Body? = nil, successes: [Success],
         problems: [Int: [String]] = [:], paged: Bool = false, ifMatch: Bool = false
     ) {
         self.method = method

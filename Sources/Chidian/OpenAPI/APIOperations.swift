@@ -1,30 +1,39 @@
+import OpenAPIKit
+
 /// Every route the server answers, as the OpenAPI document describes it. A test fails when the router has a
 /// route this list lacks (or the reverse), so add an entry here with every new route.
+///
+/// How to add a route: append an `APIOperation` to its feature's list below — method, path (`{id}` for path
+/// parameters, declared with `pathID`), a unique `id`, who may call it (`access`, which also implies the auth
+/// problems), the request `body` by component schema name, its `successes`, and the problem codes by status that
+/// its handler can answer (paging, bodies and `If-Match` add theirs). New objects go to `APISchemas.all`.
 public enum APIOperations {
     public static let all: [APIOperation] = operations + accounts + stores + comments + feed + images + search
 
     // MARK: Parameters
 
-    static func pathID(_ what: String, example: String) -> JSONTree {
-        [
-            "name": "id", "in": "path", "required": true, "description": "The \(what)'s id.",
-            "schema": ["type": "string", "minLength": 1], "example": .string(example),
-        ]
+    static func pathID(_ what: String, example: String) -> OpenAPI.Parameter {
+        OpenAPI.Parameter(
+            name: "id",
+            context: .path(
+                schemaOrContent: .schema(
+                    .init(.string(minLength: 1), style: .default(for: .path), example: AnyCodable(example)))),
+            description: "The \(what)'s id.")
     }
 
-    static func query(_ name: String, _ description: String, schema: JSONTree, required: Bool = false) -> JSONTree {
-        [
-            "name": .string(name), "in": "query", "required": .bool(required), "description": .string(description),
-            "schema": schema,
-        ]
+    static func query(_ name: String, _ description: String, schema: JSONSchema, required: Bool = false)
+        -> OpenAPI.Parameter
+    {
+        OpenAPI.Parameter(name: name, context: .query(required: required, schema: schema), description: description)
     }
 
-    static let ifMatchHeader: JSONTree = [
-        "name": "If-Match", "in": "header", "required": false,
-        "description":
-            "The `ETag` (`\"<version>\"`) the change is based on; a stale one is refused with 412 `version_conflict`.",
-        "schema": ["type": "string"],
-    ]
+    static func header(_ name: String, _ description: String? = nil) -> OpenAPI.Parameter {
+        OpenAPI.Parameter(name: name, context: .header(schema: .string), description: description)
+    }
+
+    static let ifMatchHeader = header(
+        "If-Match",
+        "The `ETag` (`\"<version>\"`) the change is based on; a stale one is refused with 412 `version_conflict`.")
 
     // MARK: Operations (outside /v1)
 
@@ -133,9 +142,7 @@ public enum APIOperations {
 
     // MARK: Stores, favorites, promotion
 
-    static let storeSorts: JSONTree = [
-        "type": "string", "enum": ["rating", "newest", "name", "popular"], "default": "rating",
-    ]
+    static let storeSorts = APISchemas.oneOf(["rating", "newest", "name", "popular"], default: "rating")
 
     static let stores: [APIOperation] = [
         APIOperation(
@@ -152,7 +159,7 @@ public enum APIOperations {
                 """,
             access: .anyone,
             parameters: [
-                query("category", "Only stores of this category id.", schema: ["type": "string"]),
+                query("category", "Only stores of this category id.", schema: .string),
                 query("sort", "The order.", schema: storeSorts),
             ],
             successes: [.init(200, "A page of stores.", schema: "StorePage")],
@@ -250,7 +257,7 @@ public enum APIOperations {
             parameters: [
                 query(
                     "limit", "How many, 1–100.",
-                    schema: ["type": "integer", "minimum": 1, "maximum": 100, "default": 10])
+                    schema: APISchemas.int(min: 1, max: 100, default: 10))
             ],
             successes: [.init(200, "The stores.", schema: "StoreList")],
             problems: [400: ["invalid_limit"]]),
@@ -269,10 +276,10 @@ public enum APIOperations {
             parameters: [
                 pathID("store", example: "s001"),
                 query(
-                    "kind", "Only reviews or only notices.", schema: ["type": "string", "enum": ["review", "notice"]]),
+                    "kind", "Only reviews or only notices.", schema: APISchemas.oneOf(["review", "notice"])),
                 query(
                     "sort", "The order.",
-                    schema: ["type": "string", "enum": ["newest", "rating"], "default": "newest"]),
+                    schema: APISchemas.oneOf(["newest", "rating"], default: "newest")),
             ],
             successes: [.init(200, "A page of comments.", schema: "CommentPage")],
             problems: [400: ["invalid_kind", "invalid_sort"], 404: ["store_not_found"]], paged: true),
@@ -299,7 +306,7 @@ public enum APIOperations {
                 pathID("comment", example: "c001"),
                 query(
                     "track", "`false` to not count the open as a click.",
-                    schema: ["type": "string", "enum": ["true", "false"]]),
+                    schema: APISchemas.oneOf(["true", "false"])),
             ],
             successes: [.init(200, "The comment.", schema: "Comment", headers: ["ETag"])],
             problems: [404: ["comment_not_found"]]),
@@ -365,7 +372,7 @@ public enum APIOperations {
             parameters: [
                 query(
                     "q", "The text to find, 1–64 characters after trimming; read as a form value, so `+` is a space.",
-                    schema: ["type": "string"], required: true)
+                    schema: .string, required: true)
             ],
             successes: [.init(200, "A page of matching stores.", schema: "SearchPage")],
             problems: [400: ["query_required", "query_too_long"]], paged: true)
@@ -396,7 +403,7 @@ public enum APIOperations {
             access: .anyone,
             parameters: [
                 pathID("image", example: "s001_1"),
-                ["name": "If-None-Match", "in": "header", "required": false, "schema": ["type": "string"]],
+                header("If-None-Match"),
             ],
             successes: [
                 .init(

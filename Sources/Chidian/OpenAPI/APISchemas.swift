@@ -1,194 +1,201 @@
-/// The component schemas: every object the API answers or accepts. Answer objects list every property as
-/// required and allow no others, so schemathesis flags a response that drifts from what is written here.
-enum APISchemas {
-    static func ref(_ name: String) -> JSONTree { ["$ref": .string("#/components/schemas/\(name)")] }
+import OpenAPIKit
 
-    static let id: JSONTree = [
-        "type": "string", "description": "An opaque id (ids from the JSON seed are kept as they are).",
-    ]
-    static let timestamp: JSONTree = ["type": "string", "format": "date-time", "description": "RFC 3339, UTC."]
-    static let nullableString: JSONTree = ["type": ["string", "null"]]
-    static let imagePath: JSONTree = [
-        "type": "string", "pattern": "^/v1/images/", "description": "A path: /v1/images/{id}.",
-    ]
-    static let count: JSONTree = ["type": "integer", "minimum": 0]
+/// The component schemas: every object the API answers or accepts, as OpenAPIKit schemas. Answer objects list
+/// every property as required and allow no others, so schemathesis flags a response that drifts from what is
+/// written here.
+enum APISchemas {
+    static func ref(_ name: String) -> JSONSchema { .reference(.component(named: name)) }
+
+    static let id = JSONSchema.string(description: "An opaque id (ids from the JSON seed are kept as they are).")
+    static let timestamp = JSONSchema.string(format: .dateTime, description: "RFC 3339, UTC.")
+    static let nullableString = JSONSchema.string(nullable: true)
+    static let imagePath = JSONSchema.string(description: "A path: /v1/images/{id}.", pattern: "^/v1/images/")
+    static let count = int(min: 0)
+    /// Raw bytes (`format: binary`, which generators read as a file).
+    static let binary = JSONSchema.string(format: .other("binary"))
+
+    /// A string; `nullable` adds `null` to its types.
+    static func text(
+        _ description: String? = nil, min: Int? = nil, max: Int? = nil, pattern: String? = nil, nullable: Bool = false
+    ) -> JSONSchema {
+        .string(nullable: nullable, description: description, minLength: min, maxLength: max, pattern: pattern)
+    }
+
+    /// One of `values`.
+    static func oneOf(_ values: [String], default value: String? = nil, description: String? = nil) -> JSONSchema {
+        .string(
+            description: description, allowedValues: values.map { AnyCodable($0) },
+            defaultValue: value.map { AnyCodable($0) })
+    }
+
+    /// An integer within the bounds given.
+    static func int(
+        min: Int? = nil, max: Int? = nil, nullable: Bool = false, default value: Int? = nil, description: String? = nil
+    ) -> JSONSchema {
+        .integer(
+            nullable: nullable, description: description, maximum: max.map { ($0, exclusive: false) },
+            minimum: min.map { ($0, exclusive: false) }, defaultValue: value.map { AnyCodable($0) })
+    }
+
+    static func number(
+        min: Double? = nil, exclusiveMin: Bool = false, nullable: Bool = false, description: String? = nil
+    ) -> JSONSchema {
+        .number(nullable: nullable, description: description, minimum: min.map { ($0, exclusive: exclusiveMin) })
+    }
+
+    static func list(
+        _ items: JSONSchema, min: Int? = nil, max: Int? = nil, unique: Bool? = nil, nullable: Bool = false,
+        description: String? = nil
+    ) -> JSONSchema {
+        .array(
+            nullable: nullable, description: description, minItems: min, maxItems: max, uniqueItems: unique,
+            items: items)
+    }
+
+    static func boolean(_ description: String? = nil) -> JSONSchema { .boolean(description: description) }
 
     /// A closed object: every listed property is required unless named in `optional`.
-    static func object(_ properties: [(String, JSONTree)], optional: Set<String> = [], description: String? = nil)
-        -> JSONTree
+    static func object(_ properties: [(String, JSONSchema)], optional: Set<String> = [], description: String? = nil)
+        -> JSONSchema
     {
-        var tree: JSONTree = [
-            "type": "object",
-            "required": .array(properties.map(\.0).filter { !optional.contains($0) }.map { .string($0) }),
-            "properties": .object(properties),
-            "additionalProperties": false,
-        ]
-        if let description { tree = tree.merging(["description": .string(description)]) }
-        return tree
+        .object(
+            description: description,
+            properties: ordered(properties) { optional.contains($0) ? $1.optionalSchemaObject() : $1 },
+            additionalProperties: .a(false))
     }
 
     /// A request object: open to unknown fields (they are ignored), nothing required unless listed.
-    static func request(_ properties: [(String, JSONTree)], required: [String] = [], description: String? = nil)
-        -> JSONTree
+    static func request(_ properties: [(String, JSONSchema)], required: [String] = [], description: String? = nil)
+        -> JSONSchema
     {
-        var tree: JSONTree = [
-            "type": "object", "required": .array(required.map { .string($0) }), "properties": .object(properties),
-        ]
-        if let description { tree = tree.merging(["description": .string(description)]) }
-        return tree
+        .object(
+            description: description,
+            properties: ordered(properties) { required.contains($0) ? $1 : $1.optionalSchemaObject() })
     }
 
-    static func page(of item: String) -> JSONTree {
+    private static func ordered(
+        _ properties: [(String, JSONSchema)], _ transform: (String, JSONSchema) -> JSONSchema
+    ) -> OrderedDictionary<String, JSONSchema> {
+        var result = OrderedDictionary<String, JSONSchema>()
+        for (name, schema) in properties { result[name] = transform(name, schema) }
+        return result
+    }
+
+    static func page(of item: String) -> JSONSchema {
         object(
             [
-                ("items", ["type": "array", "items": ref(item)]),
-                (
-                    "nextCursor",
-                    [
-                        "type": ["string", "null"],
-                        "description": "Pass as `cursor` for the next page; null on the last page.",
-                    ]
-                ),
+                ("items", list(ref(item))),
+                ("nextCursor", text("Pass as `cursor` for the next page; null on the last page.", nullable: true)),
             ],
             description:
                 "A page of \(item)s, in keyset order: pages never repeat or skip an item while the data is unchanged.")
     }
 
-    static var all: JSONTree {
-        .object([
+    /// Every component schema, in the order the document lists them.
+    static var all: [(String, JSONSchema)] {
+        [
             (
                 "Problem",
                 object(
                     [
-                        ("type", ["type": "string", "description": "https://chidian.dev/problems/<code with dashes>"]),
-                        ("title", ["type": "string", "description": "The status's reason phrase."]),
-                        ("status", ["type": "integer"]),
-                        ("detail", ["type": "string", "description": "For people; never holds SQL or a stack trace."]),
-                        (
-                            "code",
-                            [
-                                "type": "string", "pattern": "^[a-z]+(_[a-z]+)*$",
-                                "description": "Stable snake_case; what clients branch on.",
-                            ]
-                        ),
+                        ("type", text("https://chidian.dev/problems/<code with dashes>")),
+                        ("title", text("The status's reason phrase.")),
+                        ("status", int()),
+                        ("detail", text("For people; never holds SQL or a stack trace.")),
+                        ("code", text("Stable snake_case; what clients branch on.", pattern: "^[a-z]+(_[a-z]+)*$")),
                         (
                             "requestId",
-                            [
-                                "type": "string",
-                                "description":
-                                    "The same as the `X-Request-Id` response header and the server's log lines.",
-                            ]
+                            text("The same as the `X-Request-Id` response header and the server's log lines.")
                         ),
                     ], description: "An RFC 9457 problem, served as application/problem+json.")
             ),
-            ("Health", object([("status", ["const": "ok"])])),
+            ("Health", object([("status", oneOf(["ok"]))])),
             (
                 "Ready",
                 object([
-                    ("status", ["const": "ready"]),
+                    ("status", oneOf(["ready"])),
                     (
                         "pools",
-                        [
-                            "type": "array",
-                            "description":
-                                "The primary, then each replica of DATABASE_READ_URLS as the server last saw it.",
-                            "items": object(
+                        list(
+                            object(
                                 [
-                                    ("name", ["type": "string"]), ("role", ["enum": ["primary", "replica"]]),
-                                    ("healthy", ["type": "boolean"]),
-                                    ("lagSeconds", ["type": "number", "minimum": 0]),
-                                    ("replayLSN", ["type": "string", "pattern": "^[0-9A-F]{1,8}/[0-9A-F]{1,8}$"]),
-                                    ("problem", ["type": "string", "description": "Why a replica serves no reads."]),
+                                    ("name", text()), ("role", oneOf(["primary", "replica"])), ("healthy", boolean()),
+                                    ("lagSeconds", number(min: 0)),
+                                    ("replayLSN", text(pattern: "^[0-9A-F]{1,8}/[0-9A-F]{1,8}$")),
+                                    ("problem", text("Why a replica serves no reads.")),
                                 ], optional: ["lagSeconds", "replayLSN", "problem"]),
-                        ]
+                            description:
+                                "The primary, then each replica of DATABASE_READ_URLS as the server last saw it.")
                     ),
                 ])
             ),
-            ("Metrics", ["type": "string", "description": "Prometheus text format 0.0.4."]),
-            ("OpenAPIDocument", ["type": "object", "required": ["openapi", "info", "paths"]]),
+            ("Metrics", text("Prometheus text format 0.0.4.")),
+            (
+                "OpenAPIDocument",
+                .object(properties: ["openapi": .string, "info": .object, "paths": .object])
+            ),
             (
                 "User",
                 object([
-                    ("id", id), ("name", ["type": "string", "minLength": 1]),
-                    ("role", ["type": "string", "enum": ["user", "manager", "admin"]]),
-                    ("avatarUrl", ["type": ["string", "null"], "description": "An image path, or null."]),
+                    ("id", id), ("name", text(min: 1)), ("role", oneOf(["user", "manager", "admin"])),
+                    ("avatarUrl", text("An image path, or null.", nullable: true)),
                     ("createdAt", timestamp),
-                    ("reviewCount", count.merging(["description": "Visible reviews written (notices not counted)."])),
+                    ("reviewCount", count.with(description: "Visible reviews written (notices not counted).")),
                 ])
             ),
             (
                 "Session",
-                object([
-                    ("token", ["type": "string", "description": "Send as `Authorization: Bearer <token>`."]),
-                    ("user", ref("User")),
-                ])
+                object([("token", text("Send as `Authorization: Bearer <token>`.")), ("user", ref("User"))])
             ),
-            ("CategoryRef", object([("id", id), ("name", ["type": "string"])])),
-            ("Category", object([("id", id), ("name", ["type": "string"]), ("storeCount", count)])),
-            ("CategoryList", object([("items", ["type": "array", "items": ref("Category")])])),
+            ("CategoryRef", object([("id", id), ("name", text())])),
+            ("Category", object([("id", id), ("name", text()), ("storeCount", count)])),
+            ("CategoryList", object([("items", list(ref("Category")))])),
             (
                 "Rating",
-                object(
-                    [
-                        (
-                            "average",
-                            ["type": ["number", "null"], "description": "The plain average; null without reviews."]
-                        ),
-                        ("count", count),
-                        (
-                            "score",
-                            [
-                                "type": "number",
-                                "description":
-                                    "Bayesian average with prior C = 3.5 over m = 5 reviews: (sum + 17.5) / (count + 5). Sorts `sort=rating`.",
-                            ]
-                        ),
-                    ])
+                object([
+                    ("average", number(nullable: true, description: "The plain average; null without reviews.")),
+                    ("count", count),
+                    (
+                        "score",
+                        number(
+                            description:
+                                "Bayesian average with prior C = 3.5 over m = 5 reviews: (sum + 17.5) / (count + 5). Sorts `sort=rating`."
+                        )
+                    ),
+                ])
             ),
             (
                 "Store",
                 object(
                     [
-                        ("id", id), ("name", ["type": "string"]), ("category", ref("CategoryRef")),
-                        ("description", ["type": "string"]), ("address", ["type": "string"]),
-                        ("managerId", id), ("managerName", ["type": "string"]),
-                        ("imageUrls", ["type": "array", "items": imagePath, "maxItems": 9]),
+                        ("id", id), ("name", text()), ("category", ref("CategoryRef")),
+                        ("description", text()), ("address", text()),
+                        ("managerId", id), ("managerName", text()),
+                        ("imageUrls", list(imagePath, max: 9)),
                         ("rating", ref("Rating")), ("favoriteCount", count),
-                        (
-                            "favorited",
-                            [
-                                "type": "boolean",
-                                "description": "Whether the signed-in viewer favorited it; false for anyone else.",
-                            ]
-                        ),
-                        ("promoted", ["type": "boolean", "description": "adSpend > 0."]),
+                        ("favorited", boolean("Whether the signed-in viewer favorited it; false for anyone else.")),
+                        ("promoted", boolean("adSpend > 0.")),
                         ("createdAt", timestamp), ("updatedAt", timestamp),
-                        ("version", ["type": "integer", "minimum": 1]),
+                        ("version", int(min: 1)),
                         (
                             "adSpend",
-                            [
-                                "type": "integer", "minimum": 0,
-                                "description": "Total ad spend; present only for the store's manager and admins.",
-                            ]
+                            int(min: 0, description: "Total ad spend; present only for the store's manager and admins.")
                         ),
                     ], optional: ["adSpend"])
             ),
             ("StorePage", page(of: "Store")),
-            ("StoreList", object([("items", ["type": "array", "items": ref("Store")])])),
+            ("StoreList", object([("items", list(ref("Store")))])),
             (
                 "Promotion",
                 object(
                     [
-                        ("id", id), ("storeId", id),
-                        ("amount", ["type": "integer", "minimum": 1, "maximum": 1_000_000]),
-                        ("createdAt", timestamp),
+                        ("id", id), ("storeId", id), ("amount", int(min: 1, max: 1_000_000)), ("createdAt", timestamp),
                         (
                             "adSpend",
-                            [
-                                "type": "integer", "minimum": 1,
-                                "description":
-                                    "The store's total right after this purchase; only in the answer to the purchase.",
-                            ]
+                            int(
+                                min: 1,
+                                description:
+                                    "The store's total right after this purchase; only in the answer to the purchase.")
                         ),
                     ], optional: ["adSpend"])
             ),
@@ -196,127 +203,87 @@ enum APISchemas {
             (
                 "Comment",
                 object([
-                    ("id", id), ("kind", ["type": "string", "enum": ["review", "notice"]]), ("storeId", id),
+                    ("id", id), ("kind", oneOf(["review", "notice"])), ("storeId", id),
                     (
                         "store",
                         object([
-                            ("id", id), ("name", ["type": "string"]), ("category", ref("CategoryRef")),
-                            (
-                                "imageUrl",
-                                ["type": ["string", "null"], "description": "The store's first image, or null."]
-                            ),
+                            ("id", id), ("name", text()), ("category", ref("CategoryRef")),
+                            ("imageUrl", text("The store's first image, or null.", nullable: true)),
                         ])
                     ),
                     (
                         "author",
                         object(
-                            [("id", id), ("name", ["type": "string"]), ("avatarUrl", nullableString)],
+                            [("id", id), ("name", text()), ("avatarUrl", nullableString)],
                             description: "The author's current name and avatar.")
                     ),
-                    (
-                        "rating",
-                        [
-                            "type": ["integer", "null"], "minimum": 1, "maximum": 5,
-                            "description": "1–5 for reviews, null for notices.",
-                        ]
-                    ),
-                    ("body", ["type": "string", "minLength": 1]),
-                    ("imageUrls", ["type": "array", "items": imagePath, "maxItems": 9]),
-                    ("createdAt", timestamp), ("updatedAt", timestamp), ("version", ["type": "integer", "minimum": 1]),
+                    ("rating", int(min: 1, max: 5, nullable: true, description: "1–5 for reviews, null for notices.")),
+                    ("body", text(min: 1)),
+                    ("imageUrls", list(imagePath, max: 9)),
+                    ("createdAt", timestamp), ("updatedAt", timestamp), ("version", int(min: 1)),
                 ])
             ),
             ("CommentPage", page(of: "Comment")),
-            (
-                "CategoryScore",
-                object([
-                    ("id", id), ("name", ["type": "string"]), ("score", ["type": "number", "exclusiveMinimum": 0]),
-                ])
-            ),
+            ("CategoryScore", object([("id", id), ("name", text()), ("score", number(min: 0, exclusiveMin: true))])),
             (
                 "FeedPage",
                 object([
-                    ("items", ["type": "array", "items": ref("Comment")]),
-                    ("nextCursor", ["type": ["string", "null"]]),
+                    ("items", list(ref("Comment"))),
+                    ("nextCursor", text(nullable: true)),
                     (
                         "personalization",
                         object(
-                            [("categories", ["type": "array", "items": ref("CategoryScore")])],
+                            [("categories", list(ref("CategoryScore")))],
                             description:
                                 "The viewer's categories with a score above zero, highest first (as of the first page)."
                         )
                     ),
                 ])
             ),
-            (
-                "Interest",
-                object([
-                    ("category", ref("CategoryRef")), ("score", ["type": "number", "minimum": 0]), ("clicks", count),
-                ])
-            ),
-            ("InterestList", object([("items", ["type": "array", "items": ref("Interest")])])),
+            ("Interest", object([("category", ref("CategoryRef")), ("score", number(min: 0)), ("clicks", count)])),
+            ("InterestList", object([("items", list(ref("Interest")))])),
             (
                 "SearchMatch",
                 object([
-                    ("field", ["type": "string", "enum": ["name", "category", "dish"]]),
-                    ("text", ["type": "string"]),
+                    ("field", oneOf(["name", "category", "dish"])),
+                    ("text", text()),
                     (
                         "count",
-                        [
-                            "type": ["integer", "null"],
-                            "description": "For `dish`: how many of the store's reviews contain it; else null.",
-                        ]
+                        int(
+                            nullable: true,
+                            description: "For `dish`: how many of the store's reviews contain it; else null.")
                     ),
                 ])
             ),
-            (
-                "SearchResult",
-                object([
-                    ("store", ref("Store")),
-                    ("matches", ["type": "array", "items": ref("SearchMatch"), "minItems": 1]),
-                ])
-            ),
+            ("SearchResult", object([("store", ref("Store")), ("matches", list(ref("SearchMatch"), min: 1))])),
             ("SearchPage", page(of: "SearchResult")),
             (
                 "Image",
                 object([
                     ("id", id), ("url", imagePath),
-                    (
-                        "contentType",
-                        ["type": "string", "enum": ["image/jpeg", "image/png", "image/webp", "image/gif"]]
-                    ),
-                    ("width", ["type": "integer", "minimum": 1, "maximum": 20_000]),
-                    ("height", ["type": "integer", "minimum": 1, "maximum": 20_000]),
-                    ("bytes", ["type": "integer", "minimum": 1, "maximum": 8_388_608]),
+                    ("contentType", oneOf(["image/jpeg", "image/png", "image/webp", "image/gif"])),
+                    ("width", int(min: 1, max: 20_000)),
+                    ("height", int(min: 1, max: 20_000)),
+                    ("bytes", int(min: 1, max: 8_388_608)),
                 ])
             ),
-            ("ImageBytes", ["type": "string", "format": "binary"]),
+            ("ImageBytes", binary),
             // Requests
             (
                 "RegisterRequest",
                 request(
                     [
-                        (
-                            "name",
-                            [
-                                "type": "string",
-                                "description":
-                                    "Trimmed; 1–32 characters, no control characters; unique case-insensitively.",
-                            ]
-                        ),
-                        ("password", ["type": "string", "minLength": 8]),
-                        ("role", ["type": "string", "enum": ["user", "manager"], "default": "user"]),
+                        ("name", text("Trimmed; 1–32 characters, no control characters; unique case-insensitively.")),
+                        ("password", text(min: 8)),
+                        ("role", oneOf(["user", "manager"], default: "user")),
                     ], required: ["name", "password"])
             ),
-            (
-                "LoginRequest",
-                request(
-                    [("name", ["type": "string"]), ("password", ["type": "string"])], required: ["name", "password"])
-            ),
-            ("RenameRequest", request([("name", ["type": "string"])], required: ["name"])),
+            ("LoginRequest", request([("name", text()), ("password", text())], required: ["name", "password"])),
+            ("RenameRequest", request([("name", text())], required: ["name"])),
             (
                 "PasswordChangeRequest",
                 request(
-                    [("currentPassword", ["type": "string"]), ("newPassword", ["type": "string", "minLength": 8])],
+                    [("currentPassword", text()), ("newPassword", text(min: 8))],
                     required: ["currentPassword", "newPassword"])
             ),
             ("AvatarRequest", request([("imageId", id)], required: ["imageId"])),
@@ -324,27 +291,21 @@ enum APISchemas {
                 "StoreCreateRequest",
                 request(
                     [
-                        ("name", ["type": "string", "minLength": 1, "maxLength": 64]),
-                        ("categoryId", id),
-                        ("description", ["type": "string", "maxLength": 2000]),
-                        ("address", ["type": "string", "maxLength": 200]),
-                        ("imageIds", ["type": "array", "items": id, "maxItems": 9]),
+                        ("name", text(min: 1, max: 64)), ("categoryId", id), ("description", text(max: 2000)),
+                        ("address", text(max: 200)), ("imageIds", list(id, max: 9)),
                     ], required: ["name", "categoryId"])
             ),
             (
                 "StoreUpdateRequest",
                 request(
                     [
-                        ("name", ["type": ["string", "null"], "minLength": 1, "maxLength": 64]),
-                        ("categoryId", ["type": ["string", "null"]]),
-                        ("description", ["type": ["string", "null"], "maxLength": 2000]),
-                        ("address", ["type": ["string", "null"], "maxLength": 200]),
+                        ("name", text(min: 1, max: 64, nullable: true)),
+                        ("categoryId", text(nullable: true)),
+                        ("description", text(max: 2000, nullable: true)),
+                        ("address", text(max: 200, nullable: true)),
                         (
                             "imageIds",
-                            [
-                                "type": ["array", "null"], "items": id, "maxItems": 9,
-                                "description": "Replaces the carousel, in this order.",
-                            ]
+                            list(id, max: 9, nullable: true, description: "Replaces the carousel, in this order.")
                         ),
                     ], description: "Absent or null fields stay unchanged.")
             ),
@@ -354,10 +315,9 @@ enum APISchemas {
                     [
                         (
                             "amount",
-                            [
-                                "type": "integer", "minimum": 1, "maximum": 1_000_000,
-                                "description": "A JSON integer; `\"5\"` or `5.5` is `invalid_amount`.",
-                            ]
+                            int(
+                                min: 1, max: 1_000_000,
+                                description: "A JSON integer; `\"5\"` or `5.5` is `invalid_amount`.")
                         )
                     ],
                     required: ["amount"])
@@ -366,27 +326,20 @@ enum APISchemas {
                 "CommentCreateRequest",
                 request(
                     [
-                        (
-                            "rating",
-                            [
-                                "type": "integer", "minimum": 1, "maximum": 5,
-                                "description": "Required for reviews; ignored for notices.",
-                            ]
-                        ),
-                        ("body", ["type": "string", "minLength": 1, "maxLength": 5000]),
-                        ("imageIds", ["type": "array", "items": id, "maxItems": 9, "uniqueItems": true]),
+                        ("rating", int(min: 1, max: 5, description: "Required for reviews; ignored for notices.")),
+                        ("body", text(min: 1, max: 5000)),
+                        ("imageIds", list(id, max: 9, unique: true)),
                     ], required: ["body"])
             ),
             (
                 "CommentUpdateRequest",
                 request(
                     [
-                        ("rating", ["type": "integer", "minimum": 1, "maximum": 5]),
-                        ("body", ["type": "string", "minLength": 1, "maxLength": 5000]),
-                        ("imageIds", ["type": "array", "items": id, "maxItems": 9, "uniqueItems": true]),
+                        ("rating", int(min: 1, max: 5)), ("body", text(min: 1, max: 5000)),
+                        ("imageIds", list(id, max: 9, unique: true)),
                     ], description: "Absent fields stay unchanged.")
             ),
-            ("ImageUpload", request([("file", ["type": "string", "format": "binary"])], required: ["file"])),
-        ])
+            ("ImageUpload", request([("file", binary)], required: ["file"])),
+        ]
     }
 }

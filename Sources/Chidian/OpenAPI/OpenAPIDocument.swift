@@ -1,36 +1,50 @@
-/// The OpenAPI 3.1 document, generated from `APIOperations.all` and `APISchemas`.
-public enum OpenAPIDocument {
-    /// Built once: the document is constant for a build.
-    public static let json: String = tree.serialized()
+import Foundation
+import OpenAPIKit
 
-    public static var tree: JSONTree {
-        [
-            "openapi": "3.1.0",
-            "info": [
-                // ASCII, so the package name a client generator derives from it installs.
-                "title": "Chidian API",
-                "version": "1",
-                "description": .string(overview),
-            ],
-            "tags": .array(tags.map { ["name": .string($0)] }),
-            "paths": paths(APIOperations.all),
-            "components": [
-                "schemas": APISchemas.all.merging(["ProblemCode": problemCodeSchema]),
-                "securitySchemes": [
-                    "bearerAuth": [
-                        "type": "http", "scheme": "bearer",
-                        "description":
-                            "A token from register or login. Missing where needed: 401 `login_required`; unknown, expired or revoked: 401 `invalid_token`.",
-                    ],
-                    "visitorId": [
-                        "type": "apiKey", "in": "header", "name": "X-Visitor-Id",
-                        "description":
-                            "An anonymous visitor: 8–64 of [A-Za-z0-9_-], else 400 `invalid_visitor_id`. Ignored when a token is sent.",
-                    ],
-                ],
-                "headers": headers,
-            ],
-        ]
+/// The OpenAPI 3.1 document, built from `APIOperations.all` and `APISchemas` as OpenAPIKit values, so the library
+/// that defines the format encodes (and the tests validate) it.
+public enum OpenAPIDocument {
+    /// Encoded once: the document is constant for a build.
+    public static let json: String = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Every value is built in code; encoding cannot fail short of a bug the tests catch.
+        let data = try! encoder.encode(document)
+        return String(decoding: data, as: UTF8.self)
+    }()
+
+    public static var document: OpenAPI.Document {
+        OpenAPI.Document(
+            openAPIVersion: .v3_1_0,
+            // ASCII, so the package name a client generator derives from it installs.
+            info: .init(title: "Chidian API", description: overview, version: "1"),
+            servers: [],
+            paths: paths(APIOperations.all),
+            components: .init(
+                schemas: schemas, headers: headers.mapValues { .b($0) },
+                securitySchemes: [
+                    "bearerAuth": .b(
+                        .http(
+                            scheme: "bearer",
+                            description:
+                                "A token from register or login. Missing where needed: 401 `login_required`; unknown, expired or revoked: 401 `invalid_token`."
+                        )),
+                    "visitorId": .b(
+                        .apiKey(
+                            name: "X-Visitor-Id", location: .header,
+                            description:
+                                "An anonymous visitor: 8–64 of [A-Za-z0-9_-], else 400 `invalid_visitor_id`. Ignored when a token is sent."
+                        )),
+                ]),
+            tags: tags.map { OpenAPI.Tag(name: $0) })
+    }
+
+    static var schemas: OpenAPI.ComponentDictionary<JSONSchema> {
+        var schemas = OpenAPI.ComponentDictionary<JSONSchema>()
+        for (name, schema) in APISchemas.all + [("ProblemCode", problemCodeSchema)] {
+            schemas[OpenAPI.ComponentKey(rawValue: name)!] = schema
+        }
+        return schemas
     }
 
     static let overview = """
@@ -69,146 +83,130 @@ public enum OpenAPIDocument {
         return seen
     }
 
-    static let headers: JSONTree = [
-        "XRequestId": [
-            "description": "The request's id, also in its log lines and in any problem body.",
-            "schema": ["type": "string"],
-        ],
-        "XContentTypeOptions": ["description": "Always `nosniff`.", "schema": ["const": "nosniff"]],
-        "ETag": [
-            "description": "`\"<version>\"` for JSON resources; the content hash for image bytes.",
-            "schema": ["type": "string"],
-        ],
-        "Location": ["description": "The new resource's path.", "schema": ["type": "string"]],
-        "RetryAfter": [
-            "description": "Seconds to wait before trying again.", "schema": ["type": "string", "pattern": "^[0-9]+$"],
-        ],
-        "CacheControl": ["description": "`public, max-age=31536000, immutable`.", "schema": ["type": "string"]],
-        "ContentSecurityPolicy": [
-            "description": "`default-src 'none'; sandbox`: served images never run script.",
-            "schema": ["type": "string"],
-        ],
+    /// The response headers, by component name (written out in each response: a `$ref` cannot carry `required`).
+    static let headers: OrderedDictionary<OpenAPI.ComponentKey, OpenAPI.Header> = [
+        "XRequestId": .init(
+            schema: .string, description: "The request's id, also in its log lines and in any problem body."),
+        "XContentTypeOptions": .init(schema: APISchemas.oneOf(["nosniff"]), description: "Always `nosniff`."),
+        "ETag": .init(
+            schema: .string, description: "`\"<version>\"` for JSON resources; the content hash for image bytes."),
+        "Location": .init(schema: .string, description: "The new resource's path."),
+        "RetryAfter": .init(
+            schema: .string(pattern: "^[0-9]+$"), description: "Seconds to wait before trying again."),
+        "CacheControl": .init(schema: .string, description: "`public, max-age=31536000, immutable`."),
+        "ContentSecurityPolicy": .init(
+            schema: .string, description: "`default-src 'none'; sandbox`: served images never run script."),
     ]
 
-    /// A response header, written out rather than referenced: a `$ref` cannot carry `required`.
-    static func header(_ name: String, required: Bool) -> JSONTree {
-        let component = headers[name.replacingOccurrences(of: "-", with: "")] ?? ["schema": ["type": "string"]]
-        return component.merging(["required": .bool(required)])
+    /// A response header by its HTTP name, with `required` set.
+    static func header(_ name: String, required: Bool) -> Either<OpenAPI.Reference<OpenAPI.Header>, OpenAPI.Header> {
+        let component = OpenAPI.ComponentKey(rawValue: name.replacingOccurrences(of: "-", with: ""))
+        let header = component.flatMap { headers[$0] } ?? .init(schema: .string)
+        return .b(
+            OpenAPI.Header(
+                schemaOrContent: header.schemaOrContent, description: header.description, required: required))
     }
 
     /// Headers every response carries.
-    static let commonHeaders: [(String, JSONTree)] = [
-        ("X-Request-Id", header("X-Request-Id", required: true)),
-        ("X-Content-Type-Options", header("X-Content-Type-Options", required: true)),
-    ]
-
-    static func paths(_ operations: [APIOperation]) -> JSONTree {
-        var paths: [(String, JSONTree)] = []
-        for operation in operations {
-            let entry: JSONTree = .object([(operation.method, self.operation(operation))])
-            if let index = paths.firstIndex(where: { $0.0 == operation.path }) {
-                paths[index].1 = paths[index].1.merging(entry)
-            } else {
-                paths.append((operation.path, entry))
-            }
-        }
-        return .object(paths)
+    static var commonHeaders: OpenAPI.Header.Map {
+        [
+            "X-Request-Id": header("X-Request-Id", required: true),
+            "X-Content-Type-Options": header("X-Content-Type-Options", required: true),
+        ]
     }
 
-    static let pagingParameters: [JSONTree] = [
-        [
-            "name": "limit", "in": "query", "required": false, "description": "Items per page, 1–100.",
-            "schema": ["type": "integer", "minimum": 1, "maximum": 100, "default": 20],
-        ],
-        [
-            "name": "cursor", "in": "query", "required": false, "description": "The `nextCursor` of the previous page.",
-            "schema": ["type": "string"],
-        ],
+    static func paths(_ operations: [APIOperation]) -> OpenAPI.PathItem.Map {
+        var paths = OpenAPI.PathItem.Map()
+        for operation in operations {
+            let path = OpenAPI.Path(rawValue: operation.path)
+            var item = paths[path]?.b ?? OpenAPI.PathItem()
+            item.set(
+                operation: self.operation(operation), for: OpenAPI.HttpMethod(rawValue: operation.method.uppercased())!)
+            paths[path] = .b(item)
+        }
+        return paths
+    }
+
+    static let pagingParameters: [OpenAPI.Parameter] = [
+        APIOperations.query("limit", "Items per page, 1–100.", schema: APISchemas.int(min: 1, max: 100, default: 20)),
+        APIOperations.query("cursor", "The `nextCursor` of the previous page.", schema: .string),
     ]
 
-    static func operation(_ operation: APIOperation) -> JSONTree {
+    static func operation(_ operation: APIOperation) -> OpenAPI.Operation {
         let problems = operation.allProblems
         var lines = operation.description.isEmpty ? [] : [operation.description, ""]
         lines.append("Problem codes:")
         for status in problems.keys.sorted() {
             lines.append("* \(status): " + problems[status]!.map { "`\($0)`" }.joined(separator: ", "))
         }
-        var tree: JSONTree = [
-            "operationId": .string(operation.operationId),
-            "tags": [.string(operation.tag)],
-            "summary": .string(operation.summary),
-            "description": .string(lines.joined(separator: "\n")),
-            "security": security(operation.access),
-        ]
-        let parameters = operation.parameters + (operation.paged ? pagingParameters : [])
-        if !parameters.isEmpty { tree = tree.merging(["parameters": .array(parameters)]) }
-        if let body = operation.body { tree = tree.merging(["requestBody": requestBody(body)]) }
-        var responses: [(String, JSONTree)] = operation.successes.map { (String($0.status), success($0)) }
+        var responses = OpenAPI.Response.Map()
+        for success in operation.successes { responses[.status(code: success.status)] = .b(self.success(success)) }
         for status in problems.keys.sorted() {
-            responses.append((String(status), problem(status: status, codes: problems[status]!)))
+            responses[.status(code: status)] = .b(problem(codes: problems[status]!))
         }
-        return tree.merging(["responses": .object(responses)])
+        return OpenAPI.Operation(
+            tags: [operation.tag], summary: operation.summary, description: lines.joined(separator: "\n"),
+            operationId: operation.operationId,
+            parameters: (operation.parameters + (operation.paged ? pagingParameters : [])).map { .b($0) },
+            requestBody: operation.body.map(requestBody), responses: responses, security: security(operation.access))
     }
 
-    static func security(_ access: APIOperation.Access) -> JSONTree {
+    static func security(_ access: APIOperation.Access) -> [OpenAPI.SecurityRequirement] {
         switch access {
         case .operations: return []
-        case .anyone, .viewer: return [[:], ["bearerAuth": []], ["visitorId": []]]
-        case .signedIn: return [["bearerAuth": []]]
+        case .anyone, .viewer:
+            return [[:], [.component(named: "bearerAuth"): []], [.component(named: "visitorId"): []]]
+        case .signedIn: return [[.component(named: "bearerAuth"): []]]
         }
     }
 
-    static func requestBody(_ body: APIOperation.Body) -> JSONTree {
+    static let imageTypes = ["image/jpeg", "image/png", "image/webp", "image/gif"].map {
+        OpenAPI.ContentType(rawValue: $0)!
+    }
+
+    static func requestBody(_ body: APIOperation.Body) -> OpenAPI.Request {
         switch body {
         case .json(let schema):
-            return ["required": true, "content": ["application/json": ["schema": APISchemas.ref(schema)]]]
+            return OpenAPI.Request(content: [.json: .b(.init(schema: APISchemas.ref(schema)))], required: true)
         case .image:
-            let binary: JSONTree = ["schema": ["type": "string", "format": "binary"]]
-            return [
-                "required": true,
-                "content": [
-                    "image/jpeg": binary, "image/png": binary, "image/webp": binary, "image/gif": binary,
-                    "multipart/form-data": ["schema": APISchemas.ref("ImageUpload")],
-                ],
-            ]
+            var content = OpenAPI.Content.Map()
+            for type in imageTypes { content[type] = .b(OpenAPI.Content(schema: APISchemas.binary)) }
+            content[.multipartForm] = .b(.init(schema: APISchemas.ref("ImageUpload")))
+            return OpenAPI.Request(content: content, required: true)
         }
     }
 
-    static func success(_ success: APIOperation.Success) -> JSONTree {
+    static func success(_ success: APIOperation.Success) -> OpenAPI.Response {
         var headers = commonHeaders
-        for name in success.headers { headers.append((name, header(name, required: true))) }
-        var tree: JSONTree = ["description": .string(success.description), "headers": .object(headers)]
+        for name in success.headers { headers[name] = header(name, required: true) }
+        var content = OpenAPI.Content.Map()
         if let schema = success.schema {
-            let content: JSONTree
             switch schema {
-            case "Metrics": content = ["text/plain": ["schema": APISchemas.ref(schema)]]
-            case "ImageBytes":
-                let bytes: JSONTree = ["schema": APISchemas.ref(schema)]
-                content = ["image/jpeg": bytes, "image/png": bytes, "image/webp": bytes, "image/gif": bytes]
-            default: content = ["application/json": ["schema": APISchemas.ref(schema)]]
+            case "Metrics": content[.txt] = .b(.init(schema: APISchemas.ref(schema)))
+            case "ImageBytes": for type in imageTypes { content[type] = .b(.init(schema: APISchemas.ref(schema))) }
+            default: content[.json] = .b(.init(schema: APISchemas.ref(schema)))
             }
-            tree = tree.merging(["content": content])
         }
-        return tree
+        return OpenAPI.Response(description: success.description, headers: headers, content: content)
     }
 
     /// Codes that always come with `Retry-After`.
     static let retryCodes: Set<String> = ["database_unavailable", "query_timeout", "too_many_attempts", "busy"]
 
-    static func problem(status: Int, codes: [String]) -> JSONTree {
+    static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
+
+    static func problem(codes: [String]) -> OpenAPI.Response {
         var headers = commonHeaders
         if codes.contains(where: retryCodes.contains) {
-            headers.append(("Retry-After", header("Retry-After", required: codes.allSatisfy(retryCodes.contains))))
+            headers["Retry-After"] = header("Retry-After", required: codes.allSatisfy(retryCodes.contains))
         }
         // The plain Problem schema, so generated clients decode every error into one typed Problem (an `allOf`
         // narrowing `status` and `code` per response is more than generators merge: they dropped the responses).
         // The codes this response can carry are in its description and in `x-problem-codes`.
-        return [
-            "description": .string(codes.map { "`\($0)`" }.joined(separator: ", ")),
-            "headers": .object(headers),
-            "content": ["application/problem+json": ["schema": APISchemas.ref("Problem")]],
-            "x-problem-codes": .array(codes.map { .string($0) }),
-        ]
+        return OpenAPI.Response(
+            description: codes.map { "`\($0)`" }.joined(separator: ", "), headers: headers,
+            content: [problemJSON: .b(.init(schema: APISchemas.ref("Problem")))],
+            vendorExtensions: ["x-problem-codes": AnyCodable(codes)])
     }
 
     /// Every problem code any operation answers, plus the ones any route can meet.
@@ -218,10 +216,8 @@ public enum OpenAPIDocument {
         return codes.sorted()
     }
 
-    static var problemCodeSchema: JSONTree {
-        [
-            "type": "string", "enum": .array(problemCodes.map { .string($0) }),
-            "description": "Every `code` the API answers with. `not_found` is for unknown routes.",
-        ]
+    static var problemCodeSchema: JSONSchema {
+        APISchemas.oneOf(
+            problemCodes, description: "Every `code` the API answers with. `not_found` is for unknown routes.")
     }
 }

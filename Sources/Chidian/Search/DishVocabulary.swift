@@ -1,9 +1,9 @@
 import Foundation
 import PostgresNIO
 
-/// The dish vocabulary pinyin queries are matched against (`chidian dish add|list`). migration 003 seeds it from
-/// `DishCatalog`; names added later are counted over the existing reviews when they are added, and from then on
-/// the review triggers keep their counts.
+/// The dish vocabulary search matches (`chidian dish add|list`). `DishCatalog` is its source: every `migrate`
+/// writes the catalogue's names the table lacks (`syncCatalog`), and `dish add` adds more. A name is counted over
+/// the existing reviews when it arrives, and from then on the review triggers keep its counts.
 public struct DishVocabulary: Sendable {
     let database: Database
 
@@ -38,6 +38,21 @@ public struct DishVocabulary: Sendable {
             // The row was inserted in this transaction, so it is there.
             return try await Self.entries(id: id, on: connection, logger: logger)[0]
         }
+    }
+
+    /// Adds the catalogue's names the table lacks and counts them over the reviews; names added with `dish add` stay
+    /// (an admin's additions are data, not code). Idempotent: with nothing missing it is one statement.
+    @Sendable static func syncCatalog(on connection: PostgresConnection, logger: Logger) async throws {
+        let added = try await connection.rows(
+            """
+            INSERT INTO search_dishes (name) SELECT unnest(\(DishCatalog.names)::text[])
+            ON CONFLICT (lname) DO NOTHING RETURNING id::bigint
+            """, logger: logger
+        ).map { try $0.decode(Int.self) }
+        guard !added.isEmpty else { return }
+        try await PinyinIndex.refresh(on: connection, logger: logger, inTransaction: true)
+        for id in added { try await connection.rows("SELECT search_count_dish(\(id)::int)", logger: logger) }
+        logger.info("dish catalogue synced", metadata: ["added": .stringConvertible(added.count)])
     }
 
     /// Every dish, in the order they were added.

@@ -1,5 +1,5 @@
-/// The pieces of hand-written JSON that the response writer (`JSONWriter`), the OpenAPI document (`JSONTree`) and
-/// the data generator (`JSONTextWriter`) share: the one string escaper, digits and `.iso8601` timestamps without
+/// The pieces of hand-written JSON that the response writer (`JSONWriter`) and the data generator
+/// (`JSONTextWriter`) share: the one string escaper, digits and `.iso8601` timestamps without
 /// Foundation's formatters.
 enum JSONText {
     /// JSON string escaping: quote, backslash and control characters; everything else is written as UTF-8.

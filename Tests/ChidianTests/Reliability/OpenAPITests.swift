@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import OpenAPIKit
 import Testing
 
 @testable import Chidian
@@ -84,10 +85,7 @@ import Testing
             let placeholders = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map {
                 String($0.dropFirst().dropLast())
             }
-            let declared = operation.parameters.compactMap { parameter -> String? in
-                guard parameter["in"] == "path", case .string(let name)? = parameter["name"] else { return nil }
-                return name
-            }
+            let declared = operation.parameters.filter { $0.location == .path }.map(\.name)
             #expect(
                 placeholders == declared, "\(operation.operationId): path parameters \(placeholders) vs \(declared)")
             #expect(!operation.successes.isEmpty)

@@ -39,3 +39,37 @@ import Testing
         #expect(DishCatalog.dishes(in: "不存在").isEmpty)
     }
 }
+
+/// The catalogue is the vocabulary's one source: `migrate` writes the names the table lacks.
+@Suite struct DishCatalogSyncTests {
+    static func names(_ database: Database) async throws -> [String] {
+        try await database.query("SELECT name FROM search_dishes ORDER BY id").map { try $0.decode(String.self) }
+    }
+
+    @Test func aMigratedDatabaseHoldsExactlyTheCatalogue() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            let names = try await Self.names(database)
+            #expect(names.count == DishCatalog.names.count)
+            #expect(Set(names) == Set(DishCatalog.names))
+        }
+    }
+
+    @Test func migrateBringsBackAMissingCatalogueNameCountedAndKeepsAddedOnes() async throws {
+        try await TestApp.run { client, app in
+            // setup: a review naming 宫保鸡丁, the name gone from the table, an admin's own dish
+            let world = try await SearchWorld.make(client, app)
+            _ = try await world.post(store: "鱼你在一起", body: ["rating": 5, "body": "宫保鸡丁很好吃"], as: world.eater)
+            try await app.database.query("DELETE FROM search_dishes WHERE name = '宫保鸡丁'")
+            _ = try await DishVocabulary(database: app.database).add(name: "招牌烤鱼")
+            // MUT
+            try await app.database.withConnection { try await Migrator(logger: TestDatabase.logger).migrate(on: $0) }
+            // validate
+            let entries = try await DishVocabulary(database: app.database).list()
+            let kungPao = try #require(entries.first { $0.name == "宫保鸡丁" })
+            #expect(kungPao.stores == 1 && kungPao.reviews == 1)
+            #expect(kungPao.syllables == "gongbaojiding")
+            #expect(entries.contains { $0.name == "招牌烤鱼" })
+            #expect(entries.count == DishCatalog.names.count + 1)
+        }
+    }
+}
