@@ -97,6 +97,8 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         logger: services.logger)
     if runDatabase {
         app.addServices(services.database.client)
+        app.addServices(
+            HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         if let replicas = services.database.replicas {
             app.addServices(replicas.databases.map(\.client) + [ReplicaMonitor(replicas: replicas)])
         }

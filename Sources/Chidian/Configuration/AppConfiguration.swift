@@ -36,6 +36,8 @@ public struct AppConfiguration: Sendable {
     public var rateLimits = RateLimits()
     /// Proxies whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`).
     public var trustedProxies = TrustedProxies.none
+    /// How often `serve` runs housekeeping (`HOUSEKEEPING_INTERVAL_SECONDS`).
+    public var housekeepingInterval: Duration = .seconds(3600)
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -130,6 +132,7 @@ public struct AppConfiguration: Sendable {
             }
         }
         integer("UPLOADS_PER_DAY", 1...1_000_000) { config.rateLimits.uploadsPerDay = $0 }
+        integer("HOUSEKEEPING_INTERVAL_SECONDS", 1...604_800) { config.housekeepingInterval = .seconds($0) }
         if let raw = environment["TRUSTED_PROXIES"], !raw.isEmpty {
             if let proxies = TrustedProxies(raw) {
                 config.trustedProxies = proxies
