@@ -204,7 +204,7 @@ trap stop_server EXIT
 mkdir -p "$out/static"
 perl -e 'print "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x02\x80\0\0\x01\xe0\x08\x02\0\0\0\0\0\0\0";
     srand(7); print pack("C*", map { int(rand(256)) } 1 .. 204800 - 33)' >"$out/static/bench.png"
-DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL STATIC_DIR=$out/static "$BIN" serve --host 127.0.0.1 --port "$port" \
+DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL RATE_LIMITS=off STATIC_DIR=$out/static "$BIN" serve --host 127.0.0.1 --port "$port" \
     >"$res/server.log" 2>&1 &
 server_pid=$!
 api=http://127.0.0.1:$port
@@ -307,7 +307,7 @@ search_plans() {
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_analyze = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_buffers = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_nested_statements = on" >/dev/null
-    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
+    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL RATE_LIMITS=off "$BIN" serve --host 127.0.0.1 --port "$port" \
         >>"$res/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
@@ -348,7 +348,7 @@ live_import() {
     psql "$live_url" -c "UPDATE users SET name = 'demo-' || id" -c "VACUUM ANALYZE" >/dev/null
     sql "$live_url" "SELECT '/v1/stores/' || id FROM stores WHERE archived_at IS NULL ORDER BY id" >"$paths/live-store"
     live_stores=$(wc -l <"$paths/live-store")
-    DATABASE_URL=$live_url LOG_LEVEL=$LOG_LEVEL "$BIN" serve --host 127.0.0.1 --port "$port" \
+    DATABASE_URL=$live_url LOG_LEVEL=$LOG_LEVEL RATE_LIMITS=off "$BIN" serve --host 127.0.0.1 --port "$port" \
         >"$res/live-server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done

@@ -6,7 +6,7 @@
 #   PostgreSQL 15 ×2 managed by Patroni, leader election in etcd; synchronous replication when both are up.
 #
 #   scripts/cluster.sh start | stop | status | env | kill-server N | start-server N | stop-node N | start-node N
-#                      | kill-node N | leader
+#                      | kill-node N | leader | sync-standby
 # `start` is idempotent; `stop` stops everything it started, by PID, and keeps the data (`reset` removes it).
 # Ports are remembered in the state folder (.cluster/, or CLUSTER_STATE); nginx listens on 127.0.0.1:8090
 # (CLUSTER_PORT). CHIDIAN_BIN: the binary the servers run (default: the debug build).
@@ -185,6 +185,19 @@ start_node() {
 patroni_says() { local rest; rest=$(eval echo "\$rest$1"); curl -fsS -m 1 "http://127.0.0.1:$rest/$2"; }
 leader() {
     for n in 1 2; do patroni_says "$n" primary >/dev/null 2>&1 && { echo "$n"; return 0; }; done
+    return 1
+}
+
+# The node Patroni has made the synchronous standby (the only one it will promote), if any.
+sync_standby() {
+    local n
+    for n in 1 2; do
+        patroni_says "$n" cluster 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+members = json.load(sys.stdin)["members"]
+print(next((m["name"][2:] for m in members if m["role"] == "sync_standby" and m["state"] in ("streaming", "running")), ""))' \
+            && return 0
+    done
     return 1
 }
 
@@ -395,6 +408,7 @@ case "${1:-status}" in
     env) load_ports; echo "DATABASE_URL=$(write_url)"; echo "DATABASE_READ_URLS=$(read_url)"; echo "FRONT=http://127.0.0.1:$front_port"
         echo "SERVER1=http://127.0.0.1:$server1"; echo "SERVER2=http://127.0.0.1:$server2" ;;
     leader) load_ports; leader ;;
+    sync-standby) load_ports; sync_standby ;;
     kill-server) load_ports; kill_server "$2" ;;
     start-server) load_ports; start_server "$2"; wait_for "server $2" 60 curl -fsS -m 1 "http://127.0.0.1:$(eval echo "\$server$2")/ready" ;;
     stop-node) load_ports; stop_node "$2" ;;

@@ -52,7 +52,7 @@ say "throwaway PostgreSQL on 127.0.0.1:$pgport ($work)"
 port=$(free_port 18500)
 # A 1 s database wait keeps outage answers quick; bcrypt cost 12 makes registrations slow enough to be in
 # flight when SIGTERM arrives.
-DATABASE_URL=$database_url DB_TIMEOUT_MS=1000 BCRYPT_COST=12 LOG_LEVEL=${LOG_LEVEL:-warning} \
+DATABASE_URL=$database_url DB_TIMEOUT_MS=1000 BCRYPT_COST=12 LOG_LEVEL=${LOG_LEVEL:-warning} RATE_LIMITS=off \
     "$bin" serve --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do

@@ -190,7 +190,14 @@ def main():
     event("replica stopped", lambda: cluster("stop-node", replica))
     time.sleep(8)
     event("replica started", lambda: cluster("start-node", replica))
-    time.sleep(10)
+    # Patroni promotes only its synchronous standby: the next fault waits until the replica is that again.
+    resynced = None
+    while now() - events[-1][0] < 60:
+        if subprocess.run(CLUSTER + ["sync-standby"], capture_output=True, text=True).stdout.strip() == replica:
+            resynced = now() - events[-1][0]
+            break
+        time.sleep(0.5)
+    time.sleep(max(0.0, 10 - (now() - events[-1][0])))
     event("primary killed", lambda: cluster("kill-node", leader))
     promoted = None
     while now() - events[-1][0] < 60:
@@ -248,6 +255,10 @@ def main():
     print(f"reads before the first fault: {replica_reads:.0f} on the replica, {steady.get('primary', 0):.0f} on the primary")
     if replica_reads == 0:
         failures.append("no read was served by the replica while it was healthy")
+    print(f"seconds until the restarted replica was the synchronous standby again: "
+          f"{resynced:.1f}" if resynced is not None else "the restarted replica never became the synchronous standby")
+    if resynced is None:
+        failures.append("the restarted replica did not become the synchronous standby within 60 s")
     if promoted is None:
         failures.append("the replica was not promoted within 60 s")
     if present != len(bought):

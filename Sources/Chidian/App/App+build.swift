@@ -32,6 +32,7 @@ public struct AppServices: Sendable {
 public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ResponseHeadersMiddleware())
+    router.add(middleware: ClientAddressMiddleware(proxies: services.config.trustedProxies))
     if let directory = services.config.staticDirectory {
         // Inner middleware answers unknown routes with a problem response, not an error: serve files on that 404.
         router.add(
@@ -54,6 +55,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         database: services.database, lifetime: services.config.sessionLifetime,
         maxLifetime: services.config.sessionMaxLifetime)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
+        .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
         passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle
@@ -67,7 +69,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         comments: CommentRepository(database: services.database), interests: interests, clock: services.clock
     )
     .addRoutes(to: api)
-    ImagesController(images: ImageRepository(database: services.database)).addRoutes(to: api)
+    ImagesController(
+        images: ImageRepository(database: services.database), buckets: RateBuckets(database: services.database),
+        uploadsPerDay: services.config.rateLimits.uploadsPerDay
+    ).addRoutes(to: api)
     FeedController(
         feed: FeedRepository(database: services.database),
         interests: interests,
@@ -92,6 +97,8 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         logger: services.logger)
     if runDatabase {
         app.addServices(services.database.client)
+        app.addServices(
+            HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         if let replicas = services.database.replicas {
             app.addServices(replicas.databases.map(\.client) + [ReplicaMonitor(replicas: replicas)])
         }

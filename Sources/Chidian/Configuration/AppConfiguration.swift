@@ -32,6 +32,12 @@ public struct AppConfiguration: Sendable {
     public var readDatabaseURLs: [String] = []
     /// A replica further behind than this is skipped.
     public var replicaMaxLag: Duration = .seconds(5)
+    /// Per-client rate limits (`RATE_LIMITS`, `RATE_LIMIT_<KIND>`, `UPLOADS_PER_DAY`).
+    public var rateLimits = RateLimits()
+    /// Proxies whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`).
+    public var trustedProxies = TrustedProxies.none
+    /// How often `serve` runs housekeeping (`HOUSEKEEPING_INTERVAL_SECONDS`).
+    public var housekeepingInterval: Duration = .seconds(3600)
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -112,6 +118,28 @@ public struct AppConfiguration: Sendable {
             }
         }
         integer("REPLICA_MAX_LAG_MS", 100...3_600_000) { config.replicaMaxLag = .milliseconds($0) }
+        switch environment["RATE_LIMITS"]?.lowercased() {
+        case nil, "", "on": break
+        case "off": config.rateLimits.enabled = false
+        case let other?: problems.append("RATE_LIMITS=\(other) is not on or off")
+        }
+        for kind in RateLimits.Kind.allCases {
+            guard let raw = environment[kind.variable], !raw.isEmpty else { continue }
+            if let limit = RateLimits.parse(raw, keepingBurst: config.rateLimits.limits[kind]?.burst ?? 1) {
+                config.rateLimits.limits[kind] = limit
+            } else {
+                problems.append("\(kind.variable)=\(raw) is not PER_MINUTE or PER_MINUTE:BURST")
+            }
+        }
+        integer("UPLOADS_PER_DAY", 1...1_000_000) { config.rateLimits.uploadsPerDay = $0 }
+        integer("HOUSEKEEPING_INTERVAL_SECONDS", 1...604_800) { config.housekeepingInterval = .seconds($0) }
+        if let raw = environment["TRUSTED_PROXIES"], !raw.isEmpty {
+            if let proxies = TrustedProxies(raw) {
+                config.trustedProxies = proxies
+            } else {
+                problems.append("TRUSTED_PROXIES is not a comma-separated list of addresses and CIDR blocks")
+            }
+        }
         if !problems.isEmpty { throw ConfigurationError(problems: problems) }
         return config
     }

@@ -38,8 +38,9 @@ public enum Role: String, Sendable, Codable, CaseIterable {
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var viewer: Viewer = .nobody
-    /// The client's IP address (for login throttling), when the request came over a socket.
-    public let clientAddress: String?
+    /// The client's IP address (for throttling and rate limits), when the request came over a socket: the peer,
+    /// or behind a trusted proxy the address it forwarded (`ClientAddressMiddleware`).
+    public var clientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

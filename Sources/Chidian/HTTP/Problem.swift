@@ -60,6 +60,13 @@ extension Problem {
             headers: [.retryAfter: String(retryAfter)])
     }
 
+    /// A client over one of its rate limits (`RateLimits`).
+    public static func rateLimited(retryAfter: Int) -> Problem {
+        Problem(
+            .tooManyRequests, "rate_limited", "Too many requests of this kind; try again after Retry-After seconds.",
+            headers: [.retryAfter: String(retryAfter)])
+    }
+
     public static func databaseUnavailable(retryAfter: Int = 2) -> Problem {
         Problem(
             .serviceUnavailable, "database_unavailable", "The database is unavailable; try again shortly.",

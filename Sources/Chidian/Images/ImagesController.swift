@@ -6,6 +6,9 @@ import NIOCore
 /// The contract's "Images" routes.
 struct ImagesController {
     let images: ImageRepository
+    let buckets: RateBuckets
+    /// Valid uploads one user may make in a day (a fixed window shared by every server process).
+    let uploadsPerDay: Int
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("images", use: upload)
@@ -44,6 +47,11 @@ struct ImagesController {
                 .unsupportedMediaType, "unsupported_media_type", "Only JPEG, PNG, WebP and GIF images are accepted.")
         } catch .invalid(let reason) {
             throw Problem.badRequest("invalid_image", reason)
+        }
+        if let wait = try await buckets.take(
+            [.init("uploads-day|\(user.id)", limit: uploadsPerDay)], windowSeconds: 86_400)
+        {
+            throw Problem.rateLimited(retryAfter: wait)
         }
         let view = try await images.create(bytes: bytes, info: info, uploaderID: user.id)
         return JSONResponse(view, status: .created, headers: [.location: view.url])

@@ -1,3 +1,4 @@
+import HTTPTypes
 import OpenAPIKit
 
 /// One documented route: what it takes, what it answers, and every problem `code` it can answer with.
@@ -76,6 +77,11 @@ public struct APIOperation: Sendable {
         self.ifMatch = ifMatch
     }
 
+    /// The per-client rate limit this route falls under, if any (429 `rate_limited`).
+    public var rateLimit: RateLimits.Kind? {
+        HTTPRequest.Method(rawValue: method.uppercased()).flatMap { RateLimits.kind($0, path[...]) }
+    }
+
     /// Every problem code this operation can answer, by status, the implied ones included.
     public var allProblems: [Int: [String]] {
         var all = problems
@@ -94,6 +100,7 @@ public struct APIOperation: Sendable {
             add(413, "body_too_large")
         }
         if paged { add(400, "invalid_limit", "invalid_cursor") }
+        if rateLimit != nil { add(429, "rate_limited") }
         if ifMatch { add(412, "version_conflict") }
         return all
     }

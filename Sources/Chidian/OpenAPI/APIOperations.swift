@@ -387,7 +387,8 @@ public enum APIOperations {
                 The raw bytes with an image `Content-Type`, or `multipart/form-data` with field `file`. The bytes \
                 decide the type (415 `unsupported_media_type` unless JPEG, PNG, WebP or GIF); only the header is read \
                 (never the pixels): empty, truncated, a side over 20,000 pixels or over 40 megapixels in all: 400 `invalid_image`. Over 8 MiB: \
-                413 `image_too_large`. Identical bytes are stored once.
+                413 `image_too_large`. Identical bytes are stored once. Besides the upload rate, one user may make \
+                200 valid uploads a day (`UPLOADS_PER_DAY`): beyond, 429 `rate_limited` with `Retry-After`.
                 """,
             access: .signedIn, body: .image,
             successes: [.init(201, "The image.", schema: "Image", headers: ["Location"])],

@@ -135,6 +135,12 @@ public enum OpenAPIDocument {
     static func operation(_ operation: APIOperation) -> OpenAPI.Operation {
         let problems = operation.allProblems
         var lines = operation.description.isEmpty ? [] : [operation.description, ""]
+        if let kind = operation.rateLimit, let limit = RateLimits.defaults[kind] {
+            lines.append(
+                "Rate limit: \(limit), per signed-in user, else per client address (the default; `\(kind.variable)`; "
+                    + "`RATE_LIMITS=off` lifts it): 429 `rate_limited` with `Retry-After`.")
+            lines.append("")
+        }
         lines.append("Problem codes:")
         for status in problems.keys.sorted() {
             lines.append("* \(status): " + problems[status]!.map { "`\($0)`" }.joined(separator: ", "))
@@ -191,7 +197,9 @@ public enum OpenAPIDocument {
     }
 
     /// Codes that always come with `Retry-After`.
-    static let retryCodes: Set<String> = ["database_unavailable", "query_timeout", "too_many_attempts", "busy"]
+    static let retryCodes: Set<String> = [
+        "database_unavailable", "query_timeout", "too_many_attempts", "busy", "rate_limited",
+    ]
 
     static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
 

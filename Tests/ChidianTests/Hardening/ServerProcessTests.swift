@@ -26,6 +26,8 @@ final class ServerProcess: @unchecked Sendable {
         environment["DATABASE_URL"] = databaseURL.description
         environment["BCRYPT_COST"] = "4"
         environment["LOG_LEVEL"] = "info"
+        // Every test request comes from loopback: limits are on only where a test asks for them.
+        environment["RATE_LIMITS"] = "off"
         environment.merge(extra) { $1 }
         process.environment = environment
         process.standardOutput = log

@@ -13,10 +13,13 @@ struct TestApp: Sendable {
     let url: DatabaseURL
     var database: Database { services.database }
 
+    /// Rate limits are off (every test client is one address); `RateLimitTests` turns them on.
     static func testConfig(url: DatabaseURL) -> AppConfiguration {
-        AppConfiguration(
+        var config = AppConfiguration(
             databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(30),
             bcryptQueue: 10_000)
+        config.rateLimits.enabled = false
+        return config
     }
 
     /// Runs `body` against the router (no sockets) with the pool running.

@@ -1,0 +1,47 @@
+import Hummingbird
+import PostgresNIO
+
+/// Takes a token from the client's bucket for the limited routes (`RateLimits.kind`) before their work: over the
+/// limit, 429 `rate_limited` with `Retry-After`. Runs after authentication, so a signed-in user is limited as
+/// themself wherever they connect from, and an anonymous client by address.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let database: Database
+    let limits: RateLimits
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard limits.enabled, let kind = RateLimits.kind(request.method, request.uri.path[...]),
+            let limit = limits.limits[kind]
+        else { return try await next(request, context) }
+        let client = context.viewer.user.map { "u:\($0.id)" } ?? "a:\(context.clientAddress ?? "unknown")"
+        let wait =
+            try await database.run(
+                TakeToken(
+                    key: "\(kind.rawValue)|\(client)", burst: limit.burst, perSecond: Double(limit.perMinute) / 60)
+            ).first ?? 0
+        guard wait == 0 else { throw Problem.rateLimited(retryAfter: wait) }
+        return try await next(request, context)
+    }
+
+    struct TakeToken: PostgresPreparedStatement {
+        static let name = "rate_token"
+        static let sql = "SELECT rate_token($1, $2, $3)"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int4, .float8]
+
+        var key: String
+        var burst: Int
+        var perSecond: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(key)
+            bindings.append(Int32(clamping: burst))
+            bindings.append(perSecond)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(Int.self) }
+    }
+}
