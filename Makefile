@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults build db-start db-stop db-reset migrate seed bench clean cluster cluster-stop cluster-status cluster-test
+.PHONY: run test lint fuzz faults build db-start db-stop db-reset migrate seed bench abuse clean cluster cluster-stop cluster-status cluster-test
 
 build:
 	swift build $(SWIFT_FLAGS) --product chidian
@@ -53,6 +53,11 @@ migrate: db-start build
 # The production-scale benchmark against pgbench and raw COPY; writes docs/BENCHMARKS.md (see scripts/bench.sh).
 bench: db-start
 	scripts/bench.sh
+
+# The attacks of docs/RELIABILITY.md against a release server on the benchmark's 1M-review database (make bench
+# first), with the protections off and on.
+abuse: db-start
+	scripts/abuse.sh
 
 db-start:
 	@scripts/db.sh start

@@ -102,7 +102,8 @@ public struct HousekeepingService: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        // Shutdown cancels the sleep: that is the normal end, not a failure (which would fail the whole server).
+        try? await cancelWhenGracefulShutdown {
             try await Task.sleep(for: min(interval, .seconds(60)))
             while !Task.isCancelled {
                 do {

@@ -119,7 +119,8 @@ public struct ReplicaMonitor: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        // Shutdown cancels the sleep: the normal end, not a failure.
+        try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await replicas.check()
                 try await Task.sleep(for: interval)
