@@ -104,6 +104,40 @@ import Testing
         }
     }
 
+    @Test func bothServersRunHousekeepingOneAtATimeAndTheWorkIsDone() async throws {
+        let url = try await TestDatabase.fresh()
+        defer { Task { try? await TestDatabase.drop(url) } }
+        let fast = ["HOUSEKEEPING_INTERVAL_SECONDS": "1"]
+        let a = try ServerProcess(databaseURL: url, environment: fast)
+        defer { a.stop() }
+        let b = try ServerProcess(databaseURL: url, environment: fast)
+        defer { b.stop() }
+        // setup: a session that has expired and a spent rate-limit row
+        let token = try #require(
+            try a.request("POST", "/v1/auth/register", body: Self.json(["name": "过期", "password": "soon expired"]))
+                .json["token"] as? String)
+        try await TestDatabase.withPool(url) { database in
+            try await database.query(
+                "UPDATE sessions SET created_at = now() - interval '2 days', expires_at = now() - interval '1 second'")
+            try await database.query(
+                "INSERT INTO rate_tokens (key, tokens, refilled_at, full_at) VALUES ('spent', 1, now(), now() - interval '1 minute')"
+            )
+        }
+        // MUT: the background runs, every second on each server
+        var remaining = -1
+        for _ in 0..<50 where remaining != 0 {
+            try await Task.sleep(for: .milliseconds(200))
+            remaining = try await TestDatabase.withPool(url) { database in
+                try await database.query("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM rate_tokens)")
+                    .first?.decode(Int.self) ?? -1
+            }
+        }
+        // validate
+        #expect(remaining == 0)
+        #expect(try b.request("GET", "/v1/me", token: token).status == 401)
+        #expect(!a.log.contains("housekeeping failed") && !b.log.contains("housekeeping failed"))
+    }
+
     /// The body, decoded when it came with chunked transfer encoding.
     static func unchunked(_ response: ServerProcess.Response) -> [UInt8] {
         guard response.headers["transfer-encoding"]?.lowercased() == "chunked" else { return response.bytes }

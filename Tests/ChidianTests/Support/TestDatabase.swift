@@ -72,6 +72,12 @@ enum TestDatabase {
         return serverURL.with(database: name)
     }
 
+    /// Runs `body` with a small pool on an existing test database (one that servers under test also use).
+    static func withPool<T>(_ url: DatabaseURL, _ body: (Database) async throws -> T) async throws -> T {
+        let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
+        return try await Chidian.withDatabase(config, logger: logger, poolSize: 2, body)
+    }
+
     static func drop(_ url: DatabaseURL) async throws {
         try await withAdmin { admin in
             try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(url.database)\" WITH (FORCE)"))
