@@ -89,9 +89,10 @@ public final class ReplicaSet: Sendable {
                 } else {
                     // Behind: by at most the time since its last replayed commit (unknown: not usable).
                     let lag = sinceReplay.map { max(0, $0) }
+                    let within = lag.map { $0 <= maxLag } ?? false
                     status = Status(
-                        healthy: lag.map { $0 <= maxLag } ?? false, replayLSN: replay, lagSeconds: lag,
-                        problem: (lag.map { $0 <= maxLag } ?? false) ? nil : "lags more than \(maxLag) s")
+                        healthy: within, replayLSN: replay, lagSeconds: lag,
+                        problem: within ? nil : "lags more than \(maxLag) s")
                 }
             } catch {
                 status = Status(healthy: false, problem: "unreachable")
