@@ -38,7 +38,20 @@ cleanup
 scripts/cluster.sh start
 eval "$(scripts/cluster.sh env | sed 's/^/export /')"
 
-stores=$(curl -fsS "$FRONT/v1/stores?limit=4&sort=rating" | /usr/bin/python3 -c 'import json,sys; print(" ".join(s["id"] for s in json.load(sys.stdin)["items"]))')
+# The seed may still be replaying on the replica: wait until the list shows it.
+stores=""
+for _ in $(seq 40); do
+    body=$(curl -sS "$FRONT/v1/stores?limit=4&sort=rating" || true)
+    stores=$(echo "$body" | /usr/bin/python3 -c 'import json,sys; print(" ".join(s["id"] for s in json.load(sys.stdin)["items"]))' 2>/dev/null || true)
+    [ -n "$stores" ] && break
+    sleep 0.25
+done
+if [ -z "$stores" ]; then
+    say "the store list never showed the seed; last answer: $body"
+    tail -n 20 "$(cat "$CLUSTER_STATE/root")"/server*.log >&2 || true
+    say "failed"
+    exit 1
+fi
 paths=(/v1/stores?limit=20 /v1/promotions/daily)
 for s in $stores; do paths+=("/v1/stores/$s" "/v1/stores/$s/comments?limit=10"); done
 wrk -t2 -c16 -d120s -s scripts/cluster/reads.lua "$FRONT" -- "${paths[@]}" > .cluster-test/wrk.txt 2>&1 &

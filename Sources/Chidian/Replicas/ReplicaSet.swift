@@ -22,6 +22,9 @@ public final class ReplicaSet: Sendable {
     let primary: Database
     let maxLag: Double
     private let statuses: Mutex<[Status]>
+    /// The primary's WAL position when the monitor first reached it, after this server migrated: a replica that
+    /// has not replayed that far may lack the tables and functions this server's statements use.
+    private let startLSN = Mutex<LSN?>(nil)
     private let turn = Atomic<Int>(0)
     private let reads: [Counter]
 
@@ -69,6 +72,10 @@ public final class ReplicaSet: Sendable {
     func check() async {
         let primaryLSN = try? await primary.with(timeout: .seconds(1)).query("SELECT pg_current_wal_lsn()::text")
             .first.flatMap { try? $0.decode(String.self) }.flatMap { LSN(Substring($0)) }
+        let schemaLSN = startLSN.withLock { start in
+            if start == nil { start = primaryLSN }
+            return start
+        }
         for (index, replica) in databases.enumerated() {
             let status: Status
             do {
@@ -83,6 +90,11 @@ public final class ReplicaSet: Sendable {
                 let replay = replayed.flatMap { LSN(Substring($0)) }
                 if !recovering {
                     status = Status(healthy: false, problem: "not a replica (not in recovery)")
+                } else if let schemaLSN, replay.map({ $0 < schemaLSN }) ?? true {
+                    status = Status(
+                        healthy: false, replayLSN: replay, problem: "has not replayed this server's schema yet")
+                } else if schemaLSN == nil {
+                    status = Status(healthy: false, replayLSN: replay, problem: "primary not reached yet")
                 } else if let replay, let primaryLSN, replay >= primaryLSN {
                     // Caught up with what the primary had written when this check began.
                     status = Status(healthy: true, replayLSN: replay, lagSeconds: 0)
