@@ -39,6 +39,11 @@ public struct AppConfiguration: Sendable {
     /// How often `serve` runs housekeeping (`HOUSEKEEPING_INTERVAL_SECONDS`).
     public var housekeepingInterval: Duration = .seconds(3600)
 
+    /// The rows a search page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is
+    /// approximate.
+    public var searchRowBudget = AppConfiguration.defaultSearchRowBudget
+    public static let defaultSearchRowBudget = 10_000
+
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
     public init(
@@ -110,6 +115,7 @@ public struct AppConfiguration: Sendable {
         if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
         integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
         integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
+        integer("SEARCH_ROW_BUDGET", 100...100_000_000) { config.searchRowBudget = $0 }
         integer("BCRYPT_QUEUE", 1...100_000) { config.bcryptQueue = $0 }
         if let urls = environment["DATABASE_READ_URLS"], !urls.isEmpty {
             config.readDatabaseURLs = urls.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -256,7 +256,25 @@ enum APISchemas {
                 ])
             ),
             ("SearchResult", object([("store", ref("Store")), ("matches", list(ref("SearchMatch"), min: 1))])),
-            ("SearchPage", page(of: "SearchResult")),
+            (
+                "SearchPage",
+                object(
+                    [
+                        ("items", list(ref("SearchResult"))),
+                        ("nextCursor", text("Pass as `cursor` for the next page; null on the last page.", nullable: true)),
+                        (
+                            "approximate",
+                            boolean(
+                                """
+                                True when counting the text in reviews needed more rows than a page may read \
+                                (`SEARCH_ROW_BUDGET`): the counts shown are exact for their stores and so lower \
+                                bounds of the true order, but a store not yet counted could have belonged on this \
+                                page, and later pages may end early. False: the page is exact.
+                                """)
+                        ),
+                    ],
+                    description: "A page of SearchResults, in keyset order.")
+            ),
             (
                 "Image",
                 object([

@@ -6,15 +6,15 @@ import Hummingbird
 struct SearchController {
     let search: SearchRepository
 
-    init(database: Database) {
-        search = SearchRepository(database: database)
+    init(database: Database, budget: Int) {
+        search = SearchRepository(database: database, budget: budget)
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("search", use: find)
     }
 
-    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<SearchResult>>
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SearchPage>
     {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
         let page = try PageRequest(request)

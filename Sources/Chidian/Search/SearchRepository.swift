@@ -1,21 +1,25 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 
 /// `GET /v1/search`: stores whose name matches come first, then those whose category matches, then those matched
 /// only through their reviews, by review count; inside each group by `rating.score` descending, then id
 /// descending (the tie-break of `GET /v1/stores?sort=rating`).
 ///
-/// A page is one call of the SQL function `search_page` (migration 003), which reads the groups with keyset
+/// A page is one call of the SQL function `search_page` (migrations 003 and 008), which reads the groups with keyset
 /// queries whose plans PostgreSQL keeps per connection, then one query for the store views. The cursor carries
 /// the query, the group, the review count, the score (as text, exact) and the id of the last store, so pages never
 /// repeat or skip a store while the data is unchanged. The design and its query plans are in docs/SEARCH.md.
 public struct SearchRepository: Sendable {
     let database: Database
     let stores: StoreRepository
+    /// The rows a page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is approximate.
+    let budget: Int
 
-    public init(database: Database) {
+    public init(database: Database, budget: Int = AppConfiguration.defaultSearchRowBudget) {
         self.database = database
+        self.budget = budget
         stores = StoreRepository(database: database)
     }
 
@@ -46,13 +50,24 @@ public struct SearchRepository: Sendable {
         }
     }
 
-    public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> Page<SearchResult> {
+    public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> SearchPage {
         let after = try Self.position(page.cursor, query: query)
-        guard query.canMatch else { return Page(items: [], nextCursor: nil) }
+        guard query.canMatch else { return SearchPage(items: [], nextCursor: nil, approximate: false) }
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
-        let hits = try await database.forReads.run(SearchPageStatement(query: query, after: after, limit: limit + 1))
+        let rows = try await database.forReads.run(
+            SearchPageStatement(query: query, after: after, limit: limit + 1, budget: budget))
+        var hits: [Hit] = []
+        var approximate = false
+        for row in rows {
+            switch row {
+            case .hit(let hit): hits.append(hit)
+            case .status(let over, let rowsRead):
+                approximate = over
+                Self.rowsRead.record(rowsRead)
+            }
+        }
         let shown = hits.prefix(limit)
         let views = try await stores.views(ids: shown.map(\.position.id), viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -62,8 +77,10 @@ public struct SearchRepository: Sendable {
             return SearchResult(store: store, matches: hit.matches(store: store, query: query))
         }
         let next = hits.count > limit ? Self.cursor(hits[limit - 1].position, query: query) : nil
-        return Page(items: items, nextCursor: next)
+        return SearchPage(items: items, nextCursor: next, approximate: approximate)
     }
+
+    static let rowsRead = Recorder(label: "chidian_search_rows_read")
 
     static func cursor(_ position: Position, query: SearchQuery) -> String {
         Cursor(

@@ -1,5 +1,24 @@
 import Foundation
 
+/// `GET /v1/search`'s page: `approximate` when counting the text in reviews needed more than the row budget, so
+/// a store not yet counted could have belonged on it; its counts are then lower bounds.
+public struct SearchPage: Encodable, Sendable {
+    public var items: [SearchResult]
+    public var nextCursor: String?
+    public var approximate: Bool
+}
+
+extension SearchPage: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in item.write(to: &json) }
+            json.key("nextCursor"); json.string(nextCursor)
+            json.key("approximate"); json.bool(approximate)
+        }
+    }
+}
+
 /// One item of `GET /v1/search`: a store and every way it matched.
 public struct SearchResult: Encodable, Sendable, Equatable {
     public var store: StoreView

@@ -59,8 +59,8 @@ import Testing
             store: Self.store(average: 5, adSpend: nil),
             matches: [.init(field: .name, text: Self.awkward), .init(field: .dish, text: "鱼", count: 12)])
         // MUT
-        let (written, encoded) = try Self.sameJSON(Page(items: [result], nextCursor: nil))
-        let (emptyWritten, emptyEncoded) = try Self.sameJSON(Page<SearchResult>(items: [], nextCursor: nil))
+        let (written, encoded) = try Self.sameJSON(SearchPage(items: [result], nextCursor: "c", approximate: false))
+        let (emptyWritten, emptyEncoded) = try Self.sameJSON(SearchPage(items: [], nextCursor: nil, approximate: true))
         // validate
         #expect(written as? NSDictionary == encoded as? NSDictionary)
         #expect(emptyWritten as? NSDictionary == emptyEncoded as? NSDictionary)

@@ -19,7 +19,7 @@ struct Hit: Equatable, CustomStringConvertible {
 }
 
 /// One page of `GET /v1/search`, as (store id, matches) pairs.
-struct SearchPage {
+struct FetchedSearchPage {
     var items: [(id: String, matches: [Hit])]
     var next: String?
     var raw: [String: Any]
@@ -103,13 +103,13 @@ struct SearchWorld {
     }
 
     /// The store names of a page, in order.
-    func names(_ page: SearchPage) -> [String] {
+    func names(_ page: FetchedSearchPage) -> [String] {
         let byID = Dictionary(uniqueKeysWithValues: stores.map { ($1, $0) })
         return page.items.map { byID[$0.id] ?? $0.id }
     }
 
     /// (store name, matches) of a page, in order.
-    func named(_ page: SearchPage) -> [String] {
+    func named(_ page: FetchedSearchPage) -> [String] {
         let byID = Dictionary(uniqueKeysWithValues: stores.map { ($1, $0) })
         return page.items.map { "\(byID[$0.id] ?? $0.id) \($0.matches)" }
     }
@@ -127,16 +127,16 @@ enum SearchClient {
 
     static func page(
         _ client: any TestClientProtocol, _ q: String, limit: Int? = 100, cursor: String? = nil, token: String? = nil
-    ) async throws -> SearchPage {
+    ) async throws -> FetchedSearchPage {
         try await page(client, uri: uri(q, limit: limit, cursor: cursor), token: token)
     }
 
-    static func page(_ client: any TestClientProtocol, uri: String, token: String? = nil) async throws -> SearchPage {
+    static func page(_ client: any TestClientProtocol, uri: String, token: String? = nil) async throws -> FetchedSearchPage {
         let response = try await client.send(.get, uri, token: token)
         guard response.status == .ok else { throw TestFailure("\(uri): \(response.status) \(response.text)") }
         let body = try response.json()
         guard let items = body["items"] as? [[String: Any]] else { throw TestFailure("no items: \(response.text)") }
-        return SearchPage(
+        return FetchedSearchPage(
             items: try items.map { item in
                 guard let store = item["store"] as? [String: Any], let id = store["id"] as? String,
                     let matches = item["matches"] as? [[String: Any]]

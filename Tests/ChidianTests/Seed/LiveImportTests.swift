@@ -66,7 +66,7 @@ import Testing
             }
             if search {
                 let hits = try await connection.rows(
-                    "SELECT out_id FROM search_page('毛肚', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
+                    "SELECT out_id FROM search_page('毛肚', NULL, NULL, NULL, NULL, NULL, 10, 10000)", logger: logger)
                 guard try hits.map({ try $0.decode(String.self) }).contains("s001") else {
                     throw TestFailure("search lost s001")
                 }
@@ -147,7 +147,7 @@ import Testing
                 for _ in 0..<6 {
                     _ = try await held.rows("EXECUTE grams('鱼')", logger: logger)
                     _ = try await held.rows(
-                        "SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
+                        "SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10, 10000)", logger: logger)
                 }
                 try await held.rows(
                     "INSERT INTO comments (kind, store_id, author_id, rating, body) VALUES ('review', 's004', 'u001', 5, '鱼很好')",
@@ -231,7 +231,7 @@ import Testing
                 let fishAfter = try await held.rows("EXECUTE grams('鱼')", logger: logger)[0].decode(Int.self)
                 #expect(fishAfter > fishBefore + 2000)
                 let hits = try await held.rows(
-                    "SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10)", logger: logger)
+                    "SELECT out_id FROM search_page('鱼', NULL, NULL, NULL, NULL, NULL, 10, 10000)", logger: logger)
                 #expect(try hits.map { try $0.decode(String.self) }.contains("s004"))
                 try await held.rows(
                     "INSERT INTO comments (kind, store_id, author_id, rating, body) VALUES ('review', 's004', 'u002', 3, '鱼香肉丝')",
