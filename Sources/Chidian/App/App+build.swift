@@ -42,6 +42,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: StatementDeadlineMiddleware(reads: services.config.readStatementTimeout))
     if services.database.replicas != nil {
         router.add(
             middleware: ReadYourWritesMiddleware(

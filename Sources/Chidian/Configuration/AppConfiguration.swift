@@ -26,6 +26,8 @@ public struct AppConfiguration: Sendable {
     /// Every statement a request runs is cancelled by PostgreSQL after this long (503 `query_timeout`); the CLI's
     /// long work (seed, export) runs without it.
     public var statementTimeout: Duration
+    /// The lower deadline of `GET` and `HEAD` requests' statements (`READ_STATEMENT_TIMEOUT_MS`).
+    public var readStatementTimeout: Duration = .seconds(1)
     /// Password hashes one server runs or queues at once; beyond, 503 `busy` (default: 8 per core).
     public var bcryptQueue: Int
     /// Streaming replicas for reads that tolerate a little staleness (`DATABASE_READ_URLS`, comma-separated).
@@ -115,6 +117,7 @@ public struct AppConfiguration: Sendable {
         if let dir = environment["STATIC_DIR"], !dir.isEmpty { config.staticDirectory = dir }
         integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
         integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
+        integer("READ_STATEMENT_TIMEOUT_MS", 10...600_000) { config.readStatementTimeout = .milliseconds($0) }
         integer("SEARCH_ROW_BUDGET", 100...100_000_000) { config.searchRowBudget = $0 }
         integer("BCRYPT_QUEUE", 1...100_000) { config.bcryptQueue = $0 }
         if let urls = environment["DATABASE_READ_URLS"], !urls.isEmpty {

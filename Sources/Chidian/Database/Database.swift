@@ -13,16 +13,19 @@ public struct Database: Sendable {
     public let replicas: ReplicaSet?
     /// Set when this value is a replica's pool: a read it cannot serve goes to the primary.
     let replicaIndex: Int?
+    /// Set when the pool's connections have a statement deadline that a route may lower.
+    let deadlines: StatementDeadlines?
 
     public init(
         client: PostgresClient, timeout: Duration, logger: Logger, replicas: ReplicaSet? = nil,
-        replicaIndex: Int? = nil
+        replicaIndex: Int? = nil, deadlines: StatementDeadlines? = nil
     ) {
         self.client = client
         self.timeout = timeout
         self.logger = logger
         self.replicas = replicas
         self.replicaIndex = replicaIndex
+        self.deadlines = deadlines
     }
 
     /// The pool for a read that tolerates a little staleness: inside a request that allows it (`ReadRouting`), a
@@ -45,19 +48,19 @@ public struct Database: Sendable {
         // The server's deadline for each statement: PostgreSQL cancels it there, so a client that gave up never
         // leaves a statement running.
         if let statementTimeout {
-            let milliseconds =
-                statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds
-                / 1_000_000_000_000_000
+            let milliseconds = StatementDeadlines.milliseconds(statementTimeout)
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
         }
         self.init(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout,
-            logger: logger)
+            logger: logger, deadlines: statementTimeout.map(StatementDeadlines.init))
     }
 
     /// The same pool with another bound on the wait for a connection (the CLI's long work waits longer).
     public func with(timeout: Duration) -> Database {
-        Database(client: client, timeout: timeout, logger: logger, replicas: replicas, replicaIndex: replicaIndex)
+        Database(
+            client: client, timeout: timeout, logger: logger, replicas: replicas, replicaIndex: replicaIndex,
+            deadlines: deadlines)
     }
 
     /// Runs `body` on a pooled connection. Waiting for the connection is bounded by `timeout`;
@@ -86,12 +89,15 @@ public struct Database: Sendable {
         let started = StartFlag()
         let client = self.client
         let timeout = self.timeout
+        let deadlines = self.deadlines
+        let logger = self.logger
         do {
             return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
                 group.addTask {
                     .value(
                         try await client.withConnection { connection in
                             started.set()
+                            try await deadlines?.prepare(connection, logger: logger)
                             return try await body(connection)
                         })
                 }

@@ -117,7 +117,7 @@ public final class ReplicaSet: Sendable {
     func database(at index: Int) -> Database {
         Database(
             client: databases[index].client, timeout: databases[index].timeout, logger: databases[index].logger,
-            replicas: self, replicaIndex: index)
+            replicas: self, replicaIndex: index, deadlines: databases[index].deadlines)
     }
 }
 

@@ -52,4 +52,51 @@ import Testing
             }
         }
     }
+
+    /// `GET` requests run under `READ_STATEMENT_TIMEOUT_MS`, writes under `STATEMENT_TIMEOUT_MS`, on one connection
+    /// that switches between them.
+    @Test func readsHaveTheirLowerDeadlineAndWritesKeepTheirs() async throws {
+        let url = try await TestDatabase.fresh()
+        defer { Task { try? await TestDatabase.drop(url) } }
+        var config = TestApp.testConfig(url: url)
+        config.statementTimeout = .seconds(20)
+        config.readStatementTimeout = .milliseconds(300)
+        let database = Database(
+            url: url, poolSize: 1, timeout: .seconds(30), statementTimeout: config.statementTimeout,
+            logger: TestDatabase.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.client.run() }
+            defer { group.cancelAll() }
+            let app = buildApplication(
+                AppServices(config: config, database: database, logger: TestDatabase.logger), runDatabase: false)
+            try await app.test(.router) { client in
+                let manager = try await client.register("限时店长", role: "manager")
+                let category = try await StoreAdmin(database: database).addCategory(name: "限时").id
+                let blockerConfig = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
+                try await withDatabase(blockerConfig, logger: TestDatabase.logger, poolSize: 1) { blocker in
+                    try await blocker.withConnection { connection in
+                        try await connection.query("BEGIN", logger: TestDatabase.logger)
+                        try await connection.query(
+                            "LOCK TABLE categories IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.logger)
+                        // MUT: a read waits for the lock
+                        let started = ContinuousClock.now
+                        let read = try await client.send(.get, "/v1/categories")
+                        // validate: stopped at its deadline, long before the writes' one
+                        #expect(read.problemCode == "query_timeout")
+                        #expect(ContinuousClock.now - started < .seconds(5))
+                        // MUT: a write waits for the same lock, released after longer than the read's deadline
+                        async let write = client.send(
+                            .post, "/v1/stores", body: ["name": "限时小馆", "categoryId": category],
+                            token: manager.token)
+                        try await Task.sleep(for: .milliseconds(1500))
+                        try await connection.query("ROLLBACK", logger: TestDatabase.logger)
+                        // validate: the write outlived the read's deadline and succeeded
+                        #expect(try await write.status == .created)
+                    }
+                }
+                // the read within its deadline is served, after the write on the same connection
+                #expect(try await client.send(.get, "/v1/categories").status == .ok)
+            }
+        }
+    }
 }
