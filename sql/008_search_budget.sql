@@ -4,17 +4,53 @@
 -- at most a budget of rows per page, chosen by the server (SEARCH_ROW_BUDGET), and a page that needed more says
 -- it is approximate.
 
--- The exact top `p_need` stores for a text of 3 or more characters that no summary counts (`p_lq`, lowercased;
+-- Counting a text without cased letters (Chinese) compares the bodies as written: lower() of every body was a
+-- third of the time, and cannot change whether such a text occurs.
+CREATE OR REPLACE FUNCTION search_count_reviews(p_store text, p_lq text) RETURNS integer
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+    IF p_lq ~ '[a-z]' THEN
+        RETURN (SELECT count(*) FROM comments m
+                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL
+                  AND lower(m.body) ~ '[a-z]' AND strpos(lower(m.body), p_lq) > 0);
+    ELSIF p_lq = upper(p_lq) THEN
+        RETURN (SELECT count(*) FROM comments m
+                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND strpos(m.body, p_lq) > 0);
+    END IF;
+    RETURN (SELECT count(*) FROM comments m
+            WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND strpos(lower(m.body), p_lq) > 0);
+END $$;
+
+-- How many of the live reviews of `p_store` (it has `p_reviews`) contain `p_lq`: exactly when that is at most
+-- `p_cap`, else among its newest `p_cap` (a lower bound).
+CREATE FUNCTION search_count_some(p_store text, p_lq text, p_reviews integer, p_cap integer) RETURNS integer
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+    IF p_reviews <= p_cap THEN
+        RETURN search_count_reviews(p_store, p_lq);
+    END IF;
+    RETURN (SELECT count(*) FROM (
+                SELECT m.body FROM comments m
+                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL
+                ORDER BY m.created_at DESC, m.id DESC LIMIT greatest(p_cap, 0)) x
+            WHERE strpos(CASE WHEN p_lq = upper(p_lq) THEN x.body ELSE lower(x.body) END, p_lq) > 0);
+END $$;
+
+-- The top `p_need` stores for a text of 3 or more characters that no summary counts (`p_lq`, lowercased;
 -- `p_pairs` its distinct character pairs), in search order (count, score, id, all descending), after the cursor
 -- when `p_group` is 2; only stores that groups 0 and 1 do not show (live, category not in `p_cats`, name not
--- matching). Reads at most about `p_budget` rows: summary rows and reviews each count one.
+-- matching). Summary rows and reviews read each count one row.
 --
--- Every pair of the text must be in a matching review, so the count of any one pair bounds the text's count.
--- The walk follows the pair with the smallest largest count, from its highest count down, checks a store's other
--- pairs (rarest first; a missing one rules it out, and their smallest count bounds it better), and counts the
--- reviews of the stores whose bound can still reach the top. It stops, exact, when the walk's count falls below
--- the `p_need`-th count found: no store not yet read can place. When the next step would pass the budget it
--- stops there: `approximate`, and the stores found so far are what it has.
+-- Every pair of the text is in each review that contains it, so the count of any one pair bounds the text's
+-- count. The walk follows the pair with the smallest largest count from its highest count down, checks a store's
+-- other pairs (rarest first; a missing one rules the store out, and the smallest count bounds it better), and
+-- counts the reviews of the stores whose bound can still reach the top. It stops, exact, when the walk's count
+-- falls below the `p_need`-th count found: no store not yet read can place.
+--
+-- When counting the next store would pass `p_budget` rows, the answer is `approximate` and the walk goes on for
+-- at most a quarter of the budget more, counting each further store among its newest reviews only (its share of
+-- what is left per place still open): those counts are lower bounds, so the page fills with the stores most
+-- likely to belong on it, each with a count it certainly has.
 CREATE FUNCTION search_text_top(
     p_lq text, p_pairs text[], p_cats text[], p_pinyin text, p_group integer, p_count integer,
     p_score double precision, p_id text, p_need integer, p_budget integer,
@@ -30,6 +66,8 @@ DECLARE
     c        integer;
     store    record;
     n        integer;
+    cap      integer;
+    ceiling  integer := p_budget;
     scores   double precision[] := '{}';
 BEGIN
     keys := '{}'; ids := '{}'; counts := '{}'; approximate := false;
@@ -45,7 +83,11 @@ BEGIN
         WHERE r.gram = ordered[1] ORDER BY r.review_count DESC, r.store_key
     LOOP
         EXIT WHEN walk.review_count < greatest(kth, 1);
-        IF rows_read >= p_budget THEN approximate := true; EXIT; END IF;
+        IF rows_read >= ceiling THEN
+            EXIT WHEN approximate;
+            approximate := true;
+            ceiling := p_budget + p_budget / 4;
+        END IF;
         rows_read := rows_read + 1;
         bound := walk.review_count;
         FOR i IN 2 .. cardinality(ordered) LOOP
@@ -64,10 +106,16 @@ BEGIN
                 WHERE pk.source = s.name COLLATE "C" AND pk.key >= p_pinyin AND pk.key < (p_pinyin || '~')));
         rows_read := rows_read + 1;
         CONTINUE WHEN store.id IS NULL;
-        -- Counting reads every live review of the store.
-        IF rows_read + store.rating_count > p_budget THEN approximate := true; EXIT; END IF;
-        n := search_count_reviews(store.id, p_lq);
-        rows_read := rows_read + store.rating_count;
+        -- Counting reads the store's live reviews (rating_count), or its share of what is left.
+        IF NOT approximate AND rows_read + store.rating_count > p_budget THEN
+            approximate := true;
+            ceiling := p_budget + p_budget / 4;
+        END IF;
+        cap := CASE WHEN approximate
+            THEN greatest(1, (ceiling - rows_read) / greatest(1, p_need - cardinality(ids)))
+            ELSE store.rating_count END;
+        n := search_count_some(store.id, p_lq, store.rating_count, cap);
+        rows_read := rows_read + least(store.rating_count, cap);
         CONTINUE WHEN n < 1 OR (p_group = 2 AND (n, store.rating_score, store.id) >= (p_count, p_score, p_id));
         SELECT array_agg(x.k ORDER BY x.n DESC, x.s DESC, x.i DESC), array_agg(x.i ORDER BY x.n DESC, x.s DESC, x.i DESC),
                array_agg(x.n ORDER BY x.n DESC, x.s DESC, x.i DESC), array_agg(x.s ORDER BY x.n DESC, x.s DESC, x.i DESC)
@@ -151,6 +199,7 @@ DECLARE
     n           integer;
     pos         integer;
     cost        integer;
+    share       integer;
 BEGIN
     cats := ARRAY(
         SELECT c.id FROM categories c
@@ -351,8 +400,8 @@ BEGIN
         scores := scores || b_scores;
     END IF;
 
-    -- The text's count for the page's other stores (names, categories, pinyin dishes), while the budget lasts;
-    -- beyond it 0, a lower bound, and the page is approximate. Only a store whose summary holds every pair of
+    -- The text's count for the page's other stores (names, categories, pinyin dishes): exact while the budget
+    -- lasts, then among each store's newest reviews (a lower bound, and the page is approximate). Only a store whose summary holds every pair of
     -- the text can have a review containing it (one point lookup per pair, stopping at the first missing).
     IF verify IS NOT NULL THEN
         FOR i IN 1 .. cardinality(ids) LOOP
@@ -365,11 +414,14 @@ BEGIN
                     WHERE NOT EXISTS (
                         SELECT 1 FROM search_review_grams r WHERE r.store_key = k.key AND r.gram = p.gram));
                 spent := spent + cardinality(pairs);
-                IF cost IS NOT NULL AND spent + cost > p_budget THEN
-                    approximate := true;
-                ELSIF cost IS NOT NULL THEN
-                    n := search_count_reviews(ids[i], lq);
-                    spent := spent + cost;
+                IF cost IS NOT NULL THEN
+                    -- Exact while the budget lasts, then a share of the quarter more, as in search_text_top.
+                    IF spent + cost > p_budget THEN approximate := true; END IF;
+                    share := CASE WHEN approximate
+                        THEN greatest(0, (p_budget + p_budget / 4 - spent) / (cardinality(ids) - i + 1))
+                        ELSE cost END;
+                    n := search_count_some(ids[i], lq, cost, share);
+                    spent := spent + least(cost, share);
                 END IF;
             END IF;
             v_texts := v_texts || coalesce(n, 0);

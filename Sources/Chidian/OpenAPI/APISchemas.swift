@@ -261,7 +261,10 @@ enum APISchemas {
                 object(
                     [
                         ("items", list(ref("SearchResult"))),
-                        ("nextCursor", text("Pass as `cursor` for the next page; null on the last page.", nullable: true)),
+                        (
+                            "nextCursor",
+                            text("Pass as `cursor` for the next page; null on the last page.", nullable: true)
+                        ),
                         (
                             "approximate",
                             boolean(

@@ -131,7 +131,9 @@ enum SearchClient {
         try await page(client, uri: uri(q, limit: limit, cursor: cursor), token: token)
     }
 
-    static func page(_ client: any TestClientProtocol, uri: String, token: String? = nil) async throws -> FetchedSearchPage {
+    static func page(_ client: any TestClientProtocol, uri: String, token: String? = nil) async throws
+        -> FetchedSearchPage
+    {
         let response = try await client.send(.get, uri, token: token)
         guard response.status == .ok else { throw TestFailure("\(uri): \(response.status) \(response.text)") }
         let body = try response.json()
