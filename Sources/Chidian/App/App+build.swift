@@ -64,7 +64,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     StoresController(database: services.database).addRoutes(to: api)
     FavoritesController(database: services.database).addRoutes(to: api)
     PromotionsController(database: services.database).addRoutes(to: api)
-    SearchController(database: services.database, budget: services.config.searchRowBudget).addRoutes(to: api)
+    SearchController(
+        database: services.database, budget: services.config.searchRowBudget,
+        gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1)
+    ).addRoutes(to: api)
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     CommentsController(
         comments: CommentRepository(database: services.database), interests: interests, clock: services.clock

@@ -44,7 +44,10 @@ public struct AppConfiguration: Sendable {
     /// The rows a search page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is
     /// approximate.
     public var searchRowBudget = AppConfiguration.defaultSearchRowBudget
-    public static let defaultSearchRowBudget = 10_000
+    public static let defaultSearchRowBudget = 8_000
+    /// Searches that count reviews running at once per server (`SEARCH_CONCURRENCY`); up to 64 more wait up to
+    /// 1 s, then 503 `busy`.
+    public var searchConcurrency = 1
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -118,6 +121,7 @@ public struct AppConfiguration: Sendable {
         integer("IDLE_TIMEOUT_SECONDS", 1...3600) { config.idleTimeout = .seconds($0) }
         integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
         integer("READ_STATEMENT_TIMEOUT_MS", 10...600_000) { config.readStatementTimeout = .milliseconds($0) }
+        integer("SEARCH_CONCURRENCY", 1...256) { config.searchConcurrency = $0 }
         integer("SEARCH_ROW_BUDGET", 100...100_000_000) { config.searchRowBudget = $0 }
         integer("BCRYPT_QUEUE", 1...100_000) { config.bcryptQueue = $0 }
         if let urls = environment["DATABASE_READ_URLS"], !urls.isEmpty {

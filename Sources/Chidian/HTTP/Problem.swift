@@ -53,11 +53,11 @@ extension Problem {
             headers: [.retryAfter: String(retryAfter)])
     }
 
-    /// Password hashing is saturated (a flood of sign-ups or sign-ins): refused at once rather than queued.
-    public static func busy(retryAfter: Int = 1) -> Problem {
-        Problem(
-            .serviceUnavailable, "busy", "The server is busy checking passwords; try again shortly.",
-            headers: [.retryAfter: String(retryAfter)])
+    /// Password hashing or review-counting searches are saturated: refused rather than queued without end.
+    public static func busy(
+        _ detail: String = "The server is busy checking passwords; try again shortly.", retryAfter: Int = 1
+    ) -> Problem {
+        Problem(.serviceUnavailable, "busy", detail, headers: [.retryAfter: String(retryAfter)])
     }
 
     /// A client over one of its rate limits (`RateLimits`).

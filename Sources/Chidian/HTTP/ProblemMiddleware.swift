@@ -29,6 +29,9 @@ struct ProblemMiddleware: RouterMiddleware {
         case is PasswordHashingBusy:
             logger.warning("password hashing saturated")
             return .busy()
+        case is AdmissionGate.Busy:
+            logger.warning("search gate full")
+            return .busy("The server is busy with other searches; try again shortly.")
         case let error as DatabaseUnavailable:
             logger.warning("database unavailable", metadata: ["reason": .string(error.reason)])
             return .databaseUnavailable()

@@ -6,16 +6,15 @@ import Hummingbird
 struct SearchController {
     let search: SearchRepository
 
-    init(database: Database, budget: Int) {
-        search = SearchRepository(database: database, budget: budget)
+    init(database: Database, budget: Int, gate: AdmissionGate) {
+        search = SearchRepository(database: database, budget: budget, gate: gate)
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("search", use: find)
     }
 
-    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SearchPage>
-    {
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SearchPage> {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
         let page = try PageRequest(request)
         return JSONResponse(try await search.search(query, page: page, viewer: context.viewer.user))

@@ -16,10 +16,16 @@ public struct SearchRepository: Sendable {
     let stores: StoreRepository
     /// The rows a page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is approximate.
     let budget: Int
+    /// Searches that count reviews run a few at a time (`SEARCH_CONCURRENCY`), so they cannot take every core.
+    let gate: AdmissionGate
 
-    public init(database: Database, budget: Int = AppConfiguration.defaultSearchRowBudget) {
+    public init(
+        database: Database, budget: Int = AppConfiguration.defaultSearchRowBudget,
+        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero)
+    ) {
         self.database = database
         self.budget = budget
+        self.gate = gate
         stores = StoreRepository(database: database)
     }
 
@@ -56,8 +62,11 @@ public struct SearchRepository: Sendable {
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
-        let rows = try await database.forReads.run(
-            SearchPageStatement(query: query, after: after, limit: limit + 1, budget: budget))
+        let statement = SearchPageStatement(query: query, after: after, limit: limit + 1, budget: budget)
+        let database = self.database.forReads
+        let rows =
+            query.countsReviews
+            ? try await gate.run { try await database.run(statement) } : try await database.run(statement)
         var hits: [Hit] = []
         var approximate = false
         for row in rows {

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Chidian
+
+/// The gate in front of searches that count reviews: a bounded number inside, a bounded queue waiting a bounded
+/// time, and a rest after each so the work behind it cannot take a whole core.
+@Suite struct AdmissionGateTests {
+    /// Holds the gate's slot until `release` is resumed.
+    final class Holder: Sendable {
+        let entered = Mutex(false)
+        let release = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+        func hold(_ gate: AdmissionGate) async throws {
+            try await gate.run {
+                await withCheckedContinuation { continuation in
+                    release.withLock { $0 = continuation }
+                    entered.withLock { $0 = true }
+                }
+            }
+        }
+
+        func waitUntilInside() async throws {
+            while !entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        }
+
+        func letGo() { release.withLock { $0?.resume() } }
+    }
+
+    @Test func oneInsideOneWaitingTheNextRefused() async throws {
+        let gate = AdmissionGate(limit: 1, queue: 1, maxWait: .seconds(10))
+        let holder = Holder()
+        async let held: Void = holder.hold(gate)
+        try await holder.waitUntilInside()
+        // MUT: a second waits, a third is refused at once
+        async let waited = gate.run { 2 }
+        try await Task.sleep(for: .milliseconds(50))
+        await #expect(throws: AdmissionGate.Busy.self) { try await gate.run { 3 } }
+        // validate: the waiter gets the slot when the holder leaves
+        holder.letGo()
+        try await held
+        #expect(try await waited == 2)
+        #expect(try await gate.run { 4 } == 4)
+    }
+
+    @Test func aWaiterGivesUpAfterMaxWait() async throws {
+        let gate = AdmissionGate(limit: 1, queue: 4, maxWait: .milliseconds(100))
+        let holder = Holder()
+        async let held: Void = holder.hold(gate)
+        try await holder.waitUntilInside()
+        let started = ContinuousClock.now
+        // MUT
+        await #expect(throws: AdmissionGate.Busy.self) { try await gate.run { 1 } }
+        // validate
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(100) && waited < .seconds(5), "\(waited)")
+        holder.letGo()
+        try await held
+        #expect(try await gate.run { 5 } == 5)
+    }
+
+    @Test func theSlotRestsAsLongAsItsTaskTookBeforeTheNext() async throws {
+        let gate = AdmissionGate(limit: 1, queue: 4, maxWait: .seconds(10), rest: 1)
+        let started = ContinuousClock.now
+        // MUT: a 200 ms task, then one more
+        try await gate.run { try await Task.sleep(for: .milliseconds(200)) }
+        let firstAnswered = ContinuousClock.now - started
+        try await gate.run {}
+        let secondAnswered = ContinuousClock.now - started
+        // validate: the first answered without its rest; the second waited for it
+        #expect(firstAnswered < .milliseconds(390), "\(firstAnswered)")
+        #expect(secondAnswered >= .milliseconds(400), "\(secondAnswered)")
+    }
+
+    @Test func onlyTextsCountedInReviewsPassTheGate() throws {
+        #expect(try SearchQuery("很好吃").countsReviews)
+        #expect(try SearchQuery("Hot Pot Spot").countsReviews)
+        #expect(try !SearchQuery("水煮鱼").countsReviews)
+        #expect(try !SearchQuery("鱼").countsReviews)
+        #expect(try !SearchQuery("火锅").countsReviews)
+    }
+}
