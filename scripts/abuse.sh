@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # `make abuse`: the attacks of docs/RELIABILITY.md against a release server on the benchmark's 1M-review database
-# (`make bench` creates it; BENCH_DB, default chidian_bench), each run twice: "before" with the protections off
-# (RATE_LIMITS=off, no statement deadline, a 1-hour idle timeout, an unbounded bcrypt queue) and "after" with the
+# (`make bench` creates it; BENCH_DB, default chidian_bench), each run three times: "before" with the protections
+# off (RATE_LIMITS=off, no statement deadline, an unlimited search budget and gate, a 1-hour idle timeout, an
+# unbounded bcrypt queue), "bounded" with the defaults but RATE_LIMITS=off (what bounds each request's work, alone:
+# every attacker here shares one address, so the rate limits would refuse most of it), and "after" with the
 # defaults. Prints a markdown table of what the other routes saw; also writes it to .bench/abuse.md.
 #   1. worst-case searches at one connection (frequent review phrases that are not dishes, common characters in
 #      an order nothing has, 64 characters);
-#   2. store pages idle, then while 16 connections loop those searches;
+#   2. store pages idle, then while 16 connections loop those searches, at 4 connections and at 1;
 #   3. a registration flood (16 connections, a new name each time) while one account signs in;
 #   4. 300 connections that send half a header and stall, while store pages are read; how many are closed.
 # ABUSE_DURATION (seconds per run, 15). Every server this starts is stopped.
@@ -68,12 +70,14 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 summary() { echo "p95 $(field p95 "$1") ms, $(field rps "$1")/s, non-2xx $(field non2xx "$1"), errors $(field errors "$1")"; }
 
 declare -A result
-for phase in before after; do
-    if [ "$phase" = before ]; then
-        start_server RATE_LIMITS=off STATEMENT_TIMEOUT_MS=600000 IDLE_TIMEOUT_SECONDS=3600 BCRYPT_QUEUE=100000
-    else
-        start_server
-    fi
+for phase in before bounded after; do
+    case $phase in
+        before)
+            start_server RATE_LIMITS=off STATEMENT_TIMEOUT_MS=600000 READ_STATEMENT_TIMEOUT_MS=600000 \
+                SEARCH_ROW_BUDGET=100000000 SEARCH_CONCURRENCY=256 IDLE_TIMEOUT_SECONDS=3600 BCRYPT_QUEUE=100000 ;;
+        bounded) start_server RATE_LIMITS=off ;;
+        after) start_server ;;
+    esac
     say "$phase: worst-case searches at one connection"
     result[$phase,search1]=$(wrk_run 1 measure.lua "${searches[@]}")
     say "$phase: store pages idle"
@@ -86,6 +90,14 @@ for phase in before after; do
     result[$phase,loaded]=$(wrk_run 4 measure.lua "${stores[@]}")
     wait "$flood" || true
     result[$phase,searchflood]=$(cat "$out/abuse-flood.txt")
+    say "$phase: one store-page reader, idle and under 16 looping worst-case searches"
+    result[$phase,idle1]=$(wrk_run 1 measure.lua "${stores[@]}")
+    wrk -t1 -c16 -d"$((DURATION + 4))s" --timeout 10s -s scripts/abuse/measure.lua "http://127.0.0.1:$port" -- "${searches[@]}" \
+        >/dev/null &
+    flood=$!
+    sleep 2
+    result[$phase,loaded1]=$(wrk_run 1 measure.lua "${stores[@]}")
+    wait "$flood" || true
     say "$phase: sign-in idle, then under a registration flood"
     result[$phase,login]=$(wrk_run 1 login.lua)
     wrk -t1 -c16 -d"$((DURATION + 4))s" --timeout 10s -s scripts/abuse/register.lua "http://127.0.0.1:$port" \
@@ -106,15 +118,18 @@ for phase in before after; do
 done
 
 {
-    echo "| Attack | Load | What was measured | Before (protections off) | After (defaults) |"
-    echo "|---|---|---|---|---|"
-    echo "| Worst-case search texts | 1 connection | the searches | $(summary "${result[before,search1]}") | $(summary "${result[after,search1]}") |"
-    echo "| (baseline) | 4 connections | store pages, idle | $(summary "${result[before,idle]}") | $(summary "${result[after,idle]}") |"
-    echo "| Worst-case search texts | 16 connections looping | store pages (4 connections) | $(summary "${result[before,loaded]}") | $(summary "${result[after,loaded]}") |"
-    echo "| | | the searches themselves | $(summary "${result[before,searchflood]}") | $(summary "${result[after,searchflood]}") |"
-    echo "| (baseline) | 1 connection | sign-in, idle | $(summary "${result[before,login]}") | $(summary "${result[after,login]}") |"
-    echo "| Registration flood | 16 connections, new names | sign-in (1 connection) | $(summary "${result[before,loginflood]}") | $(summary "${result[after,loginflood]}") |"
-    echo "| | | the registrations themselves | $(summary "${result[before,register]}") | $(summary "${result[after,register]}") |"
-    echo "| 300 stalled half-headers | 300 idle sockets | store pages (4 connections) | $(summary "${result[before,stalled]}") | $(summary "${result[after,stalled]}") |"
-    echo "| | | stalled connections closed | ${result[before,closed]} | ${result[after,closed]} |"
+    row() { echo "| $1 | $2 | $3 | $(summary "${result[before,$4]}") | $(summary "${result[bounded,$4]}") | $(summary "${result[after,$4]}") |"; }
+    echo "| Attack | Load | What was measured | Before (protections off) | Bounded work (RATE_LIMITS=off) | After (defaults) |"
+    echo "|---|---|---|---|---|---|"
+    row "Worst-case search texts" "1 connection" "the searches" search1
+    row "(baseline)" "4 connections" "store pages, idle" idle
+    row "Worst-case search texts" "16 connections looping" "store pages (4 connections)" loaded
+    row "" "" "the searches themselves" searchflood
+    row "(baseline)" "1 connection" "store pages, idle" idle1
+    row "Worst-case search texts" "16 connections looping" "store pages (1 connection)" loaded1
+    row "(baseline)" "1 connection" "sign-in, idle" login
+    row "Registration flood" "16 connections, new names" "sign-in (1 connection)" loginflood
+    row "" "" "the registrations themselves" register
+    row "300 stalled half-headers" "300 idle sockets" "store pages (4 connections)" stalled
+    echo "| | | stalled connections closed | ${result[before,closed]} | ${result[bounded,closed]} | ${result[after,closed]} |"
 } | tee "$out/abuse.md"

@@ -366,7 +366,10 @@ public enum APIOperations {
                 (case-insensitive; `%`, `_` and `\\` literal). Full pinyin and pinyin initials match store names, \
                 category names and dish names. Order: name matches, then category matches, then stores matched \
                 only through reviews by `count` descending; within each group by `rating.score` descending, then id \
-                descending (the tie-break of `GET /v1/stores?sort=rating`).
+                descending (the tie-break of `GET /v1/stores?sort=rating`). A text of 3 or more characters that \
+                is not a vocabulary dish is counted in reviews within a budget of rows read \
+                (`SEARCH_ROW_BUDGET`); past it the page says `approximate: true` and its counts are lower \
+                bounds. Such searches run one at a time per server: 503 `busy` when too many wait.
                 """,
             access: .anyone,
             parameters: [
@@ -375,7 +378,7 @@ public enum APIOperations {
                     schema: .string, required: true)
             ],
             successes: [.init(200, "A page of matching stores.", schema: "SearchPage")],
-            problems: [400: ["query_required", "query_too_long"]], paged: true)
+            problems: [400: ["query_required", "query_too_long"], 503: ["busy"]], paged: true)
     ]
 
     // MARK: Images

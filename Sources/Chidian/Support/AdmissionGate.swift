@@ -22,8 +22,9 @@ public final class AdmissionGate: Sendable {
     public let limit: Int
     public let queue: Int
     public let maxWait: Duration
-    /// A slot rests this many times as long as its task took before the next task may have it, so the work
-    /// behind the gate gets at most `limit / (1 + rest)` of a core each however many queue for it.
+    /// While others wait, a slot rests this many times as long as its task took before the next may have it, so
+    /// the work behind the gate gets at most `limit / (1 + rest)` cores however many queue for it; a lone client
+    /// is not slowed.
     public let rest: Double
     private let state = Mutex(State())
 
@@ -39,7 +40,7 @@ public final class AdmissionGate: Sendable {
         let started = ContinuousClock.now
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
-        if rest > 0 {
+        if rest > 0, state.withLock({ !$0.waiting.isEmpty }) {
             let rest = (ContinuousClock.now - started) * self.rest
             // The answer is ready; the rest delays only the next task, not this one.
             Task {

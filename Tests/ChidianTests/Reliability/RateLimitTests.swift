@@ -42,10 +42,13 @@ import Testing
             // MUT
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<3 { statuses.append(try await client.send(.get, "/v1/search?q=火锅").status) }
+            let started = ContinuousClock.now
             let over = try await client.send(.get, "/v1/search?q=火锅")
             // validate
             #expect(statuses == [.ok, .ok, .ok])
             Self.expectLimited(over)
+            // a refusal comes after a pause, so a client retrying at once cannot flood the server with them
+            #expect(ContinuousClock.now - started >= .milliseconds(250))
             // one a minute: the next token is a minute away at most
             #expect((over.headers[.retryAfter].flatMap { Int($0) } ?? 0) <= 60)
         }
