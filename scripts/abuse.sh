@@ -71,6 +71,8 @@ summary() { echo "p95 $(field p95 "$1") ms, $(field rps "$1")/s, non-2xx $(field
 
 declare -A result
 for phase in before bounded after; do
+    # Each phase starts with no client throttled or limited by an earlier one.
+    psql -qAtX "$url" -c "TRUNCATE rate_buckets, rate_tokens" >/dev/null
     case $phase in
         before)
             start_server RATE_LIMITS=off STATEMENT_TIMEOUT_MS=600000 READ_STATEMENT_TIMEOUT_MS=600000 \
