@@ -59,8 +59,11 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(on connection: PostgresConnection) async throws -> [String] {
         try await connection.transaction(logger: logger) {
-            // `serve --migrate` runs on the request pool: its per-statement deadline is not for migrations.
+            // `serve --migrate` runs on the request pool: its per-statement deadline and its idle-in-transaction
+            // limit (for clients that vanish mid-transaction) are not for migrations, which run Swift between
+            // statements (the dish catalogue) on a machine that may be busy.
             try await connection.rows("SET LOCAL statement_timeout = 0", logger: logger)
+            try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = 0", logger: logger)
             // One migrator at a time, whoever else starts (parallel tests, two servers with --migrate).
             try await connection.rows("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
             try await ensureTable(connection)

@@ -6,6 +6,16 @@ public struct SearchPage: Encodable, Sendable {
     public var items: [SearchResult]
     public var nextCursor: String?
     public var approximate: Bool
+
+    /// `nextCursor` is null on the last page, not left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+        try container.encode(approximate, forKey: .approximate)
+    }
+
+    enum CodingKeys: String, CodingKey { case items, nextCursor, approximate }
 }
 
 extension SearchPage: JSONWritable {

@@ -80,6 +80,9 @@ public final class AdmissionGate: Sendable {
         }
     }
 
+    /// How many wait now.
+    var waiting: Int { state.withLock { $0.waiting.count } }
+
     /// A waiter still queued after `maxWait` gives up.
     private func expire(_ id: UInt64) {
         let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
