@@ -6,6 +6,8 @@ public enum CommentError: DomainError, Equatable {
     /// NUL, which PostgreSQL text cannot hold.
     case bodyHasNul
     case invalidRating
+    case invalidScores
+    case invalidPrice
     case invalidImages(String)
     /// Only the author (or an admin, for deletion) may do this.
     case notAuthor(String)
@@ -19,6 +21,8 @@ public enum CommentError: DomainError, Equatable {
         case .bodyTooLong: "body_too_long"
         case .bodyHasNul: "invalid_body"
         case .invalidRating: "invalid_rating"
+        case .invalidScores: "invalid_scores"
+        case .invalidPrice: "invalid_price"
         case .invalidImages: "invalid_images"
         case .notAuthor: "not_author"
         case .adminCannotWrite: "forbidden"
@@ -40,6 +44,9 @@ public enum CommentError: DomainError, Equatable {
         case .bodyTooLong(let max): "The body must be at most \(max) characters."
         case .bodyHasNul: "Field 'body' must not contain NUL characters."
         case .invalidRating: "A review needs a rating that is an integer from 1 to 5."
+        case .invalidScores:
+            "scores is null or an object of taste, environment and service, each an integer from 1 to 5 or null, on reviews only."
+        case .invalidPrice: "pricePerPerson is null or an integer from 1 to 100000, on reviews only."
         case .invalidImages(let reason), .notAuthor(let reason): reason
         case .adminCannotWrite: "Admins moderate comments; they do not write them."
         }

@@ -111,9 +111,12 @@ public struct CommentRepository: Sendable {
         public var rating: Int?
         public var body: String
         public var imageIDs: [String]
+        public var scores: CommentScores?
+        public var pricePerPerson: Int?
 
         public init(
-            storeID: String, authorID: String, kind: CommentKind, rating: Int?, body: String, imageIDs: [String]
+            storeID: String, authorID: String, kind: CommentKind, rating: Int?, body: String, imageIDs: [String],
+            scores: CommentScores? = nil, pricePerPerson: Int? = nil
         ) {
             self.storeID = storeID
             self.authorID = authorID
@@ -121,6 +124,8 @@ public struct CommentRepository: Sendable {
             self.rating = kind == .notice ? nil : rating
             self.body = body
             self.imageIDs = imageIDs
+            self.scores = kind == .notice ? nil : scores
+            self.pricePerPerson = kind == .notice ? nil : pricePerPerson
         }
     }
 
@@ -143,19 +148,29 @@ public struct CommentRepository: Sendable {
         }
     }
 
-    /// Fields to change; nil leaves a field as it is. `imageIDs` replaces the whole list.
+    /// Fields to change; nil leaves a field as it is. `imageIDs` replaces the whole list; `scores` and
+    /// `pricePerPerson` replace theirs (`.some(nil)` clears).
     public struct Patch: Sendable {
         public var rating: Int?
         public var body: String?
         public var imageIDs: [String]?
+        public var scores: CommentScores??
+        public var pricePerPerson: Int??
 
-        public init(rating: Int? = nil, body: String? = nil, imageIDs: [String]? = nil) {
+        public init(
+            rating: Int? = nil, body: String? = nil, imageIDs: [String]? = nil, scores: CommentScores?? = nil,
+            pricePerPerson: Int?? = nil
+        ) {
             self.rating = rating
             self.body = body
             self.imageIDs = imageIDs
+            self.scores = scores
+            self.pricePerPerson = pricePerPerson
         }
 
-        public var isEmpty: Bool { rating == nil && body == nil && imageIDs == nil }
+        public var isEmpty: Bool {
+            rating == nil && body == nil && imageIDs == nil && scores == nil && pricePerPerson == nil
+        }
     }
 
     /// Applies `patch` to the author's visible comment. The version check is part of the `UPDATE`,
@@ -178,6 +193,13 @@ public struct CommentRepository: Sendable {
                     UPDATE comments SET
                         rating = COALESCE(\(patch.rating)::smallint, rating),
                         body = COALESCE(\(patch.body)::text, body),
+                        taste = CASE WHEN \(patch.scores != nil) THEN \(patch.scores??.taste)::smallint ELSE taste END,
+                        environment = CASE WHEN \(patch.scores != nil)
+                            THEN \(patch.scores??.environment)::smallint ELSE environment END,
+                        service = CASE WHEN \(patch.scores != nil)
+                            THEN \(patch.scores??.service)::smallint ELSE service END,
+                        price_per_person = CASE WHEN \(patch.pricePerPerson != nil)
+                            THEN \(patch.pricePerPerson ?? nil)::int ELSE price_per_person END,
                         updated_at = now(), version = version + 1
                     WHERE id = \(id) AND author_id = \(authorID) AND hidden_at IS NULL AND NOT store_archived
                       AND (\(ifMatch)::int IS NULL OR version = \(ifMatch)::int)

@@ -28,6 +28,42 @@ public enum CommentRules {
         return value
     }
 
+    public static let priceRange = 1...100_000
+
+    /// `scores`: null (none), or an object whose keys are among `taste`, `environment`, `service`, each an
+    /// integer 1–5 or null; else 400 `invalid_scores`. An object without any score is none.
+    public static func validScores(_ raw: JSONValue) throws -> CommentScores? {
+        guard case .object(let fields) = raw else {
+            if raw == .null { return nil }
+            throw CommentError.invalidScores
+        }
+        var scores = CommentScores()
+        for (key, value) in fields {
+            let score: Int?
+            switch value {
+            case .null: score = nil
+            case .integer(let number) where ratingRange.contains(number): score = number
+            default: throw CommentError.invalidScores
+            }
+            switch key {
+            case "taste": scores.taste = score
+            case "environment": scores.environment = score
+            case "service": scores.service = score
+            default: throw CommentError.invalidScores
+            }
+        }
+        return scores.isEmpty ? nil : scores
+    }
+
+    /// `pricePerPerson` (人均): null, or an integer 1–100,000; else 400 `invalid_price`.
+    public static func validPrice(_ raw: JSONValue) throws -> Int? {
+        switch raw {
+        case .null: return nil
+        case .integer(let price) where priceRange.contains(price): return price
+        default: throw CommentError.invalidPrice
+        }
+    }
+
     /// At most nine distinct, well-formed image ids, else 400 `invalid_images`. Ownership is checked against the database.
     public static func validImageIDs(_ ids: [String]) throws -> [String] {
         guard ids.count <= maxImages else {

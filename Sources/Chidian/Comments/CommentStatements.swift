@@ -9,7 +9,8 @@ enum CommentRow {
     static let columns = """
         c.id, c.kind, c.store_id, s.name, g.id, g.name,
             (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
-            u.id, u.name, u.avatar_image_id, c.rating::int, c.body,
+            u.id, u.name, u.avatar_image_id, c.rating::int, c.taste::int, c.environment::int, c.service::int,
+            c.price_per_person, c.body,
             ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
             c.created_at, c.updated_at, c.version, c.created_at::text
         """
@@ -33,20 +34,23 @@ enum CommentRow {
 
     static func decode(_ row: PostgresRow) throws -> Decoded {
         let (
-            id, kind, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar, rating,
-            body, imageIDs, createdAt, updatedAt, version, createdAtKey
+            id, kindText, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar,
+            rating, taste, environment, service, price, body, imageIDs, createdAt, updatedAt, version, createdAtKey
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String?,
-                String, String, String?, Int?, String, [String], Date, Date, Int, String
+                String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Date, Date, Int, String
             ).self)
+        let kind = CommentKind(rawValue: kindText) ?? .review
         let view = CommentView(
-            id: id, kind: CommentKind(rawValue: kind) ?? .review, storeId: storeID,
+            id: id, kind: kind, storeId: storeID,
             store: .init(
                 id: storeID, name: storeName, category: .init(id: categoryID, name: categoryName),
                 imageUrl: storeImage.map(ImageURL.path)),
             author: .init(id: authorID, name: authorName, avatarUrl: avatar.map(ImageURL.path)),
-            rating: rating, body: body, imageUrls: imageIDs.map(ImageURL.path), createdAt: createdAt,
+            rating: rating,
+            scores: kind == .review ? CommentScores(taste: taste, environment: environment, service: service) : nil,
+            pricePerPerson: price, body: body, imageUrls: imageIDs.map(ImageURL.path), createdAt: createdAt,
             updatedAt: updatedAt, version: version)
         return Decoded(view: view, createdAtKey: createdAtKey)
     }
@@ -182,21 +186,27 @@ enum CommentStatements {
     struct Insert: PostgresPreparedStatement {
         static let name = "comment_insert"
         static let sql = """
-            INSERT INTO comments (kind, store_id, author_id, rating, body)
-            VALUES ($1, $2, $3, $4::smallint, $5)
+            INSERT INTO comments (kind, store_id, author_id, rating, body, taste, environment, service, price_per_person)
+            VALUES ($1, $2, $3, $4::smallint, $5, $6::smallint, $7::smallint, $8::smallint, $9::int)
             RETURNING id
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8, .text]
+        static let bindingDataTypes: [PostgresDataType] = [
+            .text, .text, .text, .int8, .text, .int8, .int8, .int8, .int8,
+        ]
 
         var new: CommentRepository.NewComment
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
+            var bindings = PostgresBindings(capacity: 9)
             bindings.append(new.kind.rawValue)
             bindings.append(new.storeID)
             bindings.append(new.authorID)
             bindings.append(new.rating)
             bindings.append(new.body)
+            bindings.append(new.scores?.taste)
+            bindings.append(new.scores?.environment)
+            bindings.append(new.scores?.service)
+            bindings.append(new.pricePerPerson)
             return bindings
         }
 

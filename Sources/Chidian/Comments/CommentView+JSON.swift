@@ -23,6 +23,17 @@ extension CommentView: JSONWritable {
                 json.key("avatarUrl"); json.string(author.avatarUrl)
             }
             json.key("rating"); json.int(rating)
+            json.key("scores")
+            if let scores {
+                json.object { json in
+                    json.key("taste"); json.int(scores.taste)
+                    json.key("environment"); json.int(scores.environment)
+                    json.key("service"); json.int(scores.service)
+                }
+            } else {
+                json.null()
+            }
+            json.key("pricePerPerson"); json.int(pricePerPerson)
             json.key("body"); json.string(body)
             json.key("imageUrls"); json.array(imageUrls) { json, url in json.string(url) }
             json.key("createdAt"); json.date(createdAt)

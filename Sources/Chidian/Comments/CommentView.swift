@@ -10,6 +10,10 @@ public struct CommentView: Encodable, Sendable, Equatable {
     public var store: StoreCard
     public var author: AuthorCard
     @Nullable public var rating: Int?
+    /// 口味 / 环境 / 服务, each 1–5 or null; null as a whole for notices.
+    @Nullable public var scores: CommentScores?
+    /// 人均, a whole amount of money; null when not given (and for notices).
+    @Nullable public var pricePerPerson: Int?
     public var body: String
     public var imageUrls: [String]
     public var createdAt: Date
@@ -33,6 +37,21 @@ public struct CommentView: Encodable, Sendable, Equatable {
         public var name: String
         @Nullable public var avatarUrl: String?
     }
+}
+
+/// A review's sub-ratings (Dianping's 口味, 环境, 服务).
+public struct CommentScores: Encodable, Sendable, Equatable {
+    @Nullable public var taste: Int?
+    @Nullable public var environment: Int?
+    @Nullable public var service: Int?
+
+    public init(taste: Int? = nil, environment: Int? = nil, service: Int? = nil) {
+        self.taste = taste
+        self.environment = environment
+        self.service = service
+    }
+
+    var isEmpty: Bool { taste == nil && environment == nil && service == nil }
 }
 
 public enum CommentKind: String, Sendable, Codable, CaseIterable {

@@ -74,6 +74,8 @@ struct CommentsController {
         var rating: JSONValue?
         var body: String?
         var imageIds: [String]?
+        var scores: JSONValue?
+        var pricePerPerson: JSONValue?
     }
 
     /// Users write reviews; managers write notices on their own stores; admins write nothing.
@@ -96,8 +98,14 @@ struct CommentsController {
         // A rating sent with a notice is ignored.
         let rating = kind == .review ? try CommentRules.validRating(body.rating) : nil
         let imageIDs = try CommentRules.validImageIDs(body.imageIds ?? [])
+        let scores = try body.scores.flatMap { try Self.reviewOnly(CommentRules.validScores($0), kind, .invalidScores) }
+        let price = try body.pricePerPerson.flatMap {
+            try Self.reviewOnly(CommentRules.validPrice($0), kind, .invalidPrice)
+        }
         let view = try await comments.create(
-            .init(storeID: storeID, authorID: user.id, kind: kind, rating: rating, body: text, imageIDs: imageIDs))
+            .init(
+                storeID: storeID, authorID: user.id, kind: kind, rating: rating, body: text, imageIDs: imageIDs,
+                scores: scores, pricePerPerson: price))
         var headers = Versioning.etag(view.version)
         headers[.location] = "/v1/comments/\(view.id)"
         return JSONResponse(view, status: .created, headers: headers)
@@ -115,10 +123,32 @@ struct CommentsController {
         return JSONResponse(view, headers: Versioning.etag(view.version))
     }
 
+    /// A value a notice may not carry: refused when present (null is fine).
+    static func reviewOnly<T>(_ value: T?, _ kind: CommentKind, _ error: CommentError) throws -> T? {
+        guard kind == .review || value == nil else { throw error }
+        return value
+    }
+
     struct PatchBody: Decodable {
         var rating: JSONValue?
         var body: String?
         var imageIds: [String]?
+        /// nil when absent; `.null` when sent as null (clears).
+        var scores: JSONValue?
+        var pricePerPerson: JSONValue?
+
+        enum CodingKeys: String, CodingKey { case rating, body, imageIds, scores, pricePerPerson }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            rating = try container.decodeIfPresent(JSONValue.self, forKey: .rating)
+            body = try container.decodeIfPresent(String.self, forKey: .body)
+            imageIds = try container.decodeIfPresent([String].self, forKey: .imageIds)
+            scores = container.contains(.scores) ? try container.decode(JSONValue.self, forKey: .scores) : nil
+            pricePerPerson =
+                container.contains(.pricePerPerson)
+                ? try container.decode(JSONValue.self, forKey: .pricePerPerson) : nil
+        }
     }
 
     /// Only the author edits, admins included in "everyone else".
@@ -135,7 +165,13 @@ struct CommentsController {
         let patch = CommentRepository.Patch(
             rating: target.kind == .review ? try body.rating.map { try CommentRules.validRating($0) } : nil,
             body: try body.body.map { try CommentRules.validBody($0) },
-            imageIDs: try body.imageIds.map { try CommentRules.validImageIDs($0) })
+            imageIDs: try body.imageIds.map { try CommentRules.validImageIDs($0) },
+            scores: try body.scores.map {
+                try Self.reviewOnly(CommentRules.validScores($0), target.kind, .invalidScores)
+            },
+            pricePerPerson: try body.pricePerPerson.map {
+                try Self.reviewOnly(CommentRules.validPrice($0), target.kind, .invalidPrice)
+            })
         let view = try await comments.update(id: id, authorID: user.id, patch: patch, ifMatch: ifMatch)
         return JSONResponse(view, headers: Versioning.etag(view.version))
     }

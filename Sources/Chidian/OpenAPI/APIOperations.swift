@@ -142,7 +142,7 @@ public enum APIOperations {
 
     // MARK: Stores, favorites, promotion
 
-    static let storeSorts = APISchemas.oneOf(["rating", "newest", "name", "popular"], default: "rating")
+    static let storeSorts = APISchemas.oneOf(["rating", "newest", "name", "popular", "price"], default: "rating")
 
     static let stores: [APIOperation] = [
         APIOperation(
@@ -155,15 +155,17 @@ public enum APIOperations {
                 `rating` sorts by `rating.score` (a Bayesian average: every store starts with 5 virtual reviews of \
                 3.5 stars, so score = (sum + 17.5) / (count + 5)); `popular` by `favoriteCount`; `newest` by \
                 `createdAt`; each descending, then by id descending. `name` is code-point order, then id ascending. \
-                An empty `category` means no filter.
+                `price` is `pricePerPerson` ascending, stores without one last, then id descending. An empty \
+                `category` means no filter; `maxPrice` keeps stores whose `pricePerPerson` is at most that.
                 """,
             access: .anyone,
             parameters: [
                 query("category", "Only stores of this category id.", schema: .string),
                 query("sort", "The order.", schema: storeSorts),
+                query("maxPrice", "Only stores whose 人均 is at most this (1–100,000).", schema: .integer),
             ],
             successes: [.init(200, "A page of stores.", schema: "StorePage")],
-            problems: [400: ["invalid_sort", "unknown_category"]], paged: true),
+            problems: [400: ["invalid_sort", "unknown_category", "invalid_price"]], paged: true),
         APIOperation(
             "post", "/v1/stores", id: "createStore", tag: "Stores", summary: "Open a store (managers)",
             description: """
@@ -265,7 +267,9 @@ public enum APIOperations {
 
     // MARK: Reviews and notices
 
-    static let commentProblems = ["body_required", "body_too_long", "invalid_rating", "invalid_images"]
+    static let commentProblems = [
+        "body_required", "body_too_long", "invalid_rating", "invalid_images", "invalid_scores", "invalid_price",
+    ]
 
     static let comments: [APIOperation] = [
         APIOperation(

@@ -55,21 +55,23 @@ enum APISchemas {
     static func boolean(_ description: String? = nil) -> JSONSchema { .boolean(description: description) }
 
     /// A closed object: every listed property is required unless named in `optional`.
-    static func object(_ properties: [(String, JSONSchema)], optional: Set<String> = [], description: String? = nil)
-        -> JSONSchema
-    {
+    static func object(
+        _ properties: [(String, JSONSchema)], optional: Set<String> = [], nullable: Bool = false,
+        description: String? = nil
+    ) -> JSONSchema {
         .object(
-            description: description,
+            nullable: nullable, description: description,
             properties: ordered(properties) { optional.contains($0) ? $1.optionalSchemaObject() : $1 },
             additionalProperties: .a(false))
     }
 
     /// A request object: open to unknown fields (they are ignored), nothing required unless listed.
-    static func request(_ properties: [(String, JSONSchema)], required: [String] = [], description: String? = nil)
-        -> JSONSchema
-    {
+    static func request(
+        _ properties: [(String, JSONSchema)], required: [String] = [], nullable: Bool = false,
+        description: String? = nil
+    ) -> JSONSchema {
         .object(
-            description: description,
+            nullable: nullable, description: description,
             properties: ordered(properties) { required.contains($0) ? $1 : $1.optionalSchemaObject() })
     }
 
@@ -80,6 +82,24 @@ enum APISchemas {
         for (name, schema) in properties { result[name] = transform(name, schema) }
         return result
     }
+
+    /// 口味 / 环境 / 服务 as the API answers them.
+    static func scores(nullable: Bool, description: String) -> JSONSchema {
+        let score = int(min: 1, max: 5, nullable: true)
+        return object(
+            [("taste", score), ("environment", score), ("service", score)], nullable: nullable,
+            description: description)
+    }
+
+    /// Reviews only (a notice sending a value is `invalid_scores`); an object without any score is none.
+    static let scoresRequest = object(
+        [
+            ("taste", int(min: 1, max: 5, nullable: true)), ("environment", int(min: 1, max: 5, nullable: true)),
+            ("service", int(min: 1, max: 5, nullable: true)),
+        ], optional: ["taste", "environment", "service"], nullable: true,
+        description: "Each an integer 1–5 or null; other keys are `invalid_scores`. Reviews only.")
+    static let priceRequest = int(
+        min: 1, max: 100_000, nullable: true, description: "人均: an integer 1–100,000 (`invalid_price`). Reviews only.")
 
     static func page(of item: String) -> JSONSchema {
         object(
@@ -172,7 +192,26 @@ enum APISchemas {
                         ("description", text()), ("address", text()),
                         ("managerId", id), ("managerName", text()),
                         ("imageUrls", list(imagePath, max: 9)),
-                        ("rating", ref("Rating")), ("favoriteCount", count),
+                        ("rating", ref("Rating")),
+                        (
+                            "scores",
+                            object(
+                                [
+                                    ("taste", number(nullable: true)), ("environment", number(nullable: true)),
+                                    ("service", number(nullable: true)),
+                                ],
+                                description:
+                                    "Averages of the counted reviews' sub-ratings (口味, 环境, 服务), each null while none gave one."
+                            )
+                        ),
+                        (
+                            "pricePerPerson",
+                            int(
+                                min: 1, max: 100_000, nullable: true,
+                                description: "人均: the rounded average of the counted reviews' prices; null while none."
+                            )
+                        ),
+                        ("favoriteCount", count),
                         ("favorited", boolean("Whether the signed-in viewer favorited it; false for anyone else.")),
                         ("promoted", boolean("adSpend > 0.")),
                         ("createdAt", timestamp), ("updatedAt", timestamp),
@@ -218,6 +257,11 @@ enum APISchemas {
                             description: "The author's current name and avatar.")
                     ),
                     ("rating", int(min: 1, max: 5, nullable: true, description: "1–5 for reviews, null for notices.")),
+                    ("scores", scores(nullable: true, description: "The review's sub-ratings; null for notices.")),
+                    (
+                        "pricePerPerson",
+                        int(min: 1, max: 100_000, nullable: true, description: "人均, if the reviewer gave it.")
+                    ),
                     ("body", text(min: 1)),
                     ("imageUrls", list(imagePath, max: 9)),
                     ("createdAt", timestamp), ("updatedAt", timestamp), ("version", int(min: 1)),
@@ -350,6 +394,7 @@ enum APISchemas {
                         ("rating", int(min: 1, max: 5, description: "Required for reviews; ignored for notices.")),
                         ("body", text(min: 1, max: 5000)),
                         ("imageIds", list(id, max: 9, unique: true)),
+                        ("scores", scoresRequest), ("pricePerPerson", priceRequest),
                     ], required: ["body"])
             ),
             (
@@ -358,7 +403,8 @@ enum APISchemas {
                     [
                         ("rating", int(min: 1, max: 5)), ("body", text(min: 1, max: 5000)),
                         ("imageIds", list(id, max: 9, unique: true)),
-                    ], description: "Absent fields stay unchanged.")
+                        ("scores", scoresRequest), ("pricePerPerson", priceRequest),
+                    ], description: "Absent fields stay unchanged; `scores` and `pricePerPerson` null clear them.")
             ),
             ("ImageUpload", request([("file", binary)], required: ["file"])),
         ]

@@ -93,15 +93,24 @@ public struct SeedExporter: Sendable {
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.commentsFile))
             try connection.requireOpen()
             for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
-                let (id, storeID, authorID, rating, body, kind, hiddenAt, createdAt, updatedAt, version, images) =
-                    try row.decode((String, String, String, Int, String, String, Date?, Date, Date, Int, [String]).self)
+                let (
+                    id, storeID, authorID, rating, body, kind, hiddenAt, createdAt, updatedAt, version, images, taste,
+                    environment, service, price
+                ) = try row.decode(
+                    (
+                        String, String, String, Int, String, String, Date?, Date, Date, Int, [String], Int?, Int?, Int?,
+                        Int?
+                    ).self)
+                let scores =
+                    taste == nil && environment == nil && service == nil
+                    ? nil : SeedFormat.Scores(taste: taste, environment: environment, service: service)
                 try writer.append(
                     SeedFormat.Comment(
                         id: id, store_id: storeID, user_id: authorID, rating: rating, context: body,
                         commentImageName: images,
                         kind: kind, hidden: hiddenAt != nil, hiddenAt: hiddenAt, createdAt: createdAt,
                         updatedAt: updatedAt,
-                        version: version))
+                        version: version, scores: scores, pricePerPerson: price))
                 report.comments += 1
                 if report.comments % 10_000 == 0 {
                     progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments)
@@ -156,7 +165,8 @@ public struct SeedExporter: Sendable {
     static let commentsQuery: PostgresQuery = """
         SELECT m.id, m.store_id, m.author_id, coalesce(m.rating, 0)::int8, m.body, m.kind, m.hidden_at,
                m.created_at, m.updated_at, m.version::int8,
-               coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}')
+               coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}'),
+               m.taste::int8, m.environment::int8, m.service::int8, m.price_per_person::int8
         FROM comments m
         ORDER BY m.id
         """

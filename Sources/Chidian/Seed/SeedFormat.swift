@@ -102,5 +102,14 @@ public enum SeedFormat {
         public var createdAt: Date?
         public var updatedAt: Date?
         public var version: Int?
+        /// A review's 口味 / 环境 / 服务 and 人均; absent means none.
+        public var scores: Scores?
+        public var pricePerPerson: Int?
+    }
+
+    public struct Scores: Codable, Sendable, Equatable {
+        public var taste: Int?
+        public var environment: Int?
+        public var service: Int?
     }
 }

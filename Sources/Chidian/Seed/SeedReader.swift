@@ -377,12 +377,34 @@ struct SeedReader: @unchecked Sendable {
         if let version, version < 1 {
             field.fail("version", .integer(version), "must be at least 1"); ok = false
         }
+        // The API's rules: reviews only, each score 1–5 or null, a price 1–100,000.
+        var scores: CommentScores?
+        if let raw = field.object["scores"] {
+            do {
+                scores = try CommentRules.validScores(raw)
+                if kind == "notice", scores != nil { throw CommentError.invalidScores }
+            } catch {
+                field.fail(
+                    "scores", raw, "must be null or {taste, environment, service}, each 1–5 or null, on a review")
+                ok = false
+            }
+        }
+        var price: Int?
+        if let raw = field.object["pricePerPerson"] {
+            do {
+                price = try CommentRules.validPrice(raw)
+                if kind == "notice", price != nil { throw CommentError.invalidPrice }
+            } catch {
+                field.fail("pricePerPerson", raw, "must be null or an integer 1–100000, on a review")
+                ok = false
+            }
+        }
         guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
         for image in keptImages { images.claim(image, by: userID) }
         return SeedComment(
             id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: keptImages,
             hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt,
             version: version,
-            position: index)
+            position: index, scores: scores, pricePerPerson: price)
     }
 }

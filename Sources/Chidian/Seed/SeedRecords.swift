@@ -48,6 +48,8 @@ struct SeedStore {
     var updatedAt: Date?
     var version: Int?
     var position: Int
+    var scores: CommentScores?
+    var pricePerPerson: Int?
 }
 
 struct SeedComment {
@@ -64,6 +66,8 @@ struct SeedComment {
     var updatedAt: Date?
     var version: Int?
     var position: Int
+    var scores: CommentScores?
+    var pricePerPerson: Int?
 }
 
 /// What the database already holds that a seed may refer to or collide with.

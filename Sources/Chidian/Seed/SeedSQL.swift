@@ -15,7 +15,8 @@ extension SeedWriter {
             ON COMMIT DROP;
         CREATE TEMP TABLE seed_comments (id text, kind text, store_id text, author_id text, rating smallint, body text,
             hidden boolean, hidden_at timestamptz, created_at timestamptz, updated_at timestamptz, version integer,
-            position integer) ON COMMIT DROP;
+            position integer, taste smallint, environment smallint, service smallint, price_per_person integer)
+            ON COMMIT DROP;
         CREATE TEMP TABLE seed_comment_images (comment_id text, position smallint, image_id text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_images (id text, sha256 bytea, content_type text, width integer, height integer,
             bytes integer, owner text, data bytea) ON COMMIT DROP;
@@ -168,22 +169,26 @@ extension SeedWriter {
         """
         WITH merged AS (
             INSERT INTO comments AS c (id, kind, store_id, author_id, rating, body, category_id, store_archived,
-                                       hidden_at, created_at, updated_at, version)
+                                       hidden_at, created_at, updated_at, version, taste, environment, service,
+                                       price_per_person)
             SELECT s.id, s.kind, s.store_id, s.author_id, CASE WHEN s.kind = 'review' THEN s.rating END, s.body,
                    st.category_id, st.archived_at IS NOT NULL,
                    CASE WHEN s.hidden THEN coalesce(s.hidden_at, e.hidden_at, now()) END,
                    coalesce(s.created_at, e.created_at, \(arrayTime("seed_comments"))),
                    coalesce(s.updated_at, CASE WHEN e.id IS NULL THEN coalesce(s.created_at, \(arrayTime("seed_comments"))) ELSE now() END),
-                   coalesce(s.version, e.version + 1, 1)
+                   coalesce(s.version, e.version + 1, 1), s.taste, s.environment, s.service, s.price_per_person
             FROM seed_comments s JOIN stores st ON st.id = s.store_id LEFT JOIN comments e ON e.id = s.id
             ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, store_id = EXCLUDED.store_id,
                 author_id = EXCLUDED.author_id, rating = EXCLUDED.rating, body = EXCLUDED.body,
                 category_id = EXCLUDED.category_id, store_archived = EXCLUDED.store_archived,
                 hidden_at = EXCLUDED.hidden_at, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-                version = EXCLUDED.version
-            WHERE (c.kind, c.store_id, c.author_id, c.rating, c.body, c.hidden_at, c.created_at)
+                version = EXCLUDED.version, taste = EXCLUDED.taste, environment = EXCLUDED.environment,
+                service = EXCLUDED.service, price_per_person = EXCLUDED.price_per_person
+            WHERE (c.kind, c.store_id, c.author_id, c.rating, c.body, c.hidden_at, c.created_at, c.taste, c.environment,
+                   c.service, c.price_per_person)
                 IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.store_id, EXCLUDED.author_id, EXCLUDED.rating, EXCLUDED.body,
-                                  EXCLUDED.hidden_at, EXCLUDED.created_at)
+                                  EXCLUDED.hidden_at, EXCLUDED.created_at, EXCLUDED.taste, EXCLUDED.environment,
+                                  EXCLUDED.service, EXCLUDED.price_per_person)
             RETURNING 1
         )
         SELECT count(*)::int FROM merged
@@ -205,17 +210,9 @@ extension SeedWriter {
         WHERE comment_id IN (SELECT id FROM seed_changed_comments);
         """
 
-    /// The rating totals of every store the seed touched, from its live reviews, written only where they differ.
+    /// The aggregates of every store the seed touched (rating, sub-ratings, 人均, review count: each author's
+    /// latest live review), from their reviews, written only where they differ.
     static let recomputeRatings: PostgresQuery = """
-        UPDATE stores st SET rating_count = a.n, rating_sum = a.total
-        FROM (
-            SELECT s.id,
-                   count(c.id) FILTER (WHERE c.kind = 'review' AND c.hidden_at IS NULL)::int AS n,
-                   coalesce(sum(c.rating) FILTER (WHERE c.kind = 'review' AND c.hidden_at IS NULL), 0)::bigint AS total
-            FROM stores s LEFT JOIN comments c ON c.store_id = s.id
-            WHERE s.id IN (SELECT DISTINCT store_id FROM seed_comments UNION SELECT id FROM seed_stores)
-            GROUP BY s.id
-        ) a
-        WHERE st.id = a.id AND (st.rating_count, st.rating_sum) IS DISTINCT FROM (a.n, a.total)
+        SELECT store_aggregates_recount(ARRAY(SELECT DISTINCT store_id FROM seed_comments UNION SELECT id FROM seed_stores))
         """
 }

@@ -106,7 +106,7 @@ struct SeedWriter: Sendable {
             columns: [
                 "id", "kind", "store_id", "author_id", "rating", "body", "hidden", "hidden_at", "created_at",
                 "updated_at",
-                "version", "position",
+                "version", "position", "taste", "environment", "service", "price_per_person",
             ],
             logger: logger
         ) { writer in
@@ -118,6 +118,8 @@ struct SeedWriter: Sendable {
                     comment.body,
                     comment.hidden ? "t" : "f", CopyBuffer.date(comment.hiddenAt), CopyBuffer.date(comment.createdAt),
                     CopyBuffer.date(comment.updatedAt), comment.version.map(String.init), String(comment.position),
+                    comment.scores?.taste.map(String.init), comment.scores?.environment.map(String.init),
+                    comment.scores?.service.map(String.init), comment.pricePerPerson.map(String.init),
                 ])
                 for (position, image) in comment.imageNames.enumerated() {
                     commentImages.append((comment.id, position, image))

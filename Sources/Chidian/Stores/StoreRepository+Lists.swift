@@ -5,10 +5,10 @@ import PostgresNIO
 /// them exactly) and `views(ids:viewer:)` then loads the stores in that order: two queries per page.
 /// A nil cursor key disables the keyset condition (`NULL IS NULL` folds away when the statement is planned).
 extension StoreRepository {
-    /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists).
-    public func list(sort: StoreSort, categoryID: String?, page: PageRequest, viewer: AuthUser?) async throws -> Page<
-        StoreView
-    > {
+    /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists) and at most a price.
+    public func list(
+        sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, page: PageRequest, viewer: AuthUser?
+    ) async throws -> Page<StoreView> {
         let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
         let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
         let query: PostgresQuery
@@ -17,6 +17,7 @@ extension StoreRepository {
             query = """
                 SELECT s.id, s.rating_score::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
                     AND (\(k0)::float8 IS NULL OR (s.rating_score, s.id) < (\(k0)::float8, \(k1)::text))
                 ORDER BY s.rating_score DESC, s.id DESC LIMIT \(limit)
                 """
@@ -24,6 +25,7 @@ extension StoreRepository {
             query = """
                 SELECT s.id, s.created_at::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
                     AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
                 ORDER BY s.created_at DESC, s.id DESC LIMIT \(limit)
                 """
@@ -31,6 +33,7 @@ extension StoreRepository {
             query = """
                 SELECT s.id, s.name, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
                     AND (\(k0)::text IS NULL OR (s.name COLLATE "C", s.id) > (\(k0)::text COLLATE "C", \(k1)::text))
                 ORDER BY s.name COLLATE "C", s.id LIMIT \(limit)
                 """
@@ -38,8 +41,20 @@ extension StoreRepository {
             query = """
                 SELECT s.id, s.favorite_count::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
                     AND (\(k0)::int IS NULL OR (s.favorite_count, s.id) < (\(k0)::int, \(k1)::text))
                 ORDER BY s.favorite_count DESC, s.id DESC LIMIT \(limit)
+                """
+        case .price:
+            // A literal, so the planner matches the index on the same expression (009's stores_price).
+            let none = String(StoreSort.noPrice)
+            query = """
+                SELECT s.id, coalesce(s.price_per_person, \(unescaped: none))::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(k0)::int IS NULL OR coalesce(s.price_per_person, \(unescaped: none)) > \(k0)::int
+                         OR (coalesce(s.price_per_person, \(unescaped: none)) = \(k0)::int AND s.id < \(k1)::text))
+                ORDER BY coalesce(s.price_per_person, \(unescaped: none)), s.id DESC LIMIT \(limit)
                 """
         }
         return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer)

@@ -8,6 +8,8 @@ public enum StoreSort: String, Sendable, CaseIterable {
     case name
     /// `favoriteCount` descending, then id descending.
     case popular
+    /// `pricePerPerson` ascending, stores without one last, then id descending.
+    case price
 
     /// `?sort=` (absent or empty: `rating`), else 400 `invalid_sort`.
     public init(query raw: String?) throws {
@@ -16,10 +18,13 @@ public enum StoreSort: String, Sendable, CaseIterable {
             return
         }
         guard let sort = StoreSort(rawValue: raw) else {
-            throw Problem.badRequest("invalid_sort", "sort must be one of rating, newest, name, popular.")
+            throw Problem.badRequest("invalid_sort", "sort must be one of rating, newest, name, popular, price.")
         }
         self = sort
     }
+
+    /// The price key of a store without one: above every price, so those stores come last.
+    static let noPrice = CommentRules.priceRange.upperBound + 1
 
     /// The cursor's list name, so a cursor from one order is refused by another.
     var cursorList: String { "stores.\(rawValue)" }
@@ -31,6 +36,7 @@ public enum StoreSort: String, Sendable, CaseIterable {
         case .newest: return [.timestamp, .id]
         case .name: return [.text(limit: StoreRules.maxNameLength), .id]
         case .popular: return [.integer(0...Int(Int32.max)), .id]
+        case .price: return [.integer(1...Self.noPrice), .id]
         }
     }
 }

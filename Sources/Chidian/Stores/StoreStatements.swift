@@ -101,7 +101,8 @@ enum StoreViewRow {
         s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
             COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
                      '{}'::text[]),
-            s.rating_count, s.rating_sum, s.rating_score, s.favorite_count,
+            s.rating_count, s.rating_sum, s.rating_score, s.taste_count, s.taste_sum, s.environment_count,
+            s.environment_sum, s.service_count, s.service_sum, s.price_per_person, s.favorite_count,
             EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
             s.ad_spend, s.created_at, s.updated_at, s.version
         """
@@ -114,18 +115,23 @@ enum StoreViewRow {
     static func decode(_ row: PostgresRow, viewer: AuthUser?) throws -> StoreView {
         let (
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
-            ratingCount, ratingSum, score, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
+            ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
+            serviceSum, price, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String, String, [String],
-                Int, Int, Double, Int, Bool, Int, Date, Date, Int
+                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, Int, Bool, Int, Date, Date, Int
             ).self)
+        func average(_ sum: Int, _ count: Int) -> Double? { count == 0 ? nil : Double(sum) / Double(count) }
         return StoreView(
             id: id, name: name, category: .init(id: categoryID, name: categoryName), description: description,
             address: address, managerId: managerID, managerName: managerName, imageUrls: imageIDs.map(ImageURL.path),
             rating: .init(
-                average: ratingCount == 0 ? nil : Double(ratingSum) / Double(ratingCount), count: ratingCount,
-                score: score),
+                average: average(ratingSum, ratingCount), count: ratingCount, score: score),
+            scores: .init(
+                taste: average(tasteSum, tasteCount), environment: average(environmentSum, environmentCount),
+                service: average(serviceSum, serviceCount)),
+            pricePerPerson: price,
             favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
             updatedAt: updatedAt, version: version,
             adSpend: StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil)

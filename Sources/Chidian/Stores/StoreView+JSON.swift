@@ -20,6 +20,13 @@ extension StoreView: JSONWritable {
                 json.key("count"); json.int(rating.count)
                 json.key("score"); json.double(rating.score)
             }
+            json.key("scores")
+            json.object { json in
+                json.key("taste"); json.double(scores.taste)
+                json.key("environment"); json.double(scores.environment)
+                json.key("service"); json.double(scores.service)
+            }
+            json.key("pricePerPerson"); json.int(pricePerPerson)
             json.key("favoriteCount"); json.int(favoriteCount)
             json.key("favorited"); json.bool(favorited)
             json.key("promoted"); json.bool(promoted)

@@ -13,6 +13,10 @@ public struct StoreView: Encodable, Sendable, Equatable {
     public var managerName: String
     public var imageUrls: [String]
     public var rating: Rating
+    /// The averages of the counted reviews' sub-ratings, each null while none gave one.
+    public var scores: Scores
+    /// 人均: the rounded average of the counted reviews' prices; null while none gave one.
+    @Nullable public var pricePerPerson: Int?
     public var favoriteCount: Int
     public var favorited: Bool
     public var promoted: Bool
@@ -24,6 +28,12 @@ public struct StoreView: Encodable, Sendable, Equatable {
     public struct CategoryRef: Encodable, Sendable, Equatable {
         public var id: String
         public var name: String
+    }
+
+    public struct Scores: Encodable, Sendable, Equatable {
+        @Nullable public var taste: Double?
+        @Nullable public var environment: Double?
+        @Nullable public var service: Double?
     }
 
     /// `average` is null without reviews; `score` is the Bayesian average of migration 002 (prior 3.5 over 5 reviews).

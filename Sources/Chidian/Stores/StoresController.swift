@@ -38,11 +38,18 @@ struct StoresController {
         // An empty `?category=` means no filter, as a form or URL builder sends it.
         let categoryID = query["category"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let page = try PageRequest(request)
+        let maxPrice = try query["maxPrice"].map { raw -> Int in
+            guard let price = Int(String(raw)), CommentRules.priceRange.contains(price) else {
+                throw Problem.badRequest("invalid_price", "maxPrice must be an integer from 1 to 100000.")
+            }
+            return price
+        }
         if let categoryID, try await !categories.exists(id: categoryID) {
             throw StoreError.unknownCategory(id: categoryID)
         }
         return JSONResponse(
-            try await stores.list(sort: sort, categoryID: categoryID, page: page, viewer: context.viewer.user))
+            try await stores.list(
+                sort: sort, categoryID: categoryID, maxPrice: maxPrice, page: page, viewer: context.viewer.user))
     }
 
     /// Field types are checked by the decoder (400 `invalid_body` naming the field); absent or null means

@@ -75,14 +75,17 @@ enum CommentFixture {
     }
 
     /// The store's trigger-kept totals and the same computed from its live reviews.
+    /// The store's kept rating count and sum, and the same computed from each author's latest live review.
     static func totals(_ app: TestApp, storeID: String) async throws -> (kept: [Int], live: [Int]) {
         let row = try await app.database.query(
             """
-            SELECT s.rating_count, s.rating_sum::int,
-                (SELECT count(*)::int FROM comments c WHERE c.store_id = s.id AND c.kind = 'review' AND c.hidden_at IS NULL),
-                (SELECT coalesce(sum(c.rating), 0)::int FROM comments c
-                 WHERE c.store_id = s.id AND c.kind = 'review' AND c.hidden_at IS NULL)
-            FROM stores s WHERE s.id = \(storeID)
+            SELECT s.rating_count, s.rating_sum::int, count(l.rating)::int, coalesce(sum(l.rating), 0)::int
+            FROM stores s LEFT JOIN (
+                SELECT DISTINCT ON (c.author_id) c.rating FROM comments c
+                WHERE c.store_id = \(storeID) AND c.kind = 'review' AND c.hidden_at IS NULL
+                ORDER BY c.author_id, c.created_at DESC, c.id DESC
+            ) l ON true
+            WHERE s.id = \(storeID) GROUP BY s.id
             """)[0]
         let (count, sum, liveCount, liveSum) = try row.decode((Int, Int, Int, Int).self)
         return ([count, sum], [liveCount, liveSum])

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Chidian
 
-/// The store's rating_count and rating_sum always equal its live reviews' count and sum.
+/// The store's rating_count and rating_sum always equal the count and sum of each author's latest live review.
 @Suite struct CommentRatingTotalsTests {
     @Test func totalsFollowCreateEditDeleteAndHide() async throws {
         try await TestApp.run { client, app in
@@ -15,28 +15,39 @@ import Testing
                 try await CommentFixture.totals(app, storeID: world.storeID)
             }
             // create
+            let other = try await client.register("第二位食客")
             let a = try await world.review(5)["id"] as! String
-            let b = try await world.review(2)["id"] as! String
+            let c = try await world.review(3, "另一位", as: other)["id"] as! String
             _ = try await world.comment(["body": "通知不计分"], as: world.manager)
             var now = try await totals()
-            #expect(now.kept == [2, 7])
+            #expect(now.kept == [2, 8])
+            #expect(now.kept == now.live)
+            // a second review by the same author replaces their first in the totals
+            let b = try await world.review(2)["id"] as! String
+            now = try await totals()
+            #expect(now.kept == [2, 5])
             #expect(now.kept == now.live)
             // edit
             _ = try await client.send(.patch, "/v1/comments/\(b)", body: ["rating": 4], token: world.user.token)
             now = try await totals()
-            #expect(now.kept == [2, 9])
+            #expect(now.kept == [2, 7])
             #expect(now.kept == now.live)
-            // hide
-            #expect(try await CommentModeration.hide(id: a, database: app.database) == .hidden)
+            // hide the other author's: out
+            #expect(try await CommentModeration.hide(id: c, database: app.database) == .hidden)
             now = try await totals()
             #expect(now.kept == [1, 4])
             #expect(now.kept == now.live)
             // hiding again changes nothing
-            #expect(try await CommentModeration.hide(id: a, database: app.database) == .alreadyHidden)
+            #expect(try await CommentModeration.hide(id: c, database: app.database) == .alreadyHidden)
             #expect(try await totals().kept == [1, 4])
-            // delete
+            // delete the latest: the author's earlier review counts again
             let deleted = try await client.send(.delete, "/v1/comments/\(b)", token: world.user.token)
             #expect(deleted.status == .noContent)
+            now = try await totals()
+            #expect(now.kept == [1, 5])
+            #expect(now.kept == now.live)
+            // and its deletion leaves nothing
+            #expect(try await client.send(.delete, "/v1/comments/\(a)", token: world.user.token).status == .noContent)
             now = try await totals()
             #expect(now.kept == [0, 0])
             #expect(now.kept == now.live)

@@ -20,7 +20,9 @@ import Testing
         CommentView(
             id: "m_1", kind: rating == nil ? .notice : .review, storeId: "s_1",
             store: .init(id: "s_1", name: awkward, category: .init(id: "c_1", name: "火锅"), imageUrl: nil),
-            author: .init(id: "u_1", name: "Eater", avatarUrl: "/v1/images/i_1"), rating: rating, body: awkward,
+            author: .init(id: "u_1", name: "Eater", avatarUrl: "/v1/images/i_1"), rating: rating,
+            scores: rating == nil ? nil : CommentScores(taste: 4, environment: nil, service: 5),
+            pricePerPerson: rating == nil ? nil : 88, body: awkward,
             imageUrls: ["/v1/images/i_2", "/v1/images/i_3"], createdAt: Date(timeIntervalSince1970: seconds),
             updatedAt: Date(timeIntervalSince1970: seconds + 0.999), version: 3)
     }
@@ -30,6 +32,7 @@ import Testing
             id: "s_1", name: awkward, category: .init(id: "c_1", name: "川菜"), description: awkward, address: "",
             managerId: "u_2", managerName: "Boss", imageUrls: [],
             rating: .init(average: average, count: 3, score: 3.6875),
+            scores: .init(taste: average, environment: nil, service: 4.25), pricePerPerson: average == nil ? nil : 120,
             favoriteCount: 0, favorited: true, promoted: false, createdAt: Date(timeIntervalSince1970: 1_700_000_000.5),
             updatedAt: Date(timeIntervalSince1970: 951_782_400), version: 1, adSpend: adSpend)
     }

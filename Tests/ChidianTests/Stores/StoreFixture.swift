@@ -38,12 +38,21 @@ enum StoreFixture {
         return try response.json()
     }
 
-    /// Reviews by `authorID` with these ratings; the comments trigger updates the store's totals.
+    /// Reviews with these ratings, the first by `authorID` and each other by a user of its own (a store's rating
+    /// counts one review per author); the comments trigger updates the store's totals.
     static func review(_ app: TestApp, storeID: String, authorID: String, ratings: [Int]) async throws {
         try await app.database.query(
             """
+            WITH r AS (SELECT r.rating, r.n FROM unnest(\(ratings)::int[]) WITH ORDINALITY AS r (rating, n)),
+            extra AS (
+                INSERT INTO users (name, password_hash, role)
+                SELECT 'critic ' || r.n || ' ' || md5(random()::text), '$2b$04$fixture', 'user'
+                FROM r WHERE r.n > 1
+                RETURNING id, split_part(name, ' ', 2)::bigint AS n
+            )
             INSERT INTO comments (kind, store_id, author_id, rating, body)
-            SELECT 'review', \(storeID), \(authorID), r, 'tasty' FROM unnest(\(ratings)::int[]) AS r
+            SELECT 'review', \(storeID), coalesce(e.id, \(authorID)), r.rating, 'tasty'
+            FROM r LEFT JOIN extra e ON e.n = r.n
             """)
     }
 

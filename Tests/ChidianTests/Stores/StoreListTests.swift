@@ -18,9 +18,11 @@ func seedTwentyFive(_ app: TestApp, managerID: String, categories: [String]) asy
     // Totals set directly (the CHECK keeps them plausible); the score follows in the generated column.
     try await app.database.query(
         """
-        UPDATE stores SET rating_count = x.count, rating_sum = x.sum, favorite_count = x.favorites
+        UPDATE stores SET rating_count = x.count, rating_sum = x.sum, favorite_count = x.favorites,
+                          price_count = x.prices, price_sum = 50 * x.prices * x.count
         FROM (SELECT id, (row_number() OVER (ORDER BY id)) % 4 AS count, 3 * ((row_number() OVER (ORDER BY id)) % 4) AS sum,
-                     (row_number() OVER (ORDER BY id DESC)) % 3 AS favorites
+                     (row_number() OVER (ORDER BY id DESC)) % 3 AS favorites,
+                     (row_number() OVER (ORDER BY id)) % 2 AS prices
               FROM stores) AS x
         WHERE stores.id = x.id
         """)
@@ -40,6 +42,7 @@ struct Listed {
     let score: Double
     let favorites: Int
     let createdAt: String
+    let price: Int?
 
     init(_ json: [String: Any]) {
         id = json["id"] as! String
@@ -47,6 +50,7 @@ struct Listed {
         score = (json["rating"] as! [String: Any])["score"] as! Double
         favorites = json["favoriteCount"] as! Int
         createdAt = json["createdAt"] as! String
+        price = json["pricePerPerson"] as? Int
     }
 }
 
@@ -63,6 +67,9 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
         case .name:
             let (x, y) = (codePoints(a.name), codePoints(b.name))
             return x != y ? x.lexicographicallyPrecedes(y) : a.id < b.id
+        case .price:
+            let (x, y) = (a.price ?? .max, b.price ?? .max)
+            return x != y ? x < y : a.id > b.id
         }
     }.map(\.id)
 }
