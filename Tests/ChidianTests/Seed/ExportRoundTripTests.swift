@@ -24,14 +24,19 @@ import Testing
         }
         #expect(try await client.send(.put, "/v1/stores/s002/favorite", token: user2).status == .noContent)
         #expect(try await client.send(.put, "/v1/stores/s003/favorite", token: user2).status == .noContent)
-        let edit = try await client.send(.patch, "/v1/comments/c001", body: ["body": "毛肚很新鲜，第二次来也一样"], token: user1)
+        let edit = try await client.send(
+            .patch, "/v1/comments/c001", body: ["body": "毛肚很新鲜，第二次来也一样", "pricePerPerson": 120], token: user1)
         #expect(edit.status == .ok)
         let image = try await client.execute(
             uri: "/v1/images", method: .post, headers: [.contentType: "image/png", .authorization: "Bearer \(user2)"],
             body: ByteBuffer(bytes: TestImages.png(width: 5, height: 6)))
         let imageID = try #require(try image.json()["id"] as? String)
         let review = try await client.send(
-            .post, "/v1/stores/s002/comments", body: ["rating": 2, "body": "炸酱面偏咸", "imageIds": [imageID]], token: user2
+            .post, "/v1/stores/s002/comments",
+            body: [
+                "rating": 2, "body": "炸酱面偏咸", "imageIds": [imageID], "scores": ["taste": 2, "service": 4],
+                "pricePerPerson": 45,
+            ], token: user2
         )
         #expect(review.status == .created)
         try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
@@ -52,7 +57,7 @@ import Testing
             "/v1/categories", "/v1/promotions/daily", "/v1/feed/featured?limit=100", "/v1/search?q=%E9%9D%A2",
             "/v1/search?q=huoguo",
         ]
-        for sort in ["rating", "newest", "name", "popular"] { paths.append("/v1/stores?sort=\(sort)") }
+        for sort in ["rating", "newest", "name", "popular", "price"] { paths.append("/v1/stores?sort=\(sort)") }
         let stores = try await app.database.query("SELECT id FROM stores ORDER BY id").map {
             try $0.decode(String.self)
         }
