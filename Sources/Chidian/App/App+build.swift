@@ -70,7 +70,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ).addRoutes(to: api)
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     CommentsController(
-        comments: CommentRepository(database: services.database), interests: interests, clock: services.clock
+        comments: CommentRepository(database: services.database), likes: CommentLikes(database: services.database),
+        interests: interests, clock: services.clock
     )
     .addRoutes(to: api)
     ImagesController(

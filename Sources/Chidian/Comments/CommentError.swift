@@ -13,6 +13,10 @@ public enum CommentError: DomainError, Equatable {
     case notAuthor(String)
     /// Admins moderate comments; they do not write them.
     case adminCannotWrite
+    /// Likes (and replies) are for reviews.
+    case notAReview
+    /// Nobody likes or reports their own comment.
+    case ownComment(String)
 
     public var code: String {
         switch self {
@@ -26,13 +30,15 @@ public enum CommentError: DomainError, Equatable {
         case .invalidImages: "invalid_images"
         case .notAuthor: "not_author"
         case .adminCannotWrite: "forbidden"
+        case .notAReview: "not_a_review"
+        case .ownComment: "own_comment"
         }
     }
 
     public var kind: FailureKind {
         switch self {
         case .notFound: .notFound
-        case .notAuthor, .adminCannotWrite: .forbidden
+        case .notAuthor, .adminCannotWrite, .ownComment: .forbidden
         default: .invalid
         }
     }
@@ -47,7 +53,8 @@ public enum CommentError: DomainError, Equatable {
         case .invalidScores:
             "scores is null or an object of taste, environment and service, each an integer from 1 to 5 or null, on reviews only."
         case .invalidPrice: "pricePerPerson is null or an integer from 1 to 100000, on reviews only."
-        case .invalidImages(let reason), .notAuthor(let reason): reason
+        case .invalidImages(let reason), .notAuthor(let reason), .ownComment(let reason): reason
+        case .notAReview: "Only reviews can be liked."
         case .adminCannotWrite: "Admins moderate comments; they do not write them."
         }
     }

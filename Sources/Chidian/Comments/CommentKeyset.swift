@@ -7,6 +7,8 @@ public enum CommentSort: String, Sendable, CaseIterable {
     case newest
     /// Highest rating first (notices, which have none, after every review), then newest.
     case rating
+    /// Most liked first, then newest.
+    case helpful
 }
 
 /// Keyset positions for comment lists. Sort keys travel as text (timestamps via `created_at::text`, keeping
@@ -59,6 +61,25 @@ public enum CommentKeyset {
             bindings.append(id)
             bindings.append(limit)
             return bindings
+        }
+    }
+
+    /// A position in a most-liked-first list: after (`likeCount`, `createdAt`, `id`).
+    public struct Helpful: Sendable, Equatable {
+        public var likes: Int?
+        public var createdAt: String?
+        public var id: String?
+
+        public init(_ cursor: Cursor?, list: String) throws {
+            guard let cursor else { return }
+            let keys = try cursor.keys(for: list, [.integer(0...Int(Int32.max)), .timestamp, .id])
+            likes = Int(keys[0])!
+            createdAt = keys[1]
+            id = keys[2]
+        }
+
+        static func keys(of row: CommentRow.Decoded) -> [String] {
+            [String(row.view.likeCount), row.createdAtKey, row.view.id]
         }
     }
 

@@ -59,6 +59,12 @@ public struct CommentRepository: Sendable {
             return try await CommentKeyset.page(
                 CommentStatements.StoreByRating(storeID: storeID, kinds: kinds, after: after, limit: limit),
                 keys: CommentKeyset.Rating.keys, limit: page.limit, list: list, database: database)
+        case .helpful:
+            let list = "store-comments.helpful"
+            let after = try CommentKeyset.Helpful(page.cursor, list: list)
+            return try await CommentKeyset.page(
+                CommentStatements.StoreHelpful(storeID: storeID, kinds: kinds, after: after, limit: page.limit + 1),
+                keys: CommentKeyset.Helpful.keys, limit: page.limit, list: list, database: database)
         }
     }
 

@@ -12,7 +12,7 @@ enum CommentRow {
             u.id, u.name, u.avatar_image_id, c.rating::int, c.taste::int, c.environment::int, c.service::int,
             c.price_per_person, c.body,
             ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
-            c.created_at, c.updated_at, c.version, c.created_at::text
+            c.like_count, c.created_at, c.updated_at, c.version, c.created_at::text
         """
 
     /// The joins `columns` needs.
@@ -35,11 +35,12 @@ enum CommentRow {
     static func decode(_ row: PostgresRow) throws -> Decoded {
         let (
             id, kindText, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar,
-            rating, taste, environment, service, price, body, imageIDs, createdAt, updatedAt, version, createdAtKey
+            rating, taste, environment, service, price, body, imageIDs, likeCount, createdAt, updatedAt, version,
+            createdAtKey
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String?,
-                String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Date, Date, Int, String
+                String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Int, Date, Date, Int, String
             ).self)
         let kind = CommentKind(rawValue: kindText) ?? .review
         let view = CommentView(
@@ -50,7 +51,8 @@ enum CommentRow {
             author: .init(id: authorID, name: authorName, avatarUrl: avatar.map(ImageURL.path)),
             rating: rating,
             scores: kind == .review ? CommentScores(taste: taste, environment: environment, service: service) : nil,
-            pricePerPerson: price, body: body, imageUrls: imageIDs.map(ImageURL.path), createdAt: createdAt,
+            pricePerPerson: price, body: body, imageUrls: imageIDs.map(ImageURL.path), likeCount: likeCount,
+            liked: false, createdAt: createdAt,
             updatedAt: updatedAt, version: version)
         return Decoded(view: view, createdAtKey: createdAtKey)
     }
@@ -151,6 +153,38 @@ enum CommentStatements {
         func makeBindings() throws -> PostgresBindings {
             after.bindings(storeID: storeID, kinds: [CommentKind.review.rawValue], limit: limit)
         }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+    }
+
+    /// A store's comments of the given kinds, most liked first, then newest.
+    struct StoreHelpful: PostgresPreparedStatement {
+        static let name = "store_comments_helpful"
+        static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+              AND (c.like_count, c.created_at, c.id)
+                  < (COALESCE($3::int, 2147483647), COALESCE($4::timestamptz, 'infinity'), COALESCE($5, ''))
+            ORDER BY c.like_count DESC, c.created_at DESC, c.id DESC
+            LIMIT $6
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
+
+        var storeID: String
+        var kinds: [String]
+        var after: CommentKeyset.Helpful
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 6)
+            bindings.append(storeID)
+            bindings.append(kinds)
+            bindings.append(after.likes)
+            bindings.append(after.createdAt)
+            bindings.append(after.id)
+            bindings.append(limit)
+            return bindings
+        }
+
         func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 

@@ -36,6 +36,8 @@ extension CommentView: JSONWritable {
             json.key("pricePerPerson"); json.int(pricePerPerson)
             json.key("body"); json.string(body)
             json.key("imageUrls"); json.array(imageUrls) { json, url in json.string(url) }
+            json.key("likeCount"); json.int(likeCount)
+            json.key("liked"); json.bool(liked)
             json.key("createdAt"); json.date(createdAt)
             json.key("updatedAt"); json.date(updatedAt)
             json.key("version"); json.int(version)

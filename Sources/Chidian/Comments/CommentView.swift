@@ -16,6 +16,9 @@ public struct CommentView: Encodable, Sendable, Equatable {
     @Nullable public var pricePerPerson: Int?
     public var body: String
     public var imageUrls: [String]
+    public var likeCount: Int
+    /// Whether the viewer liked it; false for nobody (set per request by `CommentLikes.mark`).
+    public var liked: Bool
     public var createdAt: Date
     public var updatedAt: Date
     public var version: Int

@@ -5,6 +5,7 @@ import Hummingbird
 /// The contract's "Reviews and notices" routes, plus the per-user comment lists.
 struct CommentsController {
     let comments: CommentRepository
+    let likes: CommentLikes
     /// Opening a review counts as a click for the feed's recommender.
     let interests: InterestRepository
     let clock: @Sendable () -> Date
@@ -17,6 +18,20 @@ struct CommentsController {
         group.delete("comments/:id", use: delete)
         group.get("users/:id/comments", use: userComments)
         group.get("me/comments", use: myComments)
+        group.put("comments/:id/like", use: like)
+        group.delete("comments/:id/like", use: unlike)
+    }
+
+    // MARK: Likes
+
+    @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await likes.set(true, commentID: try context.parameters.require("id"), userID: context.requireUser().id)
+        return .noContent
+    }
+
+    @Sendable func unlike(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await likes.set(false, commentID: try context.parameters.require("id"), userID: context.requireUser().id)
+        return .noContent
     }
 
     // MARK: Lists
@@ -35,7 +50,7 @@ struct CommentsController {
         let sort =
             try query["sort"].map { raw in
                 guard let sort = CommentSort(rawValue: String(raw)) else {
-                    throw Problem.badRequest("invalid_sort", "sort must be \"newest\" or \"rating\".")
+                    throw Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
                 }
                 return sort
             } ?? .newest
@@ -45,7 +60,7 @@ struct CommentsController {
         if found.items.isEmpty, try await comments.liveStoreManager(storeID: storeID) == nil {
             throw StoreError.notFound(id: storeID)
         }
-        return JSONResponse(found)
+        return JSONResponse(try await likes.mark(found, viewerID: context.viewer.user?.id))
     }
 
     @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
@@ -57,14 +72,15 @@ struct CommentsController {
         if found.items.isEmpty, try await !comments.userExists(id: userID) {
             throw AccountError.userNotFound("No user \(userID.prefix(64)).")
         }
-        return JSONResponse(found)
+        return JSONResponse(try await likes.mark(found, viewerID: context.viewer.user?.id))
     }
 
     @Sendable func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<CommentView>
     > {
         let user = try context.requireUser()
-        return JSONResponse(try await comments.userComments(userID: user.id, page: try PageRequest(request)))
+        let found = try await comments.userComments(userID: user.id, page: try PageRequest(request))
+        return JSONResponse(try await likes.mark(found, viewerID: user.id))
     }
 
     // MARK: One comment
@@ -114,7 +130,8 @@ struct CommentsController {
     /// `?track=false` is accepted; click tracking is added by the feed.
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
         let id = try context.parameters.require("id")
-        guard let view = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
+        guard let found = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
+        let view = try await likes.mark(found, viewerID: context.viewer.user?.id)
         if view.kind == .review, request.uri.queryParameters["track"] != "false",
             let viewer = context.viewer.interestKey
         {
@@ -173,6 +190,7 @@ struct CommentsController {
                 try Self.reviewOnly(CommentRules.validPrice($0), target.kind, .invalidPrice)
             })
         let view = try await comments.update(id: id, authorID: user.id, patch: patch, ifMatch: ifMatch)
+        // An author cannot like their own review: `liked` is false here.
         return JSONResponse(view, headers: Versioning.etag(view.version))
     }
 

@@ -48,7 +48,7 @@ struct FeedController {
                 "SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
             names = Dictionary(try rows.map { try $0.decodeAll((String, String).self) }) { a, _ in a }
         }
-        let items = result.items
+        let items = try await CommentLikes(database: database).mark(result.items, viewerID: context.viewer.user?.id)
         let personalization = Personalization(
             categories: result.ordering.categories.compactMap { entry in
                 names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }

@@ -275,7 +275,10 @@ public enum APIOperations {
         APIOperation(
             "get", "/v1/stores/{id}/comments", id: "listStoreComments", tag: "Reviews and notices",
             summary: "A store's reviews and notices",
-            description: "Default: both kinds, newest first. `rating`: highest rating first, then newest.",
+            description: """
+                Default: both kinds, newest first. `rating`: highest rating first, then newest. `helpful`: most \
+                liked first, then newest.
+                """,
             access: .anyone,
             parameters: [
                 pathID("store", example: "s001"),
@@ -283,7 +286,7 @@ public enum APIOperations {
                     "kind", "Only reviews or only notices.", schema: APISchemas.oneOf(["review", "notice"])),
                 query(
                     "sort", "The order.",
-                    schema: APISchemas.oneOf(["newest", "rating"], default: "newest")),
+                    schema: APISchemas.oneOf(["newest", "rating", "helpful"], default: "newest")),
             ],
             successes: [.init(200, "A page of comments.", schema: "CommentPage")],
             problems: [400: ["invalid_kind", "invalid_sort"], 404: ["store_not_found"]], paged: true),
@@ -332,6 +335,18 @@ public enum APIOperations {
             "get", "/v1/me/comments", id: "listMyComments", tag: "Reviews and notices",
             summary: "The signed-in user's comments, newest first", access: .signedIn,
             successes: [.init(200, "A page of comments.", schema: "CommentPage")], paged: true),
+        APIOperation(
+            "put", "/v1/comments/{id}/like", id: "likeComment", tag: "Reviews and notices", summary: "Like a review",
+            description: "Idempotent. Reviews only (`not_a_review`); not one's own (403 `own_comment`).",
+            access: .signedIn, parameters: [pathID("comment", example: "c001")],
+            successes: [.init(204, "Liked.")],
+            problems: [400: ["not_a_review"], 403: ["own_comment"], 404: ["comment_not_found"]]),
+        APIOperation(
+            "delete", "/v1/comments/{id}/like", id: "unlikeComment", tag: "Reviews and notices",
+            summary: "Take a like back", description: "Idempotent; the same refusals as liking.",
+            access: .signedIn, parameters: [pathID("comment", example: "c001")],
+            successes: [.init(204, "Not liked.")],
+            problems: [400: ["not_a_review"], 403: ["own_comment"], 404: ["comment_not_found"]]),
     ]
 
     // MARK: Feed

@@ -264,6 +264,8 @@ enum APISchemas {
                     ),
                     ("body", text(min: 1)),
                     ("imageUrls", list(imagePath, max: 9)),
+                    ("likeCount", count),
+                    ("liked", boolean("Whether the signed-in viewer liked it; false for anyone else.")),
                     ("createdAt", timestamp), ("updatedAt", timestamp), ("version", int(min: 1)),
                 ])
             ),

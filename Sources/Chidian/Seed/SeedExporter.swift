@@ -95,11 +95,11 @@ public struct SeedExporter: Sendable {
             for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
                 let (
                     id, storeID, authorID, rating, body, kind, hiddenAt, createdAt, updatedAt, version, images, taste,
-                    environment, service, price
+                    environment, service, price, likers
                 ) = try row.decode(
                     (
                         String, String, String, Int, String, String, Date?, Date, Date, Int, [String], Int?, Int?, Int?,
-                        Int?
+                        Int?, [String]
                     ).self)
                 let scores =
                     taste == nil && environment == nil && service == nil
@@ -110,7 +110,8 @@ public struct SeedExporter: Sendable {
                         commentImageName: images,
                         kind: kind, hidden: hiddenAt != nil, hiddenAt: hiddenAt, createdAt: createdAt,
                         updatedAt: updatedAt,
-                        version: version, scores: scores, pricePerPerson: price))
+                        version: version, scores: scores, pricePerPerson: price,
+                        likedUserId: likers.isEmpty ? nil : likers))
                 report.comments += 1
                 if report.comments % 10_000 == 0 {
                     progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments)
@@ -166,7 +167,8 @@ public struct SeedExporter: Sendable {
         SELECT m.id, m.store_id, m.author_id, coalesce(m.rating, 0)::int8, m.body, m.kind, m.hidden_at,
                m.created_at, m.updated_at, m.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}'),
-               m.taste::int8, m.environment::int8, m.service::int8, m.price_per_person::int8
+               m.taste::int8, m.environment::int8, m.service::int8, m.price_per_person::int8,
+               coalesce((SELECT array_agg(user_id ORDER BY created_at, user_id) FROM comment_likes WHERE comment_id = m.id), '{}')
         FROM comments m
         ORDER BY m.id
         """

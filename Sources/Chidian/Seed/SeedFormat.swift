@@ -105,6 +105,8 @@ public enum SeedFormat {
         /// A review's 口味 / 环境 / 服务 and 人均; absent means none.
         public var scores: Scores?
         public var pricePerPerson: Int?
+        /// The users who liked the review (点赞).
+        public var likedUserId: [String]?
     }
 
     public struct Scores: Codable, Sendable, Equatable {

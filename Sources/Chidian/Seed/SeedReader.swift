@@ -399,12 +399,25 @@ struct SeedReader: @unchecked Sendable {
                 ok = false
             }
         }
+        // Likes as the API allows them: on reviews, by known users other than the author; others skipped.
+        var likers: [String] = []
+        var seenLikers = Set<String>()
+        for (position, liker) in field.strings("likedUserId").enumerated() where seenLikers.insert(liker).inserted {
+            let place = "likedUserId[\(position)]"
+            if roles[liker] == nil {
+                field.issues.warn(file, index, place, "\"\(liker)\"", "unknown user skipped")
+            } else if kind != "review" || liker == userID {
+                field.issues.warn(file, index, place, "\"\(liker)\"", "a like of a notice or by its author skipped")
+            } else {
+                likers.append(liker)
+            }
+        }
         guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
         for image in keptImages { images.claim(image, by: userID) }
         return SeedComment(
             id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: keptImages,
             hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt,
             version: version,
-            position: index, scores: scores, pricePerPerson: price)
+            position: index, scores: scores, pricePerPerson: price, likedUserIDs: likers)
     }
 }

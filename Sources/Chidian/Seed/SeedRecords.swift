@@ -48,8 +48,6 @@ struct SeedStore {
     var updatedAt: Date?
     var version: Int?
     var position: Int
-    var scores: CommentScores?
-    var pricePerPerson: Int?
 }
 
 struct SeedComment {
@@ -68,6 +66,7 @@ struct SeedComment {
     var position: Int
     var scores: CommentScores?
     var pricePerPerson: Int?
+    var likedUserIDs: [String] = []
 }
 
 /// What the database already holds that a seed may refer to or collide with.

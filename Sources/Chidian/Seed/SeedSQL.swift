@@ -18,6 +18,7 @@ extension SeedWriter {
             position integer, taste smallint, environment smallint, service smallint, price_per_person integer)
             ON COMMIT DROP;
         CREATE TEMP TABLE seed_comment_images (comment_id text, position smallint, image_id text) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_comment_likes (comment_id text, user_id text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_images (id text, sha256 bytea, content_type text, width integer, height integer,
             bytes integer, owner text, data bytea) ON COMMIT DROP;
         """
@@ -194,6 +195,14 @@ extension SeedWriter {
         SELECT count(*)::int FROM merged
         """
     }
+
+    /// Likes only add: a like made since the export is kept (as favorites are). The trigger of migration 010
+    /// counts each new one.
+    static let mergeCommentLikes: PostgresQuery = """
+        INSERT INTO comment_likes (comment_id, user_id)
+        SELECT DISTINCT comment_id, user_id FROM seed_comment_likes
+        ON CONFLICT DO NOTHING
+        """
 
     static let mergeCommentImages = """
         CREATE TEMP TABLE seed_changed_comments ON COMMIT DROP AS

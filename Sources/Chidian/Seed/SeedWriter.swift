@@ -99,6 +99,7 @@ struct SeedWriter: Sendable {
         // Comments stream straight from the file into COPY, validated on the way.
         var comments = 0
         var commentImages: [(String, Int, String)] = []
+        var commentLikes: [(String, String)] = []
         var commentImageNames = Set<String>()
         try connection.requireOpen()
         try await connection.copyFrom(
@@ -121,6 +122,7 @@ struct SeedWriter: Sendable {
                     comment.scores?.taste.map(String.init), comment.scores?.environment.map(String.init),
                     comment.scores?.service.map(String.init), comment.pricePerPerson.map(String.init),
                 ])
+                for liker in comment.likedUserIDs { commentLikes.append((comment.id, liker)) }
                 for (position, image) in comment.imageNames.enumerated() {
                     commentImages.append((comment.id, position, image))
                     commentImageNames.insert(image)
@@ -146,6 +148,11 @@ struct SeedWriter: Sendable {
         try await connection.rows("SET LOCAL chidian.bulk_import = 'on'", logger: logger)
         report.changed["comments"] = try await count(Self.mergeComments, on: connection)
         try await run(Self.mergeCommentImages, on: connection)
+        let likes = commentLikes
+        try await copy("seed_comment_likes", ["comment_id", "user_id"], on: connection) { buffer in
+            for (comment, user) in likes { buffer.append([comment, user]) }
+        }
+        try await connection.rows(Self.mergeCommentLikes, logger: logger)
         try await connection.rows(Self.recomputeRatings, logger: logger)
         try await ImportPause.reached(.commentsMerged)
         try await SearchIndex.refreshAfterImport(on: connection, logger: logger)

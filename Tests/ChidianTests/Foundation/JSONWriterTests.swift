@@ -23,7 +23,8 @@ import Testing
             author: .init(id: "u_1", name: "Eater", avatarUrl: "/v1/images/i_1"), rating: rating,
             scores: rating == nil ? nil : CommentScores(taste: 4, environment: nil, service: 5),
             pricePerPerson: rating == nil ? nil : 88, body: awkward,
-            imageUrls: ["/v1/images/i_2", "/v1/images/i_3"], createdAt: Date(timeIntervalSince1970: seconds),
+            imageUrls: ["/v1/images/i_2", "/v1/images/i_3"], likeCount: rating == nil ? 0 : 7, liked: rating != nil,
+            createdAt: Date(timeIntervalSince1970: seconds),
             updatedAt: Date(timeIntervalSince1970: seconds + 0.999), version: 3)
     }
 

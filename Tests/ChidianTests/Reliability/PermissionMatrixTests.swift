@@ -199,6 +199,18 @@ import Testing
         ) { cell in
             try await cell.send(.delete, "/v1/comments/\(cell.world.reviewID)")
         },
+        Row(
+            route: "PUT /v1/comments/{id}/like (the user's review)",
+            expected: ["401 login_required", "403 own_comment", "204", "204", "204", "204"]
+        ) { cell in
+            try await cell.send(.put, "/v1/comments/\(cell.world.reviewID)/like")
+        },
+        Row(
+            route: "DELETE /v1/comments/{id}/like (the user's review)",
+            expected: ["401 login_required", "403 own_comment", "204", "204", "204", "204"]
+        ) { cell in
+            try await cell.send(.delete, "/v1/comments/\(cell.world.reviewID)/like")
+        },
         Row(route: "DELETE /v1/me/interests", expected: signedIn("204")) { cell in
             try await cell.send(.delete, "/v1/me/interests")
         },
@@ -249,7 +261,7 @@ import Testing
             #expect(
                 differing.isEmpty,
                 Comment(rawValue: "\(differing.count) cells differ:\n" + differing.joined(separator: "\n")))
-            #expect(Self.rows.count * Actor.allCases.count == 114)
+            #expect(Self.rows.count * Actor.allCases.count == 126)
             if ProcessInfo.processInfo.environment["WRITE_DOCS"] == "1" {
                 try Self.document(actual: actual).write(to: Self.docURL, atomically: true, encoding: .utf8)
             }

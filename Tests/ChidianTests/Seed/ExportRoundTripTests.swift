@@ -39,6 +39,9 @@ import Testing
             ], token: user2
         )
         #expect(review.status == .created)
+        let reviewID = try #require(try review.json()["id"] as? String)
+        #expect(try await client.send(.put, "/v1/comments/\(reviewID)/like", token: user1).status == .noContent)
+        #expect(try await client.send(.put, "/v1/comments/c001/like", token: user2).status == .noContent)
         try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
         let described = try await client.send(
             .patch, "/v1/stores/s001", body: ["description": "毛肚每天现切"], token: manager)
@@ -64,6 +67,7 @@ import Testing
         for store in stores {
             paths += [
                 "/v1/stores/\(store)", "/v1/stores/\(store)/comments", "/v1/stores/\(store)/comments?sort=rating",
+                "/v1/stores/\(store)/comments?sort=helpful",
             ]
         }
         let comments = try await app.database.query("SELECT id FROM comments ORDER BY id").map {
