@@ -71,6 +71,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     CommentsController(
         comments: CommentRepository(database: services.database), likes: CommentLikes(database: services.database),
+        replies: CommentReplies(database: services.database),
         interests: interests, clock: services.clock
     )
     .addRoutes(to: api)

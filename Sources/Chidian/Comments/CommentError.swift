@@ -15,6 +15,7 @@ public enum CommentError: DomainError, Equatable {
     case adminCannotWrite
     /// Likes (and replies) are for reviews.
     case notAReview
+    case replyNotFound
     /// Nobody likes or reports their own comment.
     case ownComment(String)
 
@@ -31,13 +32,14 @@ public enum CommentError: DomainError, Equatable {
         case .notAuthor: "not_author"
         case .adminCannotWrite: "forbidden"
         case .notAReview: "not_a_review"
+        case .replyNotFound: "reply_not_found"
         case .ownComment: "own_comment"
         }
     }
 
     public var kind: FailureKind {
         switch self {
-        case .notFound: .notFound
+        case .notFound, .replyNotFound: .notFound
         case .notAuthor, .adminCannotWrite, .ownComment: .forbidden
         default: .invalid
         }
@@ -54,7 +56,8 @@ public enum CommentError: DomainError, Equatable {
             "scores is null or an object of taste, environment and service, each an integer from 1 to 5 or null, on reviews only."
         case .invalidPrice: "pricePerPerson is null or an integer from 1 to 100000, on reviews only."
         case .invalidImages(let reason), .notAuthor(let reason), .ownComment(let reason): reason
-        case .notAReview: "Only reviews can be liked."
+        case .notAReview: "Only reviews can be liked or answered."
+        case .replyNotFound: "The review has no reply."
         case .adminCannotWrite: "Admins moderate comments; they do not write them."
         }
     }

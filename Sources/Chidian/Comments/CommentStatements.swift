@@ -12,7 +12,8 @@ enum CommentRow {
             u.id, u.name, u.avatar_image_id, c.rating::int, c.taste::int, c.environment::int, c.service::int,
             c.price_per_person, c.body,
             ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
-            c.like_count, c.created_at, c.updated_at, c.version, c.created_at::text
+            c.like_count, r.body, ru.id, ru.name, r.created_at, r.updated_at,
+            c.created_at, c.updated_at, c.version, c.created_at::text
         """
 
     /// The joins `columns` needs.
@@ -21,6 +22,8 @@ enum CommentRow {
         JOIN stores s ON s.id = c.store_id
         JOIN categories g ON g.id = s.category_id
         JOIN users u ON u.id = c.author_id
+        LEFT JOIN comment_replies r ON r.comment_id = c.id
+        LEFT JOIN users ru ON ru.id = r.author_id
         """
 
     /// Hidden comments and comments of archived stores are in no list and answer 404.
@@ -35,12 +38,13 @@ enum CommentRow {
     static func decode(_ row: PostgresRow) throws -> Decoded {
         let (
             id, kindText, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar,
-            rating, taste, environment, service, price, body, imageIDs, likeCount, createdAt, updatedAt, version,
-            createdAtKey
+            rating, taste, environment, service, price, body, imageIDs, likeCount, replyBody, replierID, replierName,
+            repliedAt, replyUpdatedAt, createdAt, updatedAt, version, createdAtKey
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String?,
-                String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Int, Date, Date, Int, String
+                String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Int, String?, String?, String?,
+                Date?, Date?, Date, Date, Int, String
             ).self)
         let kind = CommentKind(rawValue: kindText) ?? .review
         let view = CommentView(
@@ -52,10 +56,20 @@ enum CommentRow {
             rating: rating,
             scores: kind == .review ? CommentScores(taste: taste, environment: environment, service: service) : nil,
             pricePerPerson: price, body: body, imageUrls: imageIDs.map(ImageURL.path), likeCount: likeCount,
-            liked: false, createdAt: createdAt,
+            liked: false,
+            reply: zip5(replyBody, replierID, replierName, repliedAt, replyUpdatedAt).map {
+                CommentView.Reply(body: $0, author: .init(id: $1, name: $2), createdAt: $3, updatedAt: $4)
+            },
+            createdAt: createdAt,
             updatedAt: updatedAt, version: version)
         return Decoded(view: view, createdAtKey: createdAtKey)
     }
+}
+
+/// All five, or nil when any is missing (a left join that found nothing).
+private func zip5<A, B, C, D, E>(_ a: A?, _ b: B?, _ c: C?, _ d: D?, _ e: E?) -> (A, B, C, D, E)? {
+    guard let a, let b, let c, let d, let e else { return nil }
+    return (a, b, c, d, e)
 }
 
 /// The prepared statements that read comments. A list statement takes the position after which its page starts

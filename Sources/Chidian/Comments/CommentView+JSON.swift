@@ -38,6 +38,21 @@ extension CommentView: JSONWritable {
             json.key("imageUrls"); json.array(imageUrls) { json, url in json.string(url) }
             json.key("likeCount"); json.int(likeCount)
             json.key("liked"); json.bool(liked)
+            json.key("reply")
+            if let reply {
+                json.object { json in
+                    json.key("body"); json.string(reply.body)
+                    json.key("author")
+                    json.object { json in
+                        json.key("id"); json.string(reply.author.id)
+                        json.key("name"); json.string(reply.author.name)
+                    }
+                    json.key("createdAt"); json.date(reply.createdAt)
+                    json.key("updatedAt"); json.date(reply.updatedAt)
+                }
+            } else {
+                json.null()
+            }
             json.key("createdAt"); json.date(createdAt)
             json.key("updatedAt"); json.date(updatedAt)
             json.key("version"); json.int(version)

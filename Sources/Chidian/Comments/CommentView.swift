@@ -19,6 +19,8 @@ public struct CommentView: Encodable, Sendable, Equatable {
     public var likeCount: Int
     /// Whether the viewer liked it; false for nobody (set per request by `CommentLikes.mark`).
     public var liked: Bool
+    /// The store's answer (商家回复), or null.
+    @Nullable public var reply: Reply?
     public var createdAt: Date
     public var updatedAt: Date
     public var version: Int
@@ -31,6 +33,18 @@ public struct CommentView: Encodable, Sendable, Equatable {
     }
 
     public struct CategoryRef: Encodable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+    }
+
+    public struct Reply: Encodable, Sendable, Equatable {
+        public var body: String
+        public var author: Replier
+        public var createdAt: Date
+        public var updatedAt: Date
+    }
+
+    public struct Replier: Encodable, Sendable, Equatable {
         public var id: String
         public var name: String
     }

@@ -6,6 +6,7 @@ import Hummingbird
 struct CommentsController {
     let comments: CommentRepository
     let likes: CommentLikes
+    let replies: CommentReplies
     /// Opening a review counts as a click for the feed's recommender.
     let interests: InterestRepository
     let clock: @Sendable () -> Date
@@ -20,6 +21,28 @@ struct CommentsController {
         group.get("me/comments", use: myComments)
         group.put("comments/:id/like", use: like)
         group.delete("comments/:id/like", use: unlike)
+        group.put("comments/:id/reply", use: reply)
+        group.delete("comments/:id/reply", use: deleteReply)
+    }
+
+    // MARK: Replies
+
+    struct ReplyBody: Decodable {
+        var body: String?
+    }
+
+    @Sendable func reply(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        var request = request
+        let body = try CommentReplies.validBody(try await request.decodeJSON(ReplyBody.self).body)
+        let view = try await replies.put(commentID: id, user: user, body: body)
+        return JSONResponse(try await likes.mark(view, viewerID: user.id))
+    }
+
+    @Sendable func deleteReply(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await replies.delete(commentID: try context.parameters.require("id"), user: context.requireUser())
+        return .noContent
     }
 
     // MARK: Likes

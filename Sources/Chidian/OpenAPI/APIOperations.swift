@@ -347,6 +347,26 @@ public enum APIOperations {
             access: .signedIn, parameters: [pathID("comment", example: "c001")],
             successes: [.init(204, "Not liked.")],
             problems: [400: ["not_a_review"], 403: ["own_comment"], 404: ["comment_not_found"]]),
+        APIOperation(
+            "put", "/v1/comments/{id}/reply", id: "replyToReview", tag: "Reviews and notices",
+            summary: "Answer a review (the store's manager)",
+            description: """
+                Sets the store's reply (商家回复) shown under the review; a second PUT replaces its body. The manager \
+                of the review's store only (403 `not_store_owner`); reviews only (`not_a_review`). The body is \
+                trimmed: blank `body_required`, over 2,000 characters `body_too_long`.
+                """,
+            access: .signedIn, parameters: [pathID("comment", example: "c001")], body: .json("ReplyRequest"),
+            successes: [.init(200, "The review with its reply.", schema: "Comment")],
+            problems: [
+                400: ["body_required", "body_too_long", "not_a_review"], 403: ["not_store_owner"],
+                404: ["comment_not_found"],
+            ]),
+        APIOperation(
+            "delete", "/v1/comments/{id}/reply", id: "deleteReply", tag: "Reviews and notices",
+            summary: "Remove a review's reply", description: "The store's manager or an admin (403 `not_store_owner`).",
+            access: .signedIn, parameters: [pathID("comment", example: "c001")],
+            successes: [.init(204, "Removed.")],
+            problems: [403: ["not_store_owner"], 404: ["comment_not_found", "reply_not_found"]]),
     ]
 
     // MARK: Feed

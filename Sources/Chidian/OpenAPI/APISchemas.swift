@@ -266,6 +266,14 @@ enum APISchemas {
                     ("imageUrls", list(imagePath, max: 9)),
                     ("likeCount", count),
                     ("liked", boolean("Whether the signed-in viewer liked it; false for anyone else.")),
+                    (
+                        "reply",
+                        object(
+                            [
+                                ("body", text(min: 1)), ("author", object([("id", id), ("name", text())])),
+                                ("createdAt", timestamp), ("updatedAt", timestamp),
+                            ], nullable: true, description: "The store's answer (商家回复), or null.")
+                    ),
                     ("createdAt", timestamp), ("updatedAt", timestamp), ("version", int(min: 1)),
                 ])
             ),
@@ -408,6 +416,7 @@ enum APISchemas {
                         ("scores", scoresRequest), ("pricePerPerson", priceRequest),
                     ], description: "Absent fields stay unchanged; `scores` and `pricePerPerson` null clear them.")
             ),
+            ("ReplyRequest", request([("body", text(min: 1, max: 2000))], required: ["body"])),
             ("ImageUpload", request([("file", binary)], required: ["file"])),
         ]
     }

@@ -95,11 +95,11 @@ public struct SeedExporter: Sendable {
             for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
                 let (
                     id, storeID, authorID, rating, body, kind, hiddenAt, createdAt, updatedAt, version, images, taste,
-                    environment, service, price, likers
+                    environment, service, price, likers, replyBody, repliedAt, replyUpdatedAt
                 ) = try row.decode(
                     (
                         String, String, String, Int, String, String, Date?, Date, Date, Int, [String], Int?, Int?, Int?,
-                        Int?, [String]
+                        Int?, [String], String?, Date?, Date?
                     ).self)
                 let scores =
                     taste == nil && environment == nil && service == nil
@@ -111,7 +111,10 @@ public struct SeedExporter: Sendable {
                         kind: kind, hidden: hiddenAt != nil, hiddenAt: hiddenAt, createdAt: createdAt,
                         updatedAt: updatedAt,
                         version: version, scores: scores, pricePerPerson: price,
-                        likedUserId: likers.isEmpty ? nil : likers))
+                        likedUserId: likers.isEmpty ? nil : likers,
+                        reply: replyBody.map {
+                            SeedFormat.Reply(body: $0, createdAt: repliedAt, updatedAt: replyUpdatedAt)
+                        }))
                 report.comments += 1
                 if report.comments % 10_000 == 0 {
                     progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments)
@@ -168,8 +171,9 @@ public struct SeedExporter: Sendable {
                m.created_at, m.updated_at, m.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}'),
                m.taste::int8, m.environment::int8, m.service::int8, m.price_per_person::int8,
-               coalesce((SELECT array_agg(user_id ORDER BY created_at, user_id) FROM comment_likes WHERE comment_id = m.id), '{}')
-        FROM comments m
+               coalesce((SELECT array_agg(user_id ORDER BY created_at, user_id) FROM comment_likes WHERE comment_id = m.id), '{}'),
+               r.body, r.created_at, r.updated_at
+        FROM comments m LEFT JOIN comment_replies r ON r.comment_id = m.id
         ORDER BY m.id
         """
 

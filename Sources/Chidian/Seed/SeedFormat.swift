@@ -107,6 +107,14 @@ public enum SeedFormat {
         public var pricePerPerson: Int?
         /// The users who liked the review (点赞).
         public var likedUserId: [String]?
+        /// The store's answer (商家回复), written by the store's manager.
+        public var reply: Reply?
+    }
+
+    public struct Reply: Codable, Sendable, Equatable {
+        public var body: String
+        public var createdAt: Date?
+        public var updatedAt: Date?
     }
 
     public struct Scores: Codable, Sendable, Equatable {

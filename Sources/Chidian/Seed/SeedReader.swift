@@ -318,6 +318,21 @@ struct SeedReader: @unchecked Sendable {
         }
     }
 
+    /// The reader of an optional nested object `key`; nil when absent or null (a non-object is an issue).
+    static func nested(_ field: FieldReader, _ key: String) -> FieldReader? {
+        switch field.object[key] {
+        case .object(let nested)?:
+            return FieldReader(
+                file: field.file, index: field.index, object: nested, issues: field.issues,
+                prefix: field.prefix + key + ".")
+        case nil, .null?:
+            return nil
+        case let other?:
+            field.fail(key, other, "must be an object")
+            return nil
+        }
+    }
+
     private mutating func comment(_ field: FieldReader) -> SeedComment? {
         let file = field.file
         let index = field.index
@@ -412,12 +427,27 @@ struct SeedReader: @unchecked Sendable {
                 likers.append(liker)
             }
         }
+        var reply: SeedFormat.Reply?
+        if let replyField = Self.nested(field, "reply") {
+            if let text = replyField.string("body") {
+                if kind != "review" {
+                    replyField.fail("body", .string(text), "a reply answers a review, not a notice"); ok = false
+                } else if let valid = try? CommentReplies.validBody(text) {
+                    reply = SeedFormat.Reply(
+                        body: valid, createdAt: replyField.date("createdAt"), updatedAt: replyField.date("updatedAt"))
+                } else {
+                    replyField.fail("body", .string(text), "must be 1–2000 characters, not blank"); ok = false
+                }
+            } else {
+                ok = false
+            }
+        }
         guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
         for image in keptImages { images.claim(image, by: userID) }
         return SeedComment(
             id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: keptImages,
             hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt,
             version: version,
-            position: index, scores: scores, pricePerPerson: price, likedUserIDs: likers)
+            position: index, scores: scores, pricePerPerson: price, likedUserIDs: likers, reply: reply)
     }
 }

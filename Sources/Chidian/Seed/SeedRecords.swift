@@ -67,6 +67,7 @@ struct SeedComment {
     var scores: CommentScores?
     var pricePerPerson: Int?
     var likedUserIDs: [String] = []
+    var reply: SeedFormat.Reply?
 }
 
 /// What the database already holds that a seed may refer to or collide with.

@@ -19,6 +19,8 @@ extension SeedWriter {
             ON COMMIT DROP;
         CREATE TEMP TABLE seed_comment_images (comment_id text, position smallint, image_id text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_comment_likes (comment_id text, user_id text) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_comment_replies (comment_id text, body text, created_at timestamptz,
+            updated_at timestamptz) ON COMMIT DROP;
         CREATE TEMP TABLE seed_images (id text, sha256 bytea, content_type text, width integer, height integer,
             bytes integer, owner text, data bytea) ON COMMIT DROP;
         """
@@ -202,6 +204,18 @@ extension SeedWriter {
         INSERT INTO comment_likes (comment_id, user_id)
         SELECT DISTINCT comment_id, user_id FROM seed_comment_likes
         ON CONFLICT DO NOTHING
+        """
+
+    /// Replies by the store's manager as of the import; a review the seed gives none keeps its own.
+    static let mergeCommentReplies: PostgresQuery = """
+        INSERT INTO comment_replies AS r (comment_id, author_id, body, created_at, updated_at)
+        SELECT s.comment_id, st.manager_id, s.body, coalesce(s.created_at, now()), coalesce(s.updated_at, s.created_at, now())
+        FROM seed_comment_replies s JOIN comments c ON c.id = s.comment_id JOIN stores st ON st.id = c.store_id
+        ON CONFLICT (comment_id) DO UPDATE SET author_id = EXCLUDED.author_id, body = EXCLUDED.body,
+            created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+        WHERE (r.author_id, r.body, r.created_at, r.updated_at)
+            IS DISTINCT FROM (EXCLUDED.author_id, EXCLUDED.body, EXCLUDED.created_at, EXCLUDED.updated_at)
+          AND EXISTS (SELECT 1 FROM seed_comment_replies x WHERE x.comment_id = r.comment_id AND x.created_at IS NOT NULL)
         """
 
     static let mergeCommentImages = """

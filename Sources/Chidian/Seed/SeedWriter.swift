@@ -100,6 +100,7 @@ struct SeedWriter: Sendable {
         var comments = 0
         var commentImages: [(String, Int, String)] = []
         var commentLikes: [(String, String)] = []
+        var commentReplies: [(String, SeedFormat.Reply)] = []
         var commentImageNames = Set<String>()
         try connection.requireOpen()
         try await connection.copyFrom(
@@ -123,6 +124,7 @@ struct SeedWriter: Sendable {
                     comment.scores?.service.map(String.init), comment.pricePerPerson.map(String.init),
                 ])
                 for liker in comment.likedUserIDs { commentLikes.append((comment.id, liker)) }
+                if let reply = comment.reply { commentReplies.append((comment.id, reply)) }
                 for (position, image) in comment.imageNames.enumerated() {
                     commentImages.append((comment.id, position, image))
                     commentImageNames.insert(image)
@@ -153,6 +155,14 @@ struct SeedWriter: Sendable {
             for (comment, user) in likes { buffer.append([comment, user]) }
         }
         try await connection.rows(Self.mergeCommentLikes, logger: logger)
+        let replies = commentReplies
+        try await copy("seed_comment_replies", ["comment_id", "body", "created_at", "updated_at"], on: connection) {
+            buffer in
+            for (comment, reply) in replies {
+                buffer.append([comment, reply.body, CopyBuffer.date(reply.createdAt), CopyBuffer.date(reply.updatedAt)])
+            }
+        }
+        try await connection.rows(Self.mergeCommentReplies, logger: logger)
         try await connection.rows(Self.recomputeRatings, logger: logger)
         try await ImportPause.reached(.commentsMerged)
         try await SearchIndex.refreshAfterImport(on: connection, logger: logger)

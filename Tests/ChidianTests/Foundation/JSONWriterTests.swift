@@ -24,6 +24,12 @@ import Testing
             scores: rating == nil ? nil : CommentScores(taste: 4, environment: nil, service: 5),
             pricePerPerson: rating == nil ? nil : 88, body: awkward,
             imageUrls: ["/v1/images/i_2", "/v1/images/i_3"], likeCount: rating == nil ? 0 : 7, liked: rating != nil,
+            reply: rating == nil
+                ? nil
+                : .init(
+                    body: awkward, author: .init(id: "u_9", name: "店长"),
+                    createdAt: Date(timeIntervalSince1970: seconds + 1),
+                    updatedAt: Date(timeIntervalSince1970: seconds + 2)),
             createdAt: Date(timeIntervalSince1970: seconds),
             updatedAt: Date(timeIntervalSince1970: seconds + 0.999), version: 3)
     }

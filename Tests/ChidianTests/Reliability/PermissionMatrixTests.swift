@@ -211,6 +211,15 @@ import Testing
         ) { cell in
             try await cell.send(.delete, "/v1/comments/\(cell.world.reviewID)/like")
         },
+        Row(
+            route: "PUT /v1/comments/{id}/reply (the user's review)",
+            expected: [
+                "401 login_required", "403 not_store_owner", "403 not_store_owner", "200", "403 not_store_owner",
+                "403 not_store_owner",
+            ]
+        ) { cell in
+            try await cell.send(.put, "/v1/comments/\(cell.world.reviewID)/reply", body: ["body": "谢谢"])
+        },
         Row(route: "DELETE /v1/me/interests", expected: signedIn("204")) { cell in
             try await cell.send(.delete, "/v1/me/interests")
         },
@@ -261,7 +270,7 @@ import Testing
             #expect(
                 differing.isEmpty,
                 Comment(rawValue: "\(differing.count) cells differ:\n" + differing.joined(separator: "\n")))
-            #expect(Self.rows.count * Actor.allCases.count == 126)
+            #expect(Self.rows.count * Actor.allCases.count == 132)
             if ProcessInfo.processInfo.environment["WRITE_DOCS"] == "1" {
                 try Self.document(actual: actual).write(to: Self.docURL, atomically: true, encoding: .utf8)
             }

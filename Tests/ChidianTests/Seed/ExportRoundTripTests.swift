@@ -42,6 +42,9 @@ import Testing
         let reviewID = try #require(try review.json()["id"] as? String)
         #expect(try await client.send(.put, "/v1/comments/\(reviewID)/like", token: user1).status == .noContent)
         #expect(try await client.send(.put, "/v1/comments/c001/like", token: user2).status == .noContent)
+        let replied = try await client.send(
+            .put, "/v1/comments/c001/reply", body: ["body": "谢谢光临，毛肚每天现切"], token: manager)
+        #expect(replied.status == .ok, "\(replied.text)")
         try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
         let described = try await client.send(
             .patch, "/v1/stores/s001", body: ["description": "毛肚每天现切"], token: manager)
