@@ -42,7 +42,8 @@ struct ChidianCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, SeedCommand.self, ExportCommand.self, StoreCommand.self,
-            CategoryCommand.self, CommentCommand.self, GenerateCommand.self, EvalRecommenderCommand.self,
+            CategoryCommand.self, CommentCommand.self, ReportCommand.self, GenerateCommand.self,
+            EvalRecommenderCommand.self,
             StatsCommand.self, DishCommand.self, ImageCommand.self, HousekeepingCommand.self,
         ]
     )

@@ -75,6 +75,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         interests: interests, clock: services.clock
     )
     .addRoutes(to: api)
+    ModerationController(moderation: Moderation(database: services.database)).addRoutes(to: api)
     ImagesController(
         images: ImageRepository(database: services.database), buckets: RateBuckets(database: services.database),
         uploadsPerDay: services.config.rateLimits.uploadsPerDay

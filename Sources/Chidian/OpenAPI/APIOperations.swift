@@ -8,7 +8,8 @@ import OpenAPIKit
 /// problems), the request `body` by component schema name, its `successes`, and the problem codes by status that
 /// its handler can answer (paging, bodies and `If-Match` add theirs). New objects go to `APISchemas.all`.
 public enum APIOperations {
-    public static let all: [APIOperation] = operations + accounts + stores + comments + feed + images + search
+    public static let all: [APIOperation] =
+        operations + accounts + stores + comments + moderation + feed + images + search
 
     // MARK: Parameters
 

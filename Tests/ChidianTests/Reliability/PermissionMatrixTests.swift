@@ -220,6 +220,24 @@ import Testing
         ) { cell in
             try await cell.send(.put, "/v1/comments/\(cell.world.reviewID)/reply", body: ["body": "谢谢"])
         },
+        Row(
+            route: "POST /v1/comments/{id}/reports (the user's review)",
+            expected: ["401 login_required", "403 own_comment", "201", "201", "201", "201"]
+        ) { cell in
+            try await cell.send(.post, "/v1/comments/\(cell.world.reviewID)/reports", body: ["reason": "spam"])
+        },
+        Row(
+            route: "GET /v1/moderation/reports (read)",
+            expected: ["401 login_required"] + Array(repeating: "403 admin_required", count: 4) + ["200"]
+        ) { cell in
+            try await cell.send(.get, "/v1/moderation/reports")
+        },
+        Row(
+            route: "POST /v1/moderation/comments/{id} (hide the user's review)",
+            expected: ["401 login_required"] + Array(repeating: "403 admin_required", count: 4) + ["200"]
+        ) { cell in
+            try await cell.send(.post, "/v1/moderation/comments/\(cell.world.reviewID)", body: ["action": "hide"])
+        },
         Row(route: "DELETE /v1/me/interests", expected: signedIn("204")) { cell in
             try await cell.send(.delete, "/v1/me/interests")
         },
@@ -270,7 +288,7 @@ import Testing
             #expect(
                 differing.isEmpty,
                 Comment(rawValue: "\(differing.count) cells differ:\n" + differing.joined(separator: "\n")))
-            #expect(Self.rows.count * Actor.allCases.count == 132)
+            #expect(Self.rows.count * Actor.allCases.count == 150)
             if ProcessInfo.processInfo.environment["WRITE_DOCS"] == "1" {
                 try Self.document(actual: actual).write(to: Self.docURL, atomically: true, encoding: .utf8)
             }
