@@ -90,6 +90,16 @@ public struct SeedExporter: Sendable {
             }
             try writer.close()
 
+            // Reports are few next to comments: read them whole and hand each comment its own.
+            var reports: [String: [SeedFormat.Report]] = [:]
+            for try await row in try await connection.query(Self.reportsQuery, logger: logger) {
+                let (id, comment, reporter, reason, note, createdAt, closedAt) = try row.decode(
+                    (String, String, String, String, String?, Date, Date?).self)
+                reports[comment, default: []].append(
+                    SeedFormat.Report(
+                        id: id, reporterId: reporter, reason: reason, note: note, createdAt: createdAt,
+                        closedAt: closedAt))
+            }
             writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.commentsFile))
             try connection.requireOpen()
             for try await row in try await connection.query(Self.commentsQuery, logger: logger) {
@@ -114,7 +124,8 @@ public struct SeedExporter: Sendable {
                         likedUserId: likers.isEmpty ? nil : likers,
                         reply: replyBody.map {
                             SeedFormat.Reply(body: $0, createdAt: repliedAt, updatedAt: replyUpdatedAt)
-                        }))
+                        },
+                        reports: reports[id]))
                 report.comments += 1
                 if report.comments % 10_000 == 0 {
                     progress?.update(phase: "comments", done: 0, total: 0, rows: report.comments)
@@ -164,6 +175,10 @@ public struct SeedExporter: Sendable {
             FROM promotions WHERE store_id = s.id
         ) p ON true
         ORDER BY s.id
+        """
+
+    static let reportsQuery: PostgresQuery = """
+        SELECT id, comment_id, reporter_id, reason, note, created_at, closed_at FROM reports ORDER BY created_at, id
         """
 
     static let commentsQuery: PostgresQuery = """

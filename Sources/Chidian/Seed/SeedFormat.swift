@@ -109,6 +109,17 @@ public enum SeedFormat {
         public var likedUserId: [String]?
         /// The store's answer (商家回复), written by the store's manager.
         public var reply: Reply?
+        /// Users' reports of the comment (open while `closedAt` is absent).
+        public var reports: [Report]?
+    }
+
+    public struct Report: Codable, Sendable, Equatable {
+        public var id: String
+        public var reporterId: String
+        public var reason: String
+        public var note: String?
+        public var createdAt: Date?
+        public var closedAt: Date?
     }
 
     public struct Reply: Codable, Sendable, Equatable {

@@ -442,12 +442,39 @@ struct SeedReader: @unchecked Sendable {
                 ok = false
             }
         }
+        var reports: [SeedFormat.Report] = []
+        for report in field.objects("reports") {
+            let reportID = report.string("id")
+            let reporter = report.string("reporterId")
+            let reason = report.string("reason")
+            if let reportID, reportID.isEmpty || reportID.count > 64 {
+                report.fail("id", .string(reportID), "must be 1–64 characters"); ok = false
+            }
+            if let reason, !Moderation.reasons.contains(reason) {
+                report.fail("reason", .string(reason), "must be one of \(Moderation.reasons.joined(separator: ", "))")
+                ok = false
+            }
+            let note = report.string("note", required: false)
+            if let note, (try? Moderation.validNote(note)) == nil {
+                report.fail("note", .string(note), "must be at most 500 characters"); ok = false
+            }
+            guard let reportID, let reporter, let reason else { ok = false; continue }
+            if roles[reporter] == nil {
+                report.issues.warn(file, index, report.prefix + "reporterId", "\"\(reporter)\"", "unknown user skipped")
+                continue
+            }
+            reports.append(
+                SeedFormat.Report(
+                    id: reportID, reporterId: reporter, reason: reason, note: note, createdAt: report.date("createdAt"),
+                    closedAt: report.date("closedAt")))
+        }
         guard ok, let id, let storeID, let userID, let body, let keptImages else { return nil }
         for image in keptImages { images.claim(image, by: userID) }
         return SeedComment(
             id: id, storeID: storeID, userID: userID, kind: kind, rating: rating, body: body, imageNames: keptImages,
             hiddenAt: hidden ? hiddenAt : nil, hidden: hidden, createdAt: createdAt, updatedAt: updatedAt,
             version: version,
-            position: index, scores: scores, pricePerPerson: price, likedUserIDs: likers, reply: reply)
+            position: index, scores: scores, pricePerPerson: price, likedUserIDs: likers, reply: reply,
+            reports: reports)
     }
 }

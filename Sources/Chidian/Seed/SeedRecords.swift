@@ -68,6 +68,7 @@ struct SeedComment {
     var pricePerPerson: Int?
     var likedUserIDs: [String] = []
     var reply: SeedFormat.Reply?
+    var reports: [SeedFormat.Report] = []
 }
 
 /// What the database already holds that a seed may refer to or collide with.

@@ -21,6 +21,8 @@ extension SeedWriter {
         CREATE TEMP TABLE seed_comment_likes (comment_id text, user_id text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_comment_replies (comment_id text, body text, created_at timestamptz,
             updated_at timestamptz) ON COMMIT DROP;
+        CREATE TEMP TABLE seed_reports (id text, comment_id text, reporter_id text, reason text, note text,
+            created_at timestamptz, closed_at timestamptz) ON COMMIT DROP;
         CREATE TEMP TABLE seed_images (id text, sha256 bytea, content_type text, width integer, height integer,
             bytes integer, owner text, data bytea) ON COMMIT DROP;
         """
@@ -216,6 +218,16 @@ extension SeedWriter {
         WHERE (r.author_id, r.body, r.created_at, r.updated_at)
             IS DISTINCT FROM (EXCLUDED.author_id, EXCLUDED.body, EXCLUDED.created_at, EXCLUDED.updated_at)
           AND EXISTS (SELECT 1 FROM seed_comment_replies x WHERE x.comment_id = r.comment_id AND x.created_at IS NOT NULL)
+        """
+
+    /// Reports by id; one already stored keeps its own times unless the seed gives them.
+    static let mergeReports: PostgresQuery = """
+        INSERT INTO reports AS r (id, comment_id, reporter_id, reason, note, created_at, closed_at)
+        SELECT s.id, s.comment_id, s.reporter_id, s.reason, s.note, coalesce(s.created_at, now()), s.closed_at
+        FROM seed_reports s
+        ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason, note = EXCLUDED.note, closed_at = EXCLUDED.closed_at,
+            created_at = coalesce((SELECT x.created_at FROM seed_reports x WHERE x.id = r.id), r.created_at)
+        WHERE (r.reason, r.note, r.closed_at) IS DISTINCT FROM (EXCLUDED.reason, EXCLUDED.note, EXCLUDED.closed_at)
         """
 
     static let mergeCommentImages = """

@@ -101,6 +101,7 @@ struct SeedWriter: Sendable {
         var commentImages: [(String, Int, String)] = []
         var commentLikes: [(String, String)] = []
         var commentReplies: [(String, SeedFormat.Reply)] = []
+        var reports: [(String, SeedFormat.Report)] = []
         var commentImageNames = Set<String>()
         try connection.requireOpen()
         try await connection.copyFrom(
@@ -125,6 +126,7 @@ struct SeedWriter: Sendable {
                 ])
                 for liker in comment.likedUserIDs { commentLikes.append((comment.id, liker)) }
                 if let reply = comment.reply { commentReplies.append((comment.id, reply)) }
+                for report in comment.reports { reports.append((comment.id, report)) }
                 for (position, image) in comment.imageNames.enumerated() {
                     commentImages.append((comment.id, position, image))
                     commentImageNames.insert(image)
@@ -163,6 +165,20 @@ struct SeedWriter: Sendable {
             }
         }
         try await connection.rows(Self.mergeCommentReplies, logger: logger)
+        let staged = reports
+        try await copy(
+            "seed_reports", ["id", "comment_id", "reporter_id", "reason", "note", "created_at", "closed_at"],
+            on: connection
+        ) { buffer in
+            for (comment, report) in staged {
+                buffer.append([
+                    report.id, comment, report.reporterId, report.reason, report.note,
+                    CopyBuffer.date(report.createdAt),
+                    CopyBuffer.date(report.closedAt),
+                ])
+            }
+        }
+        try await connection.rows(Self.mergeReports, logger: logger)
         try await connection.rows(Self.recomputeRatings, logger: logger)
         try await ImportPause.reached(.commentsMerged)
         try await SearchIndex.refreshAfterImport(on: connection, logger: logger)

@@ -45,6 +45,9 @@ import Testing
         let replied = try await client.send(
             .put, "/v1/comments/c001/reply", body: ["body": "谢谢光临，毛肚每天现切"], token: manager)
         #expect(replied.status == .ok, "\(replied.text)")
+        let reported = try await client.send(
+            .post, "/v1/comments/\(reviewID)/reports", body: ["reason": "off_topic", "note": "和店无关"], token: user1)
+        #expect(reported.status == .created, "\(reported.text)")
         try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
         let described = try await client.send(
             .patch, "/v1/stores/s001", body: ["description": "毛肚每天现切"], token: manager)
@@ -139,6 +142,9 @@ import Testing
                     "SELECT user_id || store_id || created_at FROM favorites ORDER BY 1",
                     "SELECT id || coalesce(hidden_at::text, '-') || created_at || updated_at || version FROM comments ORDER BY 1",
                     "SELECT id || name FROM categories ORDER BY 1",
+                    "SELECT id || comment_id || reporter_id || reason || coalesce(note, '-') || created_at || coalesce(closed_at::text, '-') FROM reports ORDER BY 1",
+                    "SELECT comment_id || author_id || body || created_at || updated_at FROM comment_replies ORDER BY 1",
+                    "SELECT comment_id || user_id FROM comment_likes ORDER BY 1",
                 ] {
                     let a = try await app.database.query(PostgresQuery(unsafeSQL: sql)).map {
                         try $0.decode(String.self)
