@@ -211,6 +211,14 @@ enum APISchemas {
                                 description: "人均: the rounded average of the counted reviews' prices; null while none."
                             )
                         ),
+                        (
+                            "dishes",
+                            list(
+                                object([("name", text(min: 1)), ("count", int(min: 1))]), max: 5,
+                                description:
+                                    "推荐菜: up to 5 vocabulary dishes by how many live reviews mention them, most first, then name in code-point order."
+                            )
+                        ),
                         ("favoriteCount", count),
                         ("favorited", boolean("Whether the signed-in viewer favorited it; false for anyone else.")),
                         ("promoted", boolean("adSpend > 0.")),

@@ -200,6 +200,12 @@ extension SeedWriter {
         """
     }
 
+    /// Signature dishes of every store the seed touched, from the search summaries it just rebuilt.
+    static let recountDishes: PostgresQuery = """
+        SELECT store_dishes_recount(x.id)
+        FROM (SELECT DISTINCT store_id AS id FROM seed_comments UNION SELECT id FROM seed_stores) x
+        """
+
     /// Likes only add: a like made since the export is kept (as favorites are). The trigger of migration 010
     /// counts each new one.
     static let mergeCommentLikes: PostgresQuery = """

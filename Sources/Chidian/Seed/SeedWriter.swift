@@ -182,6 +182,7 @@ struct SeedWriter: Sendable {
         try await connection.rows(Self.recomputeRatings, logger: logger)
         try await ImportPause.reached(.commentsMerged)
         try await SearchIndex.refreshAfterImport(on: connection, logger: logger)
+        try await connection.rows(Self.recountDishes, logger: logger)
         try await connection.rows("SET LOCAL chidian.bulk_import = 'off'", logger: logger)
         try await ImportPause.reached(.beforeCommit)
 

@@ -102,7 +102,8 @@ enum StoreViewRow {
             COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
                      '{}'::text[]),
             s.rating_count, s.rating_sum, s.rating_score, s.taste_count, s.taste_sum, s.environment_count,
-            s.environment_sum, s.service_count, s.service_sum, s.price_per_person, s.favorite_count,
+            s.environment_sum, s.service_count, s.service_sum, s.price_per_person, s.dish_names, s.dish_counts,
+            s.favorite_count,
             EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
             s.ad_spend, s.created_at, s.updated_at, s.version
         """
@@ -116,11 +117,11 @@ enum StoreViewRow {
         let (
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
             ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
-            serviceSum, price, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
+            serviceSum, price, dishNames, dishCounts, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String, String, [String],
-                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, Int, Bool, Int, Date, Date, Int
+                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Bool, Int, Date, Date, Int
             ).self)
         func average(_ sum: Int, _ count: Int) -> Double? { count == 0 ? nil : Double(sum) / Double(count) }
         return StoreView(
@@ -132,6 +133,7 @@ enum StoreViewRow {
                 taste: average(tasteSum, tasteCount), environment: average(environmentSum, environmentCount),
                 service: average(serviceSum, serviceCount)),
             pricePerPerson: price,
+            dishes: zip(dishNames, dishCounts).map { StoreView.Dish(name: $0, count: $1) },
             favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
             updatedAt: updatedAt, version: version,
             adSpend: StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil)

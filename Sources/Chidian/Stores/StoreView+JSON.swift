@@ -27,6 +27,13 @@ extension StoreView: JSONWritable {
                 json.key("service"); json.double(scores.service)
             }
             json.key("pricePerPerson"); json.int(pricePerPerson)
+            json.key("dishes")
+            json.array(dishes) { json, dish in
+                json.object { json in
+                    json.key("name"); json.string(dish.name)
+                    json.key("count"); json.int(dish.count)
+                }
+            }
             json.key("favoriteCount"); json.int(favoriteCount)
             json.key("favorited"); json.bool(favorited)
             json.key("promoted"); json.bool(promoted)

@@ -17,6 +17,8 @@ public struct StoreView: Encodable, Sendable, Equatable {
     public var scores: Scores
     /// 人均: the rounded average of the counted reviews' prices; null while none gave one.
     @Nullable public var pricePerPerson: Int?
+    /// 推荐菜: up to 5 vocabulary dishes by how many live reviews mention them.
+    public var dishes: [Dish]
     public var favoriteCount: Int
     public var favorited: Bool
     public var promoted: Bool
@@ -28,6 +30,11 @@ public struct StoreView: Encodable, Sendable, Equatable {
     public struct CategoryRef: Encodable, Sendable, Equatable {
         public var id: String
         public var name: String
+    }
+
+    public struct Dish: Encodable, Sendable, Equatable {
+        public var name: String
+        public var count: Int
     }
 
     public struct Scores: Encodable, Sendable, Equatable {

@@ -40,6 +40,7 @@ import Testing
             managerId: "u_2", managerName: "Boss", imageUrls: [],
             rating: .init(average: average, count: 3, score: 3.6875),
             scores: .init(taste: average, environment: nil, service: 4.25), pricePerPerson: average == nil ? nil : 120,
+            dishes: average == nil ? [] : [.init(name: "毛肚", count: 3), .init(name: "水煮鱼", count: 1)],
             favoriteCount: 0, favorited: true, promoted: false, createdAt: Date(timeIntervalSince1970: 1_700_000_000.5),
             updatedAt: Date(timeIntervalSince1970: 951_782_400), version: 1, adSpend: adSpend)
     }

@@ -27,7 +27,7 @@ import Testing
             #expect(
                 Set(store.keys) == [
                     "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls",
-                    "rating", "scores", "pricePerPerson",
+                    "rating", "scores", "pricePerPerson", "dishes",
                     "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
                 ])
             #expect((store["id"] as? String)?.hasPrefix("s_") == true)
