@@ -45,4 +45,36 @@ import Testing
             #expect(try await Self.dishes(client, world.storeID) == ["水煮鱼 2", "叉烧 1", "毛肚 1", "肠粉 1", "虾饺 1"])
         }
     }
+
+    /// Edits and new reviews of one store at once: every write takes the store row before the search summaries, so
+    /// none deadlocks (a body edit once took them the other way round).
+    @Test func parallelEditsAndReviewsOfOneStoreAllSucceed() async throws {
+        try await TestApp.run { client, app in
+            let world = try await CommentWorld.make(client, app)
+            var writers: [(Session, String)] = []
+            for n in 0..<8 {
+                let author = try await client.register("并发\(n)")
+                writers.append((author, try await world.review(4, "毛肚\(n)", as: author)["id"] as! String))
+            }
+            // MUT: each writer edits their review's body and posts another, all at once
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for (n, (author, id)) in writers.enumerated() {
+                    group.addTask {
+                        try await client.send(
+                            .patch, "/v1/comments/\(id)", body: ["body": "虾饺\(n)"], token: author.token
+                        )
+                        .status
+                    }
+                    group.addTask {
+                        try await world.post(["rating": 5, "body": "肠粉\(n)"], as: author).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // validate
+            #expect(statuses.filter { $0 == .ok }.count == 8)
+            #expect(statuses.filter { $0 == .created }.count == 8)
+            #expect(try await Self.dishes(client, world.storeID) == ["肠粉 8", "虾饺 8"])
+        }
+    }
 }
