@@ -56,8 +56,15 @@ public func withDatabase<T>(
     let url = try DatabaseURL(config.databaseURL)
     let database = Database(url: url, poolSize: poolSize, timeout: config.databaseTimeout, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await database.client.run() }
+        // A lease before run() has begun works but logs a PostgresNIO warning into the command's one-line output;
+        // run() marks itself running before its first suspension, so the body waits for that task to begin.
+        let (begun, signal) = AsyncStream<Void>.makeStream()
+        group.addTask {
+            signal.finish()
+            await database.client.run()
+        }
         defer { group.cancelAll() }
+        for await _ in begun {}
         return try await body(database)
     }
 }
