@@ -52,16 +52,16 @@ import Testing
 
     @Test func theBinaryCreatesAnAdmin() async throws {
         try await TestDatabase.withFresh { _, url in
-            let result = try ChidianBinary.run(
+            let result = try await ChidianBinary.run(
                 ["user", "create", "--name", "Boss", "--password", "boss password", "--role", "admin"], databaseURL: url
             )
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("created admin Boss"))
-            let again = try ChidianBinary.run(
+            let again = try await ChidianBinary.run(
                 ["user", "create", "--name", "boss", "--password", "boss password", "--role", "user"], databaseURL: url)
             #expect(again.status != 0)
             #expect(again.stderr.contains("already used"))
-            let list = try ChidianBinary.run(["user", "list"], databaseURL: url)
+            let list = try await ChidianBinary.run(["user", "list"], databaseURL: url)
             #expect(list.stdout.contains("\tBoss\tadmin\t"))
         }
     }

@@ -26,9 +26,9 @@ import Testing
             let world = try await CommentWorld.make(client, app)
             let id = try await world.review(4)["id"] as! String
             // MUT
-            let hide = try ChidianBinary.run(["comment", "hide", id], databaseURL: app.url)
-            let again = try ChidianBinary.run(["comment", "hide", id], databaseURL: app.url)
-            let unknown = try ChidianBinary.run(["comment", "hide", "m_missing"], databaseURL: app.url)
+            let hide = try await ChidianBinary.run(["comment", "hide", id], databaseURL: app.url)
+            let again = try await ChidianBinary.run(["comment", "hide", id], databaseURL: app.url)
+            let unknown = try await ChidianBinary.run(["comment", "hide", "m_missing"], databaseURL: app.url)
             // validate
             #expect(hide.status == 0, "\(hide.stderr)")
             #expect(hide.stdout.contains(id))

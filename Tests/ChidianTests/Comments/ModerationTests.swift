@@ -166,10 +166,10 @@ import Testing
                 #expect(try await Self.report(client, bad, reporter).status == .created)
             }
             // MUT
-            let listed = try ChidianBinary.run(["report", "list"], databaseURL: app.url)
-            let hidden = try ChidianBinary.run(["comment", "hide", bad, "--note", "广告"], databaseURL: app.url)
+            let listed = try await ChidianBinary.run(["report", "list"], databaseURL: app.url)
+            let hidden = try await ChidianBinary.run(["comment", "hide", bad, "--note", "广告"], databaseURL: app.url)
             let afterHide = try await client.send(.get, "/v1/comments/\(bad)").status
-            let restored = try ChidianBinary.run(["comment", "restore", bad], databaseURL: app.url)
+            let restored = try await ChidianBinary.run(["comment", "restore", bad], databaseURL: app.url)
             // validate
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains(bad) && listed.stdout.contains("\t2\t"))

@@ -8,9 +8,9 @@ import Testing
         let url = try await TestDatabase.fresh(migrated: false)
         defer { Task { try? await TestDatabase.drop(url) } }
         // MUT
-        let dryRun = try ChidianBinary.run(["migrate", "--dry-run"], databaseURL: url)
-        let first = try ChidianBinary.run(["migrate"], databaseURL: url)
-        let second = try ChidianBinary.run(["migrate"], databaseURL: url)
+        let dryRun = try await ChidianBinary.run(["migrate", "--dry-run"], databaseURL: url)
+        let first = try await ChidianBinary.run(["migrate"], databaseURL: url)
+        let second = try await ChidianBinary.run(["migrate"], databaseURL: url)
         // validate
         #expect(dryRun.status == 0)
         #expect(dryRun.stdout.contains("would apply 001_schema.sql"))
@@ -24,7 +24,7 @@ import Testing
     @Test func serveRefusesASchemaThatIsBehindInOneLine() async throws {
         let url = try await TestDatabase.fresh(migrated: false)
         defer { Task { try? await TestDatabase.drop(url) } }
-        let result = try ChidianBinary.run(["serve", "--port", "18089"], databaseURL: url)
+        let result = try await ChidianBinary.run(["serve", "--port", "18089"], databaseURL: url)
         #expect(result.status != 0)
         #expect(result.stderr.contains("schema is behind"))
         #expect(result.stderr.contains("chidian migrate"))

@@ -4,15 +4,15 @@ import Testing
 @testable import Chidian
 
 @Suite struct GenerateCommandTests {
-    @Test func writesTheDirectoryAndPrintsOneSummaryLineThenRefusesToOverwrite() throws {
+    @Test func writesTheDirectoryAndPrintsOneSummaryLineThenRefusesToOverwrite() async throws {
         let directory = GeneratedSeed.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let arguments = [
             "generate", directory.path, "--stores", "20", "--users", "60", "--comments", "300", "--seed", "9",
         ]
         // MUT
-        let first = try ChidianBinary.run(arguments, databaseURL: nil)
-        let second = try ChidianBinary.run(arguments, databaseURL: nil)
+        let first = try await ChidianBinary.run(arguments, databaseURL: nil)
+        let second = try await ChidianBinary.run(arguments, databaseURL: nil)
         // validate
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdout.split(separator: "\n")

@@ -9,19 +9,12 @@ import Testing
 
 /// A real `chidian serve` process (the built binary), its log captured to a file, spoken to over TCP from chosen
 /// loopback source addresses (Linux routes all of 127/8 to `lo`), so the throttle sees distinct clients.
-final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+final class ServerProcess: Sendable {
+    let child: ChildProcess
     let port: Int
-    let logURL: URL
 
-    init(databaseURL: DatabaseURL, environment extra: [String: String] = [:]) throws {
+    init(databaseURL: DatabaseURL, environment extra: [String: String] = [:]) async throws {
         port = try Self.freePort()
-        logURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
-            "chidian-serve-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logURL)
-        process.executableURL = ChidianBinary.url
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port)]
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL.description
         environment["BCRYPT_COST"] = "4"
@@ -29,26 +22,30 @@ final class ServerProcess: @unchecked Sendable {
         // Every test request comes from loopback: limits are on only where a test asks for them.
         environment["RATE_LIMITS"] = "off"
         environment.merge(extra) { $1 }
-        process.environment = environment
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        for _ in 0..<200 {
+        child = try ChildProcess(
+            ChidianBinary.url, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment,
+            directory: "/tmp", errorToOutput: true)
+        for _ in 0..<400 {
             if (try? request("GET", "/health"))?.status == 200 { return }
-            usleep(50_000)
+            if await child.status(within: .milliseconds(50)) != nil { break }
         }
         stop()
-        throw TestFailure("chidian serve did not answer /health")
+        throw TestFailure("chidian serve did not answer /health: \(log)")
     }
 
+    /// SIGTERM, as an operator stops a server; one that has not exited 20 seconds later fails the test and is
+    /// killed, so a shutdown that hangs shows up as that instead of a stalled run.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        guard child.statusBlocking(within: .zero) == nil else { return }
+        child.signal(SIGTERM)
+        if child.statusBlocking(within: .seconds(20)) == nil {
+            Issue.record("chidian serve still ran 20 s after SIGTERM; its log: \(log)")
+            child.signal(SIGKILL)
+            _ = child.statusBlocking(within: .seconds(10))
         }
     }
 
-    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+    var log: String { child.output }
 
     struct Response {
         let status: Int
@@ -75,6 +72,10 @@ final class ServerProcess: @unchecked Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket") }
         defer { close(fd) }
+        // A server that stops answering fails the request, not the whole run.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         inet_pton(AF_INET, source, &local.sin_addr)
@@ -111,6 +112,7 @@ final class ServerProcess: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TestFailure("no answer in 30 s: \(path)") }
             if n <= 0 { break }
             received += buffer[0..<n]
         }
@@ -155,7 +157,7 @@ final class ServerProcess: @unchecked Sendable {
     @Test func theOwnerSignsInFromAnotherAddressWhileTheirNameIsUnderAttack() async throws {
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
-        let server = try ServerProcess(databaseURL: url)
+        let server = try await ServerProcess(databaseURL: url)
         defer { server.stop() }
         let register = try server.request(
             "POST", "/v1/auth/register", body: Self.json(["name": "Owner", "password": "owner password"]))
@@ -187,9 +189,9 @@ final class ServerProcess: @unchecked Sendable {
     @Test func twoServerProcessesShareOneThrottle() async throws {
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
-        let a = try ServerProcess(databaseURL: url)
+        let a = try await ServerProcess(databaseURL: url)
         defer { a.stop() }
-        let b = try ServerProcess(databaseURL: url)
+        let b = try await ServerProcess(databaseURL: url)
         defer { b.stop() }
         _ = try a.request(
             "POST", "/v1/auth/register", body: Self.json(["name": "Shared", "password": "shared password"]))
@@ -216,7 +218,7 @@ final class ServerProcess: @unchecked Sendable {
 
     @Test func hostileInputLeavesNoHashBodyOrTokenInTheLog() async throws {
         try await TestDatabase.withFresh { database, url in
-            let server = try ServerProcess(databaseURL: url)
+            let server = try await ServerProcess(databaseURL: url)
             defer { server.stop() }
             let secretBody = "SECRET-REVIEW-\(UUID().uuidString)"
             let manager = try server.request(

@@ -44,7 +44,7 @@ import Testing
     @Test func halfSentRequestsAreClosedAfterTheIdleTimeoutWhileOthersAreServed() async throws {
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
-        let server = try ServerProcess(databaseURL: url, environment: ["IDLE_TIMEOUT_SECONDS": "1"])
+        let server = try await ServerProcess(databaseURL: url, environment: ["IDLE_TIMEOUT_SECONDS": "1"])
         defer { server.stop() }
         // setup: 50 connections that send half a header and stall
         var stalled: [Int32] = []
@@ -55,7 +55,8 @@ import Testing
         }
         // MUT + validate: everyone else is answered meanwhile, and every stalled connection is closed
         #expect(try server.request("GET", "/health").status == 200)
-        #expect(try server.request("GET", "/v1/categories").status == 200)
+        let categories = try server.request("GET", "/v1/categories")
+        #expect(categories.status == 200, "\(categories.status) \(categories.body)")
         let closed = stalled.filter { Self.isClosed($0, within: 5) }.count
         #expect(closed == stalled.count, "\(closed) of \(stalled.count) stalled connections closed")
         #expect(try server.request("GET", "/health").status == 200)

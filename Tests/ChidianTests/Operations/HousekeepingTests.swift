@@ -102,7 +102,7 @@ import Testing
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
         // MUT
-        let result = try ChidianBinary.run(["housekeeping"], databaseURL: url)
+        let result = try await ChidianBinary.run(["housekeeping"], databaseURL: url)
         // validate
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("sessions (expired or revoked): 0"))

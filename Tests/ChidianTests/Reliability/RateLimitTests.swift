@@ -163,10 +163,10 @@ import Testing
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
         let limits = ["RATE_LIMITS": "on", "RATE_LIMIT_SEARCH": "1:4"]
-        let a = try ServerProcess(
+        let a = try await ServerProcess(
             databaseURL: url, environment: limits.merging(["TRUSTED_PROXIES": "127.0.0.1"]) { $1 })
         defer { a.stop() }
-        let b = try ServerProcess(databaseURL: url, environment: limits)
+        let b = try await ServerProcess(databaseURL: url, environment: limits)
         defer { b.stop() }
         func search(_ server: ServerProcess, forwardedFor: String? = nil, from source: String = "127.0.0.1") throws
             -> Int

@@ -55,7 +55,7 @@ import Testing
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
         let closed = try ServerProcess.freePort()
-        let server = try ServerProcess(
+        let server = try await ServerProcess(
             databaseURL: url, environment: ["DATABASE_READ_URLS": "postgres://postgres@127.0.0.1:\(closed)/chidian"])
         defer { server.stop() }
         // MUT
@@ -90,7 +90,7 @@ import Testing
     @Test func aPrimaryNamedAsAReplicaIsNotUsedAsOne() async throws {
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
-        let server = try ServerProcess(databaseURL: url, environment: ["DATABASE_READ_URLS": url.description])
+        let server = try await ServerProcess(databaseURL: url, environment: ["DATABASE_READ_URLS": url.description])
         defer { server.stop() }
         // MUT
         let (_, pools) = try await Self.ready(server, untilReplicaProblem: "not a replica (not in recovery)")
@@ -103,9 +103,9 @@ import Testing
     @Test func aWriteAnswersWithItsPositionOnlyWhenThereAreReplicas() async throws {
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
-        let plain = try ServerProcess(databaseURL: url)
+        let plain = try await ServerProcess(databaseURL: url)
         defer { plain.stop() }
-        let replicated = try ServerProcess(databaseURL: url, environment: ["DATABASE_READ_URLS": url.description])
+        let replicated = try await ServerProcess(databaseURL: url, environment: ["DATABASE_READ_URLS": url.description])
         defer { replicated.stop() }
         let body = ServerProcessTests.json(["name": "写入者", "password": "writes things"])
         // MUT

@@ -17,12 +17,12 @@ import Testing
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
         if seeded {
-            let result = try ChidianBinary.run(["seed", seed.path], databaseURL: url)
+            let result = try await ChidianBinary.run(["seed", seed.path], databaseURL: url)
             try #require(result.status == 0, "\(result.stderr)")
         }
-        let a = try ServerProcess(databaseURL: url)
+        let a = try await ServerProcess(databaseURL: url)
         defer { a.stop() }
-        let b = try ServerProcess(databaseURL: url)
+        let b = try await ServerProcess(databaseURL: url)
         defer { b.stop() }
         try await body(a, b)
     }
@@ -108,9 +108,9 @@ import Testing
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
         let fast = ["HOUSEKEEPING_INTERVAL_SECONDS": "1"]
-        let a = try ServerProcess(databaseURL: url, environment: fast)
+        let a = try await ServerProcess(databaseURL: url, environment: fast)
         defer { a.stop() }
-        let b = try ServerProcess(databaseURL: url, environment: fast)
+        let b = try await ServerProcess(databaseURL: url, environment: fast)
         defer { b.stop() }
         // setup: a session that has expired and a spent rate-limit row
         let token = try #require(

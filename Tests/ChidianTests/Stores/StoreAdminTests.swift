@@ -92,11 +92,11 @@ import Testing
     @Test func theCommandsPrintAndFailInOneLine() async throws {
         try await TestApp.run { _, app in
             // MUT
-            let added = try ChidianBinary.run(["category", "add", "Dim sum"], databaseURL: app.url)
-            let again = try ChidianBinary.run(["category", "add", "DIM SUM"], databaseURL: app.url)
-            let list = try ChidianBinary.run(["category", "list"], databaseURL: app.url)
-            let archive = try ChidianBinary.run(["store", "archive", "s_nope"], databaseURL: app.url)
-            let stores = try ChidianBinary.run(["store", "list"], databaseURL: app.url)
+            let added = try await ChidianBinary.run(["category", "add", "Dim sum"], databaseURL: app.url)
+            let again = try await ChidianBinary.run(["category", "add", "DIM SUM"], databaseURL: app.url)
+            let list = try await ChidianBinary.run(["category", "list"], databaseURL: app.url)
+            let archive = try await ChidianBinary.run(["store", "archive", "s_nope"], databaseURL: app.url)
+            let stores = try await ChidianBinary.run(["store", "list"], databaseURL: app.url)
             // validate
             #expect(added.status == 0, "\(added.stderr)")
             let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -22,27 +22,21 @@ enum ChidianBinary {
         let stderr: String
     }
 
+    /// Runs `chidian` to its end; one that has not ended after `deadline` is killed and fails the test.
     static func run(
-        _ arguments: [String], databaseURL: DatabaseURL?, in directory: String = "/tmp", input: String? = nil
-    ) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        _ arguments: [String], databaseURL: DatabaseURL?, in directory: String = "/tmp", input: String? = nil,
+        deadline: Duration = .seconds(300)
+    ) async throws -> Result {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL?.description
         environment["BCRYPT_COST"] = "4"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let child = try ChildProcess(url, arguments, environment: environment, directory: directory, input: input)
+        defer { child.removeFiles() }
+        guard let status = await child.status(within: deadline) else {
+            child.signal(SIGKILL)
+            _ = await child.status(within: .seconds(10))
+            throw TestFailure("chidian \(arguments.first ?? "") still ran after \(deadline): \(child.error)")
+        }
+        return Result(status: status, stdout: child.output, stderr: child.error)
     }
 }
