@@ -30,7 +30,7 @@ test: db-start
 	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	scripts/cluster-test.sh || status=1; \
-	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 swift test $(SWIFT_FLAGS) --skip-build || status=1; \
+	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
 	exit $$status
 
 # The toolchain's formatter, with the rules in .swift-format: `swift format format -i -r Sources Tests Package.swift
