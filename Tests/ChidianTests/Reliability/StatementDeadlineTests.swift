@@ -13,6 +13,7 @@ import Testing
         defer { Task { try? await TestDatabase.drop(url) } }
         var config = TestApp.testConfig(url: url)
         config.statementTimeout = .milliseconds(300)
+        config.readStatementTimeout = .milliseconds(300)
         let database = Database(
             url: url, poolSize: 2, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
