@@ -13,7 +13,7 @@ import Testing
         defer { Task { try? await TestDatabase.drop(url) } }
         var config = TestApp.testConfig(url: url)
         config.statementTimeout = .milliseconds(300)
-        config.readStatementTimeout = .milliseconds(300)
+        config.readStatementTimeout = .seconds(1)
         let database = Database(
             url: url, poolSize: 2, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
@@ -61,7 +61,7 @@ import Testing
         defer { Task { try? await TestDatabase.drop(url) } }
         var config = TestApp.testConfig(url: url)
         config.statementTimeout = .seconds(20)
-        config.readStatementTimeout = .milliseconds(300)
+        config.readStatementTimeout = .seconds(1)
         let database = Database(
             url: url, poolSize: 1, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
