@@ -30,6 +30,8 @@ enum ChidianBinary {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL?.description
         environment["BCRYPT_COST"] = "4"
+        // Waiting 3 s for a connection is for production; a test machine under a full suite can take longer.
+        environment["DB_TIMEOUT_MS"] = "15000"
         let child = try ChildProcess(url, arguments, environment: environment, directory: directory, input: input)
         defer { child.removeFiles() }
         guard let status = await child.status(within: deadline) else {
