@@ -139,6 +139,12 @@ public struct CommentRepository: Sendable {
     public func create(_ new: NewComment) async throws -> CommentView {
         let logger = database.logger
         do {
+            if new.imageIDs.isEmpty {
+                guard let view = try await database.run(CommentStatements.InsertView(new: new)).first else {
+                    throw StoreError.notFound(id: new.storeID)
+                }
+                return view
+            }
             return try await database.transaction { connection in
                 try await Self.checkImages(new.imageIDs, owner: new.authorID, on: connection, logger: logger)
                 let id = try await connection.run(CommentStatements.Insert(new: new), logger: logger)[0]

@@ -16,9 +16,9 @@ enum CommentRow {
             c.created_at, c.updated_at, c.version, c.created_at::text
         """
 
-    /// The joins `columns` needs.
-    static let from = """
-        FROM comments c
+    /// The joins `columns` needs, from comments `c`.
+    static let from = "FROM comments c \(joins)"
+    static let joins = """
         JOIN stores s ON s.id = c.store_id
         JOIN categories g ON g.id = s.category_id
         JOIN users u ON u.id = c.author_id
@@ -230,7 +230,7 @@ enum CommentStatements {
         func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
-    /// Posting a review or notice; its images and view follow in the same transaction.
+    /// Posting a review or notice with images; the images and the view follow in the same transaction.
     struct Insert: PostgresPreparedStatement {
         static let name = "comment_insert"
         static let sql = """
@@ -238,26 +238,51 @@ enum CommentStatements {
             VALUES ($1, $2, $3, $4::smallint, $5, $6::smallint, $7::smallint, $8::smallint, $9::int)
             RETURNING id
             """
-        static let bindingDataTypes: [PostgresDataType] = [
-            .text, .text, .text, .int8, .text, .int8, .int8, .int8, .int8,
-        ]
+        static let bindingDataTypes = insertTypes
 
         var new: CommentRepository.NewComment
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 9)
-            bindings.append(new.kind.rawValue)
-            bindings.append(new.storeID)
-            bindings.append(new.authorID)
-            bindings.append(new.rating)
-            bindings.append(new.body)
-            bindings.append(new.scores?.taste)
-            bindings.append(new.scores?.environment)
-            bindings.append(new.scores?.service)
-            bindings.append(new.pricePerPerson)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { insertBindings(new) }
 
         func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll((String).self) }
+    }
+
+    /// Posting without images, the common case: the insert and its view in one statement, one round trip and no
+    /// transaction around it. The view reads the inserted row itself (a new comment has no images, likes or reply
+    /// yet); no row when the store is unknown or archived.
+    struct InsertView: PostgresPreparedStatement {
+        static let name = "comment_insert_view"
+        static let sql = """
+            WITH c AS (
+                INSERT INTO comments (kind, store_id, author_id, rating, body, taste, environment, service, price_per_person)
+                SELECT $1, $2, $3, $4::smallint, $5, $6::smallint, $7::smallint, $8::smallint, $9::int
+                WHERE EXISTS (SELECT 1 FROM stores WHERE id = $2 AND archived_at IS NULL)
+                RETURNING *
+            )
+            SELECT \(CommentRow.columns) FROM c \(CommentRow.joins)
+            """
+        static let bindingDataTypes = insertTypes
+
+        var new: CommentRepository.NewComment
+
+        func makeBindings() throws -> PostgresBindings { insertBindings(new) }
+
+        func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
+    }
+
+    static let insertTypes: [PostgresDataType] = [.text, .text, .text, .int8, .text, .int8, .int8, .int8, .int8]
+
+    static func insertBindings(_ new: CommentRepository.NewComment) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 9)
+        bindings.append(new.kind.rawValue)
+        bindings.append(new.storeID)
+        bindings.append(new.authorID)
+        bindings.append(new.rating)
+        bindings.append(new.body)
+        bindings.append(new.scores?.taste)
+        bindings.append(new.scores?.environment)
+        bindings.append(new.scores?.service)
+        bindings.append(new.pricePerPerson)
+        return bindings
     }
 }
