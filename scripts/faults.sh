@@ -39,7 +39,7 @@ free_port() {
     echo "$port"
 }
 
-pgport=$(free_port 55500)
+pgport=$(free_port 25500)
 pg_start="$pgbin/pg_ctl -D $work/data -l $work/postgres.log -w -t 20 -o '-p $pgport -k $work -c listen_addresses=127.0.0.1 -c fsync=off' start"
 as_owner "$pgbin/initdb" -D "$work/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
 as_owner bash -c "$pg_start" >/dev/null
