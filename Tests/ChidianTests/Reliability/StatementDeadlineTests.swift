@@ -17,9 +17,7 @@ import Testing
         let database = Database(
             url: url, poolSize: 2, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
+        try await withRunning(database.client, logger: TestDatabase.logger) {
             let app = buildApplication(
                 AppServices(config: config, database: database, logger: TestDatabase.logger), runDatabase: false)
             try await app.test(.router) { client in
@@ -65,9 +63,7 @@ import Testing
         let database = Database(
             url: url, poolSize: 1, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
+        try await withRunning(database.client, logger: TestDatabase.logger) {
             let app = buildApplication(
                 AppServices(config: config, database: database, logger: TestDatabase.logger), runDatabase: false)
             try await app.test(.router) { client in
