@@ -29,15 +29,23 @@ struct AccountsController {
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SessionView> {
         var request = request
         let body = try await request.decodeJSON(RegisterBody.self)
-        let name = try AccountRules.validName(body.name)
-        let password = try AccountRules.checkPassword(body.password)
-        let role = try AccountRules.registrableRole(body.role)
+        return JSONResponse(
+            try await signUp(name: body.name, password: body.password, role: body.role), status: .created)
+    }
+
+    /// Registration's rules, for the API and the web client alike.
+    func signUp(name rawName: String?, password rawPassword: String?, role rawRole: String?) async throws
+        -> SessionView
+    {
+        let name = try AccountRules.validName(rawName)
+        let password = try AccountRules.checkPassword(rawPassword)
+        let role = try AccountRules.registrableRole(rawRole)
         if try await users.credentials(name: name) != nil {
             throw AccountError.nameTaken(name)
         }
         let user = try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
         let token = try await sessions.create(userID: user.id)
-        return JSONResponse(SessionView(token: token, user: user), status: .created)
+        return SessionView(token: token, user: user)
     }
 
     struct LoginBody: Decodable {
@@ -48,12 +56,17 @@ struct AccountsController {
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SessionView> {
         var request = request
         let body = try await request.decodeJSON(LoginBody.self)
-        let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return JSONResponse(try await signIn(name: body.name, password: body.password, address: context.clientAddress))
+    }
+
+    /// Sign-in's rules and throttle, for the API and the web client alike.
+    func signIn(name rawName: String?, password rawPassword: String?, address: String?) async throws -> SessionView {
+        let name = (rawName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw AccountError.nameRequired }
         // Counted before any password work, so a burst cannot outrun the limit.
-        let attempt = try await throttle.attempt("login", subject: name.lowercased(), address: context.clientAddress)
+        let attempt = try await throttle.attempt("login", subject: name.lowercased(), address: address)
         // No stored password contains a NUL or runs past 72 bytes; bcrypt would ignore what follows.
-        let password = try AccountRules.checkPasswordBytes(body.password ?? "")
+        let password = try AccountRules.checkPasswordBytes(rawPassword ?? "")
         guard let credentials = try await users.credentials(name: name) else {
             throw AccountError.userNotFound("No user is named \(name).")
         }
@@ -69,7 +82,7 @@ struct AccountsController {
         guard let user = try await users.view(id: credentials.id) else {
             throw AccountError.userNotFound("No such user.")
         }
-        return JSONResponse(SessionView(token: token, user: user))
+        return SessionView(token: token, user: user)
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {

@@ -152,15 +152,20 @@ struct CommentsController {
 
     /// `?track=false` is accepted; click tracking is added by the feed.
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
-        let id = try context.parameters.require("id")
-        guard let found = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
-        let view = try await likes.mark(found, viewerID: context.viewer.user?.id)
-        if view.kind == .review, request.uri.queryParameters["track"] != "false",
-            let viewer = context.viewer.interestKey
-        {
-            try await interests.recordOpen(viewer: viewer, commentID: view.id, at: clock())
-        }
+        let view = try await open(
+            id: try context.parameters.require("id"), viewer: context.viewer,
+            track: request.uri.queryParameters["track"] != "false")
         return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    /// A comment as its viewer sees it; opening a review counts as a click unless `track` is false.
+    func open(id: String, viewer: Viewer, track: Bool) async throws -> CommentView {
+        guard let found = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
+        let view = try await likes.mark(found, viewerID: viewer.user?.id)
+        if view.kind == .review, track, let key = viewer.interestKey {
+            try await interests.recordOpen(viewer: key, commentID: view.id, at: clock())
+        }
+        return view
     }
 
     /// A value a notice may not carry: refused when present (null is fine).

@@ -32,11 +32,15 @@ struct FeedController {
     }
 
     @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<FeedPage> {
-        let page = try PageRequest(request)
+        JSONResponse(try await featuredPage(viewer: context.viewer, page: try PageRequest(request)))
+    }
+
+    /// The viewer's featured page, for the API and the web client alike.
+    func featuredPage(viewer: Viewer, page: PageRequest) async throws -> FeedPage {
         var ordering = FeedRepository.Ordering(categories: [])
         var names: [String: String] = [:]
-        if page.cursor == nil, let viewer = context.viewer.interestKey {
-            let current = try await interests.interests(viewer: viewer, at: clock()).prefix(
+        if page.cursor == nil, let key = viewer.interestKey {
+            let current = try await interests.interests(viewer: key, at: clock()).prefix(
                 FeedRepository.maxCategories)
             ordering.categories = current.map { (id: $0.categoryID, score: $0.score) }
             names = Dictionary(current.map { ($0.categoryID, $0.categoryName) }) { a, _ in a }
@@ -48,12 +52,12 @@ struct FeedController {
                 "SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
             names = Dictionary(try rows.map { try $0.decodeAll((String, String).self) }) { a, _ in a }
         }
-        let items = try await CommentLikes(database: database).mark(result.items, viewerID: context.viewer.user?.id)
+        let items = try await CommentLikes(database: database).mark(result.items, viewerID: viewer.user?.id)
         let personalization = Personalization(
             categories: result.ordering.categories.compactMap { entry in
                 names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }
             })
-        return JSONResponse(FeedPage(items: items, nextCursor: result.nextCursor, personalization: personalization))
+        return FeedPage(items: items, nextCursor: result.nextCursor, personalization: personalization)
     }
 
     struct InterestItem: Encodable, Sendable {
