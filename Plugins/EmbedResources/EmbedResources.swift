@@ -1,24 +1,38 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds every `sql/NNN_name.sql` file of the package into the target as Swift source.
+/// Embeds the package's `sql/NNN_name.sql` migrations and the web client's templates and assets into the target
+/// as Swift source, so the binary needs no files beside it and works from any directory.
 @main
-struct EmbedMigrations: BuildToolPlugin {
+struct EmbedResources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let sqlDirectory = context.package.directoryURL.appending(path: "sql")
-        let files = try FileManager.default
-            .contentsOfDirectory(at: sqlDirectory, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "sql" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
+        let tool = try context.tool(named: "EmbedFiles").url
+        let web = target.directoryURL.appending(path: "Web")
         return [
-            .buildCommand(
-                displayName: "Embedding \(files.count) SQL migrations",
-                executable: try context.tool(named: "EmbedSQL").url,
-                arguments: [output.path] + files.map(\.path),
-                inputFiles: files,
-                outputFiles: [output]
-            )
+            try embed(
+                files(in: context.package.directoryURL.appending(path: "sql"), extensions: ["sql"]),
+                as: "embeddedMigrationFiles", context: context, tool: tool),
+            try embed(
+                files(in: web.appending(path: "Templates"), extensions: ["mustache"])
+                    + files(in: web.appending(path: "Assets"), extensions: ["css", "js", "svg"]),
+                as: "embeddedWebFiles", context: context, tool: tool),
         ]
+    }
+
+    func files(in directory: URL, extensions: Set<String>) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { extensions.contains($0.pathExtension) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    func embed(_ files: [URL], as variable: String, context: PluginContext, tool: URL) throws -> Command {
+        let output = context.pluginWorkDirectoryURL.appending(path: "\(variable).swift")
+        return .buildCommand(
+            displayName: "Embedding \(files.count) files as \(variable)",
+            executable: tool,
+            arguments: [output.path, variable] + files.map(\.path),
+            inputFiles: files,
+            outputFiles: [output]
+        )
     }
 }

@@ -57,34 +57,45 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         maxLifetime: services.config.sessionMaxLifetime)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
-    AccountsController(
+    let accounts = AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
-        passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle
-    ).addRoutes(to: api)
+        passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle)
+    accounts.addRoutes(to: api)
     StoresController(database: services.database).addRoutes(to: api)
     FavoritesController(database: services.database).addRoutes(to: api)
     PromotionsController(database: services.database).addRoutes(to: api)
-    SearchController(
+    let search = SearchController(
         database: services.database, budget: services.config.searchRowBudget,
-        gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1)
-    ).addRoutes(to: api)
+        gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1))
+    search.addRoutes(to: api)
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
-    CommentsController(
+    let comments = CommentsController(
         comments: CommentRepository(database: services.database), likes: CommentLikes(database: services.database),
         replies: CommentReplies(database: services.database),
-        interests: interests, clock: services.clock
-    )
-    .addRoutes(to: api)
+        interests: interests, clock: services.clock)
+    comments.addRoutes(to: api)
     ModerationController(moderation: Moderation(database: services.database)).addRoutes(to: api)
     ImagesController(
         images: ImageRepository(database: services.database), buckets: RateBuckets(database: services.database),
         uploadsPerDay: services.config.rateLimits.uploadsPerDay
     ).addRoutes(to: api)
-    FeedController(
+    let feed = FeedController(
         feed: FeedRepository(database: services.database),
         interests: interests,
-        database: services.database, clock: services.clock
-    ).addRoutes(to: api)
+        database: services.database, clock: services.clock)
+    feed.addRoutes(to: api)
+
+    // The web client: the same controllers behind cookies, CSRF tokens and HTML.
+    let pages = WebPages.shared
+    WebAssets(pages: pages).addRoutes(to: router)
+    let web = router.group()
+        .add(middleware: WebSessionMiddleware(sessions: sessions))
+        .add(middleware: WebErrorMiddleware(pages: pages))
+        .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
+    WebController(
+        pages: pages, accounts: accounts, stores: StoreRepository(database: services.database), comments: comments,
+        feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
+    ).addRoutes(to: web)
     return router
 }
 

@@ -41,6 +41,8 @@ public struct AppRequestContext: RequestContext {
     /// The client's IP address (for throttling and rate limits), when the request came over a socket: the peer,
     /// or behind a trusted proxy the address it forwarded (`ClientAddressMiddleware`).
     public var clientAddress: String?
+    /// The web client's per-request state (language, CSRF token, cookies to set); nil on the JSON API.
+    var web: WebState?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

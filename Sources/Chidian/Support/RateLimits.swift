@@ -46,7 +46,7 @@ public struct RateLimits: Sendable, Equatable {
     /// The limit a request falls under, by method and path (`/v1/...`), or nil.
     public static func kind(_ method: HTTPRequest.Method, _ path: Substring) -> Kind? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.first == "v1" else { return nil }
+        guard parts.first == "v1" else { return webKind(method, parts) }
         switch (method, Array(parts.dropFirst())) {
         case (.get, ["search"]): return .search
         case (.post, ["auth", "register"]): return .register
@@ -58,6 +58,18 @@ public struct RateLimits: Sendable, Equatable {
         case (.put, let p), (.delete, let p):
             return p.count == 3 && p[0] == "comments" && p[2] == "like" ? .like : nil
         case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "reports": return .report
+        default: return nil
+        }
+    }
+
+    /// The web client's forms draw on the same buckets as the API routes they stand for.
+    static func webKind(_ method: HTTPRequest.Method, _ parts: [Substring]) -> Kind? {
+        switch (method, parts) {
+        case (.get, ["search"]): return .search
+        case (.post, ["register"]): return .register
+        case (.post, ["login"]): return .login
+        case (.post, let p) where p.count == 3 && p[0] == "comments" && (p[2] == "like" || p[2] == "unlike"):
+            return .like
         default: return nil
         }
     }

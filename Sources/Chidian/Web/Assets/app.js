@@ -1,0 +1,25 @@
+// Progressive enhancement only: every page works without this file.
+// Likes post in the background (the form's CSRF field travels as the X-CSRF-Token header) and update in place.
+for (const form of document.querySelectorAll("form[data-like]")) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button");
+    const liked = button.getAttribute("aria-pressed") === "true";
+    const response = await fetch(form.action, {
+      method: "POST",
+      headers: { "X-CSRF-Token": form.elements.csrf.value },
+      redirect: "manual",
+    });
+    if (response.type !== "opaqueredirect" && !response.ok) {
+      form.submit(); // let the server's page say what went wrong
+      return;
+    }
+    const count = form.parentElement.querySelector(".like-count");
+    const now = !liked;
+    button.setAttribute("aria-pressed", String(now));
+    button.textContent = now ? form.dataset.unlikeLabel : form.dataset.likeLabel;
+    form.action = form.action.replace(/\/(un)?like$/, now ? "/unlike" : "/like");
+    count.dataset.count = String(Number(count.dataset.count) + (now ? 1 : -1));
+    count.textContent = `${count.dataset.count} ${count.dataset.unit}`;
+  });
+}

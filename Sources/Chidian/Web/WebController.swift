@@ -1,0 +1,197 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The server-rendered web client. Every page is complete HTML (links can be shared and indexed, pages work
+/// with scripts off) and reaches the data through the same controllers and repositories as the JSON API, so
+/// the API's rules hold here too.
+struct WebController {
+    let pages: WebPages
+    let accounts: AccountsController
+    let stores: StoreRepository
+    let comments: CommentsController
+    let feed: FeedController
+    let search: SearchController
+    let users: UserRepository
+    let sessions: SessionRepository
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("/", use: home)
+        group.get("stores/:id", use: store)
+        group.get("comments/:id", use: comment)
+        group.get("users/:id", use: user)
+        group.get("search", use: find)
+        group.post("stores/:id/favorite", use: favorite)
+        group.post("stores/:id/unfavorite", use: unfavorite)
+        group.post("comments/:id/like", use: like)
+        group.post("comments/:id/unlike", use: unlike)
+        WebAccountPages(pages: pages, accounts: accounts, sessions: sessions).addRoutes(to: group)
+    }
+
+    // MARK: Pages
+
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let page = try PageRequest(request)
+        async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
+        let featured = try await feed.featuredPage(viewer: context.viewer, page: page)
+        let model: [String: Any] = [
+            "promoted": try await promoted.map { StoreCardModel($0, language: language) },
+            "hasPromoted": try await !promoted.isEmpty,
+            "comments": featured.items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "interests": featured.personalization.categories.map { ["id": $0.id, "name": $0.name] },
+            "hasInterests": !featured.personalization.categories.isEmpty,
+            "next": featured.nextCursor.map { "/?cursor=\(Self.escapeQuery($0))" } as Any,
+            "back": "/",
+        ]
+        return pages.render("home", title: language.text("home"), model: model, context: context)
+    }
+
+    @Sendable func store(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let id = try context.parameters.require("id")
+        let view = try await stores.requireView(id: id, viewer: context.viewer.user)
+        let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
+        let sort = CommentSort(rawValue: sortName) ?? .newest
+        let list = try await comments.comments.storeComments(
+            storeID: id, kind: nil, sort: sort, page: try PageRequest(request))
+        let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
+        let path = "/stores/\(Self.escapePath(id))"
+        let model: [String: Any] = [
+            "store": StorePageModel(view, language: language),
+            "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "hasComments": !items.isEmpty,
+            "sorts": [CommentSort.newest, .rating, .helpful].map { option in
+                [
+                    "href": "\(path)?sort=\(option.rawValue)",
+                    "label": language.text(
+                        "sort" + option.rawValue.prefix(1).uppercased() + option.rawValue.dropFirst()),
+                    "current": option == sort,
+                ] as [String: Any]
+            },
+            "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" } as Any,
+            "back": path,
+            "loginHref": "/login?next=\(Self.escapeQuery(path))",
+        ]
+        return pages.render("store", title: view.name, model: model, context: context)
+    }
+
+    @Sendable func comment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let view = try await comments.open(
+            id: try context.parameters.require("id"), viewer: context.viewer, track: true)
+        let store = try await stores.view(id: view.storeId, viewer: context.viewer.user)
+        let model: [String: Any] = [
+            "comment": CommentCardModel(view, viewer: context.viewer, language: language),
+            "store": store.map { StorePageModel($0, language: language) } as Any,
+            "back": "/comments/\(Self.escapePath(view.id))",
+            "loginHref": "/login?next=\(Self.escapeQuery("/comments/\(Self.escapePath(view.id))"))",
+        ]
+        let title = "\(view.author.name) · \(view.store.name)"
+        return pages.render("comment", title: title, model: model, context: context)
+    }
+
+    @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let id = try context.parameters.require("id")
+        guard let view = try await users.view(id: id) else { throw AccountError.userNotFound("No user \(id).") }
+        let list = try await comments.comments.userComments(userID: id, page: try PageRequest(request))
+        let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
+        let path = "/users/\(Self.escapePath(id))"
+        let model: [String: Any] = [
+            "user": WebPages.droppingNils([
+                "name": view.name, "avatarUrl": view.avatarUrl as Any, "reviewCount": view.reviewCount,
+                "joined": Formatting.day(view.createdAt),
+                "role": language.text(
+                    "role" + view.role.rawValue.prefix(1).uppercased() + view.role.rawValue.dropFirst()),
+            ]),
+            "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "hasComments": !items.isEmpty,
+            "next": list.nextCursor.map { "\(path)?cursor=\(Self.escapeQuery($0))" } as Any,
+            "back": path,
+        ]
+        return pages.render("user", title: view.name, model: model, context: context)
+    }
+
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let raw = SearchController.formValue("q", in: request.uri.query) ?? ""
+        let query = try SearchQuery(raw)
+        let result = try await search.search.search(query, page: try PageRequest(request), viewer: context.viewer.user)
+        let items: [[String: Any]] = result.items.map { item in
+            [
+                "store": StoreCardModel(item.store, language: language),
+                "matches": item.matches.map { match -> String in
+                    switch match.field {
+                    case .name: return "\(language.text("matchName")): \(match.text)"
+                    case .category: return "\(language.text("matchCategory")): \(match.text)"
+                    case .dish:
+                        return
+                            "\(language.text("matchDish")): \(match.text) · \(match.count ?? 0) \(language.text("mentions"))"
+                    }
+                },
+            ]
+        }
+        let model: [String: Any] = [
+            "q": query.text,
+            "items": items,
+            "hasItems": !items.isEmpty,
+            "approximate": result.approximate,
+            "next": result.nextCursor.map {
+                "/search?q=\(Self.escapeQuery(query.text))&cursor=\(Self.escapeQuery($0))"
+            } as Any,
+        ]
+        return pages.render(
+            "search", title: "\(language.text("search")): \(query.text)", model: model, context: context,
+            query: query.text)
+    }
+
+    // MARK: Forms
+
+    @Sendable func favorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let id = try context.parameters.require("id")
+        try await stores.favorite(storeID: id, userID: try context.requireUser().id)
+        return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
+    }
+
+    @Sendable func unfavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let id = try context.parameters.require("id")
+        try await stores.unfavorite(storeID: id, userID: try context.requireUser().id)
+        return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
+    }
+
+    @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setLike(true, request: request, context: context)
+    }
+
+    @Sendable func unlike(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setLike(false, request: request, context: context)
+    }
+
+    func setLike(_ on: Bool, request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let id = try context.parameters.require("id")
+        try await comments.likes.set(on, commentID: id, userID: try context.requireUser().id)
+        return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/comments/\(Self.escapePath(id))")
+    }
+
+    // MARK: Helpers
+
+    /// A path on this site to return to after a form, or nil: never another origin (`//host`, `/\host`).
+    static func localPath(_ raw: String?) -> String? {
+        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"), raw.utf8.count <= 2048,
+            !raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+        return raw
+    }
+
+    static func escapePath(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? segment
+    }
+
+    static func escapeQuery(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? value
+    }
+}

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+
+/// The web client's templates and assets, embedded in the binary, and the one way a page becomes a response.
+struct WebPages: Sendable {
+    let library: MustacheLibrary
+    /// Assets by name: bytes, content type and a content hash (their URLs carry it, so they cache forever).
+    let assets: [String: Asset]
+
+    struct Asset: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let hash: String
+    }
+
+    /// The pages' Content-Security-Policy: no inline script or style, nothing from another origin.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    static let shared: WebPages = {
+        do { return try WebPages(files: embeddedWebFiles) } catch {
+            preconditionFailure("the embedded web templates do not parse: \(error)")
+        }
+    }()
+
+    init(files: [(name: String, base64: String)]) throws {
+        var library = MustacheLibrary()
+        var assets: [String: Asset] = [:]
+        for file in files {
+            let bytes = [UInt8](Data(base64Encoded: file.base64) ?? Data())
+            if file.name.hasSuffix(".mustache") {
+                try library.register(String(decoding: bytes, as: UTF8.self), named: String(file.name.dropLast(9)))
+            } else {
+                let type =
+                    file.name.hasSuffix(".css")
+                    ? "text/css; charset=utf-8"
+                    : file.name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : "image/svg+xml"
+                let hash = SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
+                assets[file.name] = Asset(bytes: bytes, contentType: type, hash: hash)
+            }
+        }
+        self.library = library
+        self.assets = assets
+    }
+
+    func assetURL(_ name: String) -> String { "/assets/\(name)?v=\(assets[name]?.hash ?? "0")" }
+
+    /// `template` rendered inside the layout, with the viewer, the language's words and the CSRF token.
+    func render(
+        _ template: String, title: String, model: [String: Any], context: AppRequestContext,
+        status: HTTPResponse.Status = .ok, query: String = ""
+    ) -> Response {
+        let language = context.web?.language ?? .zh
+        var root = Self.droppingNils(model)
+        root["t"] = language.strings
+        root["csrf"] = context.web?.csrfToken ?? ""
+        root["viewer"] = context.viewer.user.map { ViewerModel($0) }
+        let body = library.render(root, withTemplate: template) ?? ""
+        var layout: [String: Any] = [
+            "t": language.strings, "lang": language.rawValue, "title": title, "body": body, "query": query,
+            "csrf": context.web?.csrfToken ?? "", "css": assetURL("app.css"), "js": assetURL("app.js"),
+        ]
+        layout["viewer"] = context.viewer.user.map { ViewerModel($0) }
+        let html = library.render(layout, withTemplate: "layout") ?? ""
+        return Self.response(html, status: status, language: language)
+    }
+
+    /// An optional boxed in `Any` would count as present in a `{{#section}}` even when absent, and hide its
+    /// value's fields when present: leave absent ones out and unwrap the rest.
+    static func droppingNils(_ model: [String: Any]) -> [String: Any] {
+        model.compactMapValues { value in
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else { return value }
+            return mirror.children.first?.value
+        }
+    }
+
+    static func response(_ html: String, status: HTTPResponse.Status, language: WebLanguage) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.contentLanguage] = language.rawValue
+        // Pages show the viewer's session, likes and feed: no shared cache may keep them.
+        headers[.cacheControl] = "private, no-cache"
+        headers[.vary] = "Cookie, Accept-Language"
+        headers[.referrerPolicy] = "same-origin"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A redirect after a form post (303, so a reload does not post again).
+    static func redirect(to location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+}
+
+extension HTTPField.Name {
+    static let referrerPolicy = Self("Referrer-Policy")!
+}
