@@ -75,10 +75,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         interests: interests, clock: services.clock)
     comments.addRoutes(to: api)
     ModerationController(moderation: Moderation(database: services.database)).addRoutes(to: api)
-    ImagesController(
+    let images = ImagesController(
         images: ImageRepository(database: services.database), buckets: RateBuckets(database: services.database),
-        uploadsPerDay: services.config.rateLimits.uploadsPerDay
-    ).addRoutes(to: api)
+        uploadsPerDay: services.config.rateLimits.uploadsPerDay)
+    images.addRoutes(to: api)
     let feed = FeedController(
         feed: FeedRepository(database: services.database),
         interests: interests,
@@ -94,6 +94,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     WebController(
         pages: pages, accounts: accounts, stores: StoreRepository(database: services.database), comments: comments,
+        images: images,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
     ).addRoutes(to: web)
     return router

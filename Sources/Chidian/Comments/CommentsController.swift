@@ -120,10 +120,21 @@ struct CommentsController {
     /// Users write reviews; managers write notices on their own stores; admins write nothing.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CommentView> {
         let user = try context.requireUser()
+        let storeID = try context.parameters.require("id")
+        let kind = try await writableKind(storeID: storeID, user: user)
+        var request = request
+        let draft = try Self.draft(try await request.decodeJSON(CreateBody.self), kind: kind)
+        let view = try await post(storeID: storeID, user: user, kind: kind, draft: draft)
+        var headers = Versioning.etag(view.version)
+        headers[.location] = "/v1/comments/\(view.id)"
+        return JSONResponse(view, status: .created, headers: headers)
+    }
+
+    /// What `user` may write on `storeID`: a review, or a notice on a store of their own; admins nothing.
+    func writableKind(storeID: String, user: AuthUser) async throws -> CommentKind {
         guard user.role != .admin else {
             throw CommentError.adminCannotWrite
         }
-        let storeID = try context.parameters.require("id")
         guard let managerID = try await comments.liveStoreManager(storeID: storeID) else {
             throw StoreError.notFound(id: storeID)
         }
@@ -131,23 +142,35 @@ struct CommentsController {
         if kind == .notice, managerID != user.id {
             throw StoreError.notOwner("Managers post notices only on their own stores.")
         }
-        var request = request
-        let body = try await request.decodeJSON(CreateBody.self)
+        return kind
+    }
+
+    /// A comment's fields, checked for its kind.
+    struct Draft: Sendable {
+        var rating: Int?
+        var body: String
+        var imageIDs: [String]
+        var scores: CommentScores?
+        var pricePerPerson: Int?
+    }
+
+    static func draft(_ body: CreateBody, kind: CommentKind) throws -> Draft {
         let text = try CommentRules.validBody(body.body)
         // A rating sent with a notice is ignored.
         let rating = kind == .review ? try CommentRules.validRating(body.rating) : nil
         let imageIDs = try CommentRules.validImageIDs(body.imageIds ?? [])
-        let scores = try body.scores.flatMap { try Self.reviewOnly(CommentRules.validScores($0), kind, .invalidScores) }
+        let scores = try body.scores.flatMap { try reviewOnly(CommentRules.validScores($0), kind, .invalidScores) }
         let price = try body.pricePerPerson.flatMap {
-            try Self.reviewOnly(CommentRules.validPrice($0), kind, .invalidPrice)
+            try reviewOnly(CommentRules.validPrice($0), kind, .invalidPrice)
         }
-        let view = try await comments.create(
+        return Draft(rating: rating, body: text, imageIDs: imageIDs, scores: scores, pricePerPerson: price)
+    }
+
+    func post(storeID: String, user: AuthUser, kind: CommentKind, draft: Draft) async throws -> CommentView {
+        try await comments.create(
             .init(
-                storeID: storeID, authorID: user.id, kind: kind, rating: rating, body: text, imageIDs: imageIDs,
-                scores: scores, pricePerPerson: price))
-        var headers = Versioning.etag(view.version)
-        headers[.location] = "/v1/comments/\(view.id)"
-        return JSONResponse(view, status: .created, headers: headers)
+                storeID: storeID, authorID: user.id, kind: kind, rating: draft.rating, body: draft.body,
+                imageIDs: draft.imageIDs, scores: draft.scores, pricePerPerson: draft.pricePerPerson))
     }
 
     /// `?track=false` is accepted; click tracking is added by the feed.

@@ -38,6 +38,12 @@ struct ImagesController {
             }
             bytes = Array(file)
         }
+        let view = try await store(bytes, user: user)
+        return JSONResponse(view, status: .created, headers: [.location: view.url])
+    }
+
+    /// An upload's rules (size, type, pixels, the daily quota) and its row, for the API and the web client alike.
+    func store(_ bytes: [UInt8], user: AuthUser) async throws -> ImageView {
         guard bytes.count <= ImageFormat.maxBytes else { throw Self.tooLarge }
         let info: ImageFormat.Info
         do {
@@ -53,8 +59,7 @@ struct ImagesController {
         {
             throw Problem.rateLimited(retryAfter: wait)
         }
-        let view = try await images.create(bytes: bytes, info: info, uploaderID: user.id)
-        return JSONResponse(view, status: .created, headers: [.location: view.url])
+        return try await images.create(bytes: bytes, info: info, uploaderID: user.id)
     }
 
     static let tooLarge = Problem(

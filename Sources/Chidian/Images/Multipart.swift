@@ -27,6 +27,11 @@ enum Multipart {
     /// The content of the first part whose field name is `name`, nil when there is none;
     /// 400 `invalid_body` when the body is not well-formed multipart.
     static func field(_ name: String, in body: [UInt8], boundary: String) throws -> ArraySlice<UInt8>? {
+        try parts(in: body, boundary: boundary).first { $0.name == name }?.content
+    }
+
+    /// Every part with its field name, in order; 400 `invalid_body` when the body is not well-formed multipart.
+    static func parts(in body: [UInt8], boundary: String) throws -> [(name: String?, content: ArraySlice<UInt8>)] {
         let malformed = Problem.invalidBody("The multipart/form-data body is malformed.")
         let delimiter = Array("--\(boundary)".utf8)
         let crlf: [UInt8] = [13, 10]
@@ -39,8 +44,9 @@ enum Multipart {
         } else {
             throw malformed
         }
+        var found: [(name: String?, content: ArraySlice<UInt8>)] = []
         while true {
-            if matches(Array("--".utf8), in: body, at: position) { return nil }  // the closing delimiter
+            if matches(Array("--".utf8), in: body, at: position) { return found }  // the closing delimiter
             while position < body.count, body[position] == 32 || body[position] == 9 { position += 1 }  // padding
             guard matches(crlf, in: body, at: position) else { throw malformed }
             position += 2
@@ -56,7 +62,8 @@ enum Multipart {
             }
             guard let next = find(crlf + delimiter, in: body, from: contentStart) else { throw malformed }
             let headers = String(decoding: body[position..<headerEnd], as: UTF8.self)
-            if fieldName(headers: headers) == name { return body[contentStart..<next] }
+            found.append((fieldName(headers: headers), body[contentStart..<next]))
+            guard found.count <= 64 else { throw malformed }
             position = next + 2 + delimiter.count
         }
     }

@@ -10,6 +10,7 @@ struct WebController {
     let accounts: AccountsController
     let stores: StoreRepository
     let comments: CommentsController
+    let images: ImagesController
     let feed: FeedController
     let search: SearchController
     let users: UserRepository
@@ -23,6 +24,7 @@ struct WebController {
         group.get("search", use: find)
         group.post("stores/:id/favorite", use: favorite)
         group.post("stores/:id/unfavorite", use: unfavorite)
+        group.post("stores/:id/comments", use: postComment)
         group.post("comments/:id/like", use: like)
         group.post("comments/:id/unlike", use: unlike)
         WebAccountPages(pages: pages, accounts: accounts, sessions: sessions).addRoutes(to: group)
@@ -72,6 +74,7 @@ struct WebController {
             "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" } as Any,
             "back": path,
             "loginHref": "/login?next=\(Self.escapeQuery(path))",
+            "write": Self.writeForm(store: view, viewer: context.viewer.user, path: path, language: language) as Any,
         ]
         return pages.render("store", title: view.name, model: model, context: context)
     }
@@ -146,6 +149,20 @@ struct WebController {
             query: query.text)
     }
 
+    /// The store page's writing form for this viewer: a review for users, a notice for the store's manager.
+    static func writeForm(store: StoreView, viewer: AuthUser?, path: String, language: WebLanguage) -> [String: Any]? {
+        guard let viewer, viewer.role == .user || (viewer.role == .manager && viewer.id == store.managerId) else {
+            return nil
+        }
+        let isReview = viewer.role == .user
+        return [
+            "heading": language.text(isReview ? "writeReview" : "writeNotice"), "action": "\(path)/comments",
+            "isReview": isReview,
+            "ratings": (1...5).reversed().map { ["value": $0, "label": String(repeating: "★", count: $0)] },
+            "scores": ["taste", "environment", "service"].map { ["name": $0, "label": language.text($0)] },
+        ]
+    }
+
     // MARK: Forms
 
     @Sendable func favorite(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -160,6 +177,32 @@ struct WebController {
         let id = try context.parameters.require("id")
         try await stores.unfavorite(storeID: id, userID: try context.requireUser().id)
         return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
+    }
+
+    /// The store page's form: a review (or a manager's notice) with photos, by the API's rules. The text is
+    /// checked before any photo is stored; the photos then go through the upload rules one by one.
+    @Sendable func postComment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
+        let user = try context.requireUser()
+        let storeID = try context.parameters.require("id")
+        let kind = try await comments.writableKind(storeID: storeID, user: user)
+        func number(_ name: String) -> JSONValue? {
+            guard let raw = form[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return Int(raw).map(JSONValue.integer) ?? .string(raw)
+        }
+        var scores: [String: JSONValue] = [:]
+        for key in ["taste", "environment", "service"] { scores[key] = number(key) }
+        var draft = try CommentsController.draft(
+            .init(
+                rating: number("rating"), body: form["body"], imageIds: [],
+                scores: scores.isEmpty ? nil : .object(scores), pricePerPerson: number("pricePerPerson")),
+            kind: kind)
+        guard form.photos.count <= CommentRules.maxImages else {
+            throw CommentError.invalidImages("A comment holds at most \(CommentRules.maxImages) images.")
+        }
+        for photo in form.photos { draft.imageIDs.append(try await images.store(photo, user: user).id) }
+        let view = try await comments.post(storeID: storeID, user: user, kind: kind, draft: draft)
+        return WebPages.redirect(to: "/comments/\(Self.escapePath(view.id))")
     }
 
     @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -8,24 +8,45 @@ import Hummingbird
 /// `X-CSRF-Token` header. A request from another origin (by `Origin`, when the browser sends it) is refused too.
 struct WebForm: Sendable {
     static let maxBytes = 64 * 1024
+    /// A form with photos (`multipart/form-data`, accepted only where `maxBytes` allows it): up to nine of them,
+    /// 24 MiB in all, each under the API's own image rules.
+    static let maxUploadBytes = 24 * 1024 * 1024
     let fields: [String: String]
+    /// The non-empty parts named `photos`, in order.
+    var photos: [[UInt8]] = []
 
     subscript(_ name: String) -> String? { fields[name] }
 
-    static func read(_ request: Request, context: AppRequestContext) async throws -> WebForm {
+    static func read(_ request: Request, context: AppRequestContext, maxBytes: Int = maxBytes) async throws
+        -> WebForm
+    {
         guard let web = context.web else { throw WebError.csrfFailed }
         if let origin = request.headers[.origin], let host = request.head.authority {
             guard origin == "http://\(host)" || origin == "https://\(host)" else { throw WebError.csrfFailed }
         }
-        var fields: [String: String] = [:]
-        let type = request.headers[.contentType]?.lowercased() ?? ""
-        if type.hasPrefix("application/x-www-form-urlencoded") {
+        var form = WebForm(fields: [:])
+        let type = request.headers[.contentType] ?? ""
+        if type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            let body = try await request.body.collect(upTo: Self.maxBytes)
+            form = WebForm(fields: parse(String(buffer: body)))
+        } else if Multipart.isFormData(type), maxBytes > Self.maxBytes {
             let body = try await request.body.collect(upTo: maxBytes)
-            fields = parse(String(buffer: body))
+            let parts = try Multipart.parts(
+                in: Array(body.readableBytesView), boundary: Multipart.boundary(contentType: type))
+            var fields: [String: String] = [:]
+            for part in parts {
+                guard let name = part.name else { continue }
+                if name == "photos" {
+                    if !part.content.isEmpty { form.photos.append(Array(part.content)) }
+                } else if fields[name] == nil {
+                    fields[name] = String(decoding: part.content, as: UTF8.self)
+                }
+            }
+            form = WebForm(fields: fields, photos: form.photos)
         }
-        let sent = request.headers[.xCSRFToken] ?? fields["csrf"] ?? ""
+        let sent = request.headers[.xCSRFToken] ?? form["csrf"] ?? ""
         guard constantTimeEqual(sent, web.csrfToken) else { throw WebError.csrfFailed }
-        return WebForm(fields: fields)
+        return form
     }
 
     /// `a=1&b=%E7%81%AB+%E9%94%85` → ["a": "1", "b": "火 锅"]; the first of a repeated name wins.

@@ -16,9 +16,10 @@ struct WebPages: Sendable {
         let hash: String
     }
 
-    /// The pages' Content-Security-Policy: no inline script or style, nothing from another origin.
+    /// The pages' Content-Security-Policy: no inline script or style, nothing from another origin (`blob:` images
+    /// are the previews of the viewer's own photos before upload).
     static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; object-src 'none'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     static let shared: WebPages = {
@@ -63,6 +64,7 @@ struct WebPages: Sendable {
         var layout: [String: Any] = [
             "t": language.strings, "lang": language.rawValue, "title": title, "body": body, "query": query,
             "csrf": context.web?.csrfToken ?? "", "css": assetURL("app.css"), "js": assetURL("app.js"),
+            "icon": assetURL("favicon.svg"),
         ]
         layout["viewer"] = context.viewer.user.map { ViewerModel($0) }
         let html = library.render(layout, withTemplate: "layout") ?? ""

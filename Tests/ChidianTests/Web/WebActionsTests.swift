@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 @testable import Chidian
@@ -74,6 +75,93 @@ import Testing
             #expect(anonymous.headers[.location] == "/login?next=%2Fstores%2F\(world.storeID)")
             let after = try await client.send(.get, "/v1/comments/\(review)?track=false").json()
             #expect(after["likeCount"] as? Int == 1)
+        }
+    }
+}
+
+/// Writing from the store page: the API's rules for who writes what, photos through the upload rules.
+@Suite struct WebWritingTests {
+    static func signedIn(_ client: any TestClientProtocol, _ name: String) async throws -> WebBrowser {
+        let browser = WebBrowser(client)
+        _ = try await browser.get("/login")
+        let response = try await browser.post("/login", ["name": name, "password": "correct horse"])
+        guard response.status == .seeOther else { throw TestFailure("sign in \(name): \(response.status)") }
+        return browser
+    }
+
+    @Test func aUserPostsAReviewWithPhotosAndScores() async throws {
+        try await TestApp.run { client, app in
+            let world = try await CommentWorld.make(client, app)
+            let user = try await Self.signedIn(client, world.user.name)
+            let page = try await user.get("/stores/\(world.storeID)").text
+            #expect(page.contains("action=\"/stores/\(world.storeID)/comments\""))
+            #expect(page.contains("name=\"rating\""))
+            // MUT
+            let posted = try await user.postMultipart(
+                "/stores/\(world.storeID)/comments",
+                ["rating": "4", "body": "毛肚脆，锅底香", "taste": "5", "environment": "", "pricePerPerson": "88"],
+                photos: [TestImages.png(width: 4, height: 3), TestImages.png(width: 2, height: 2)])
+            // validate
+            #expect(posted.status == .seeOther)
+            let location = try #require(posted.headers[.location])
+            let id = String(location.dropFirst("/comments/".count))
+            let review = try await client.send(.get, "/v1/comments/\(id)?track=false").json()
+            #expect(review["body"] as? String == "毛肚脆，锅底香")
+            #expect(review["rating"] as? Int == 4)
+            #expect(review["pricePerPerson"] as? Int == 88)
+            #expect((review["scores"] as? [String: Any])?["taste"] as? Int == 5)
+            #expect((review["imageUrls"] as? [String])?.count == 2)
+            let shown = try await user.get(location).text
+            #expect(shown.contains("毛肚脆，锅底香"))
+            #expect(shown.contains("人均 ¥88"))
+        }
+    }
+
+    @Test func theAPIsRulesRefuseWhatItRefuses() async throws {
+        try await TestApp.run { client, app in
+            let world = try await CommentWorld.make(client, app)
+            _ = try await client.register("别家老板", role: "manager")
+            _ = try await app.admin(client)
+            let user = try await Self.signedIn(client, world.user.name)
+            let cases: [(String, [String: String], [[UInt8]], HTTPResponse.Status, String)] = [
+                (world.user.name, ["body": "没打分"], [], .badRequest, "请选择 1 到 5 星"),
+                (world.user.name, ["rating": "4", "body": "  "], [], .badRequest, "请填写内容"),
+                (world.user.name, ["rating": "4.5", "body": "半星"], [], .badRequest, "请选择 1 到 5 星"),
+                (world.user.name, ["rating": "4", "body": "贵", "pricePerPerson": "0"], [], .badRequest, "人均为"),
+                (
+                    world.user.name, ["rating": "4", "body": "图"], [Array("not an image".utf8)], .unsupportedMediaType,
+                    "只支持"
+                ),
+                ("别家老板", ["body": "本店通知"], [], .forbidden, "只能在自己的餐厅发布通知"),
+            ]
+            var sessions: [String: WebBrowser] = [world.user.name: user]
+            for (name, fields, photos, status, message) in cases {
+                if sessions[name] == nil { sessions[name] = try await Self.signedIn(client, name) }
+                // MUT
+                let response = try await sessions[name]!.postMultipart(
+                    "/stores/\(world.storeID)/comments", fields, photos: photos)
+                // validate
+                #expect(response.status == status, "\(name) \(fields)")
+                #expect(response.text.contains(message), "\(name) \(fields)")
+            }
+            let rows = try await app.database.query("SELECT count(*)::int FROM comments")
+            #expect(try rows[0].decode(Int.self) == 0)
+            let images = try await app.database.query("SELECT count(*)::int FROM images")
+            #expect(try images[0].decode(Int.self) == 0, "a refused review stored its photos")
+            // the store's manager posts a notice (no rating asked)
+            let manager = try await Self.signedIn(client, world.manager.name)
+            #expect(!(try await manager.get("/stores/\(world.storeID)").text.contains("name=\"rating\"")))
+            let notice = try await manager.postMultipart("/stores/\(world.storeID)/comments", ["body": "周一休息"])
+            #expect(notice.status == .seeOther)
+            // without the CSRF field nothing is written
+            let forged = try await client.execute(
+                uri: "/stores/\(world.storeID)/comments", method: .post,
+                headers: [
+                    .contentType: "multipart/form-data; boundary=x",
+                    .cookie: "chidian_session=\(user.cookie("chidian_session")!)",
+                ],
+                body: ByteBuffer(string: "--x\r\nContent-Disposition: form-data; name=\"body\"\r\n\r\nhi\r\n--x--\r\n"))
+            #expect(forged.status == .forbidden)
         }
     }
 }

@@ -34,6 +34,28 @@ final class WebBrowser: Sendable {
         return try await send(.post, path, body: body, headers: headers)
     }
 
+    /// Posts `fields` and `photos` as `multipart/form-data`, the CSRF token added as a field.
+    func postMultipart(_ path: String, _ fields: [String: String], photos: [[UInt8]] = []) async throws
+        -> TestResponse
+    {
+        let boundary = "chidian-test-boundary"
+        var body: [UInt8] = []
+        func part(_ name: String, _ content: [UInt8], file: Bool) {
+            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
+            if file { head += "; filename=\"photo.png\"\r\nContent-Type: image/png" }
+            body += Array((head + "\r\n\r\n").utf8) + content + Array("\r\n".utf8)
+        }
+        part("csrf", Array((cookie("chidian_csrf") ?? "").utf8), file: false)
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { part(name, Array(value.utf8), file: false) }
+        for photo in photos { part("photos", photo, file: true) }
+        body += Array("--\(boundary)--\r\n".utf8)
+        var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+        if let language { headers[.acceptLanguage] = language }
+        let cookies = jar.withLock { $0.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        if !cookies.isEmpty { headers[.cookie] = cookies }
+        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+
     private func send(_ method: HTTPRequest.Method, _ path: String, body: String?, headers: HTTPFields) async throws
         -> TestResponse
     {

@@ -23,3 +23,19 @@ for (const form of document.querySelectorAll("form[data-like]")) {
     count.textContent = `${count.dataset.count} ${count.dataset.unit}`;
   });
 }
+
+// Photo previews before a review is posted (local object URLs; nothing leaves the browser until submit).
+for (const input of document.querySelectorAll("input[type=file][data-previews]")) {
+  const box = document.getElementById(input.dataset.previews);
+  input.addEventListener("change", () => {
+    for (const img of box.querySelectorAll("img")) URL.revokeObjectURL(img.src);
+    box.replaceChildren(...[...input.files].slice(0, 9).map((file) => {
+      const img = document.createElement("img");
+      img.src = URL.createObjectURL(file);
+      img.alt = file.name;
+      img.width = 96;
+      img.height = 96;
+      return img;
+    }));
+  });
+}
