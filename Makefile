@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults build db-start db-stop db-reset migrate seed bench abuse clean cluster cluster-stop cluster-status cluster-test
+.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate seed bench abuse clean cluster cluster-stop cluster-status cluster-test
 
 build:
 	swift build $(SWIFT_FLAGS) --product chidian
@@ -20,7 +20,8 @@ run: db-start build
 
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
 # schemathesis run against a seeded server, a Python client generated from /openapi.json and called
-# (scripts/client-test.sh), and the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md); every part runs, the
+# (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), and the PostgreSQL
+# outage/SIGTERM faults (docs/RELIABILITY.md); every part runs, the
 # Swift summary stays the last line, and any failure fails the target.
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
@@ -28,6 +29,7 @@ test: db-start
 	$(MAKE) --no-print-directory lint || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
+	DATABASE_URL=$(DB_URL) scripts/web-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	scripts/cluster-test.sh || status=1; \
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
@@ -42,6 +44,10 @@ lint:
 fuzz: db-start
 	swift build $(SWIFT_FLAGS) --product chidian
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh
+
+# Every web page at a phone's and a desktop's size into docs/screenshots/ (headless Chromium, as the web tests).
+screenshots: db-start build
+	DATABASE_URL=$(DB_URL) scripts/screenshots.sh
 
 # PostgreSQL stopped and restarted under load, SIGTERM with requests in flight (a throwaway cluster).
 faults: build

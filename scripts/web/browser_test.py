@@ -1,0 +1,183 @@
+"""The web client's flows in headless Chromium (scripts/web-test.sh runs this against a seeded server).
+
+Each flow asserts what the page shows, not only that it loaded; a failing flow leaves a screenshot in OUT.
+Usage: browser_test.py BASE_URL OUT_DIR
+"""
+import os
+import sys
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = ""  # set by main(), or by a script that imports these flows
+
+
+def browser(width=414, height=896, language="zh-CN"):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 f"--window-size={width},{height}", f"--lang={language}"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+def text(driver, css):
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def first_card_category(driver):
+    # "author · category · date" under each card's heading
+    return text(driver, "article.comment .meta").split(" · ")[1]
+
+
+def no_console_errors(driver):
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, errors
+
+
+def sign_in(driver, name, password):
+    driver.get(f"{BASE}/login")
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+    WebDriverWait(driver, 10).until(ec.presence_of_element_located((By.CSS_SELECTOR, "nav.account form")))
+    assert text(driver, "nav.account a") == name
+
+
+def visitor_clicks_rerank_the_feed(driver):
+    driver.get(BASE + "/")
+    assert driver.find_element(By.TAG_NAME, "h2").text == "每日促销"
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".carousel .store-card")) == 10
+    assert first_card_category(driver) != "火锅", "the seed's newest review is hot pot: pick another category"
+    assert driver.find_elements(By.CSS_SELECTOR, ".chip") == []
+    # three hot-pot reviews, opened from a hot-pot store's page
+    driver.get(BASE + "/search?q=" + "火锅")
+    driver.find_element(By.CSS_SELECTOR, ".results .store-card").click()
+    links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "article.comment h3 a")
+             if not a.find_elements(By.CSS_SELECTOR, ".badge")]
+    assert len(links) >= 3, links
+    for link in links[:3]:
+        driver.get(link)
+        assert driver.find_element(By.CSS_SELECTOR, "article.comment .body").text
+    driver.get(BASE + "/")
+    driver.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    chips = [chip.text for chip in driver.find_elements(By.CSS_SELECTOR, ".chip")]
+    assert chips and chips[0] == "火锅", chips
+    assert first_card_category(driver) == "火锅", first_card_category(driver)
+    no_console_errors(driver)
+
+
+def user1_searches_likes_and_favorites(driver):
+    sign_in(driver, "User1", "111")
+    for query, expected in (("火锅", "蜀香火锅·春熙路店"), ("hg", "蜀香火锅·春熙路店")):
+        box = driver.find_element(By.ID, "q")
+        box.clear()
+        box.send_keys(query + "\n")
+        WebDriverWait(driver, 10).until(ec.title_contains(query))
+        names = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".results .store-name")]
+        assert expected in names, (query, names)
+        assert "类型: 火锅" in text(driver, ".results"), query
+    driver.find_elements(By.CSS_SELECTOR, ".results .store-card")[0].click()
+    store = text(driver, "h1")
+    store_url = driver.current_url
+    assert store, "the store page has no name"
+    assert driver.find_elements(By.CSS_SELECTOR, ".rating .stars"), "no rating stars"
+    # like a review that is not User1's (the page offers no button on one's own)
+    form = driver.find_element(By.CSS_SELECTOR, "form[data-like][action$='/like']")
+    action = form.get_attribute("action")
+    count = form.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".like-count")
+    before = int(count.get_attribute("data-count"))
+    form.find_element(By.TAG_NAME, "button").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: form.find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "true")
+    assert int(count.get_attribute("data-count")) == before + 1
+    driver.refresh()
+    liked = driver.find_element(By.CSS_SELECTOR, f"form[action='{action.replace('/like', '/unlike')[len(BASE):]}']")
+    assert liked.find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "true"
+    # a review with a photo, previewed before it is sent
+    photo = os.path.abspath("seed/images/c007_1.png")
+    driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']").click()
+    driver.find_element(By.CSS_SELECTOR, "select[name=taste] option[value='5']").click()
+    driver.find_element(By.NAME, "pricePerPerson").send_keys("95")
+    driver.find_element(By.ID, "body").send_keys("浏览器里写的评价：毛肚很脆")
+    driver.find_element(By.ID, "photos").send_keys(photo)
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#previews img"))
+    driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]").click()
+    WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))
+    assert text(driver, "article.comment .body") == "浏览器里写的评价：毛肚很脆"
+    assert "人均 ¥95" in text(driver, "article.comment")
+    shown = driver.find_elements(By.CSS_SELECTOR, "article.comment .photos img")
+    assert len(shown) == 1 and driver.execute_script("return arguments[0].naturalWidth", shown[0]) > 0
+    # favorite and back
+    driver.get(store_url)
+    button = driver.find_element(By.CSS_SELECTOR, ".favorite button")
+    was = button.get_attribute("aria-pressed") == "true"
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, ".favorite button").get_attribute("aria-pressed")
+        == ("false" if was else "true"))
+    no_console_errors(driver)
+
+
+def wrong_password_shows_the_original_message(driver):
+    driver.get(f"{BASE}/login")
+    driver.find_element(By.ID, "name").send_keys("User1")
+    driver.find_element(By.ID, "password").send_keys("not the password")
+    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+    assert text(driver, "[role=alert]") == "密码错误"
+    assert driver.find_element(By.ID, "name").get_attribute("value") == "User1"
+    assert driver.find_element(By.ID, "password").get_attribute("value") == ""
+
+
+def english_when_preferred(driver):
+    driver.get(BASE + "/")
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    assert driver.find_element(By.TAG_NAME, "h2").text == "Daily promotions"
+
+
+def fits_a_phone(driver):
+    for path in ("/", "/stores/s001", "/search?q=hg", "/login"):
+        driver.get(BASE + path)
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, (path, overflow)
+
+
+def main():
+    global BASE
+    BASE, out = sys.argv[1], sys.argv[2]
+    failed = 0
+    for flow, settings in FLOWS:
+        driver = browser(**settings)
+        try:
+            flow(driver)
+            print(f"web: {flow.__name__} passed", flush=True)
+        except Exception:
+            failed += 1
+            driver.save_screenshot(f"{out}/{flow.__name__}.png")
+            print(f"web: {flow.__name__} FAILED", flush=True)
+            traceback.print_exc()
+        finally:
+            driver.quit()
+    print(f"web: {len(FLOWS) - failed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
+
+
+FLOWS = [
+    (visitor_clicks_rerank_the_feed, {}),
+    (user1_searches_likes_and_favorites, {}),
+    (wrong_password_shows_the_original_message, {}),
+    (english_when_preferred, {"language": "en-US"}),
+    (fits_a_phone, {"width": 375, "height": 812}),
+]
+
+if __name__ == "__main__":
+    sys.exit(main())
