@@ -105,8 +105,11 @@ struct AccountsController {
         let user = try context.requireUser()
         var request = request
         let body = try await request.decodeJSON(RenameBody.self)
-        let name = try AccountRules.validName(body.name)
-        return JSONResponse(try await users.rename(id: user.id, to: name))
+        return JSONResponse(try await rename(user, to: body.name))
+    }
+
+    func rename(_ user: AuthUser, to name: String?) async throws -> UserView {
+        try await users.rename(id: user.id, to: try AccountRules.validName(name))
     }
 
     struct PasswordBody: Decodable {
@@ -118,16 +121,24 @@ struct AccountsController {
         let user = try context.requireUser()
         var request = request
         let body = try await request.decodeJSON(PasswordBody.self)
-        let newPassword = try AccountRules.checkPassword(body.newPassword)
-        let attempt = try await throttle.attempt("password", subject: user.id, address: context.clientAddress)
+        try await changePassword(
+            user, current: body.currentPassword, new: body.newPassword, address: context.clientAddress)
+        return .noContent
+    }
+
+    /// Password change's rules and throttle; every other session of the user is revoked.
+    func changePassword(_ user: AuthUser, current rawCurrent: String?, new rawNew: String?, address: String?)
+        async throws
+    {
+        let newPassword = try AccountRules.checkPassword(rawNew)
+        let attempt = try await throttle.attempt("password", subject: user.id, address: address)
         let wrong = AccountError.wrongPassword("The current password is wrong.")
-        guard let current = try? AccountRules.checkPasswordBytes(body.currentPassword ?? "") else { throw wrong }
+        guard let current = try? AccountRules.checkPasswordBytes(rawCurrent ?? "") else { throw wrong }
         guard let credentials = try await users.credentials(id: user.id),
             try await passwords.verify(current, hash: credentials.passwordHash)
         else { throw wrong }
         try await throttle.succeeded(attempt)
         try await users.setPassword(id: user.id, hash: try await passwords.hash(newPassword), keeping: user.tokenHash)
-        return .noContent
     }
 
     struct AvatarBody: Decodable {

@@ -68,6 +68,9 @@ public struct RateLimits: Sendable, Equatable {
         case (.get, ["search"]): return .search
         case (.post, ["register"]): return .register
         case (.post, ["login"]): return .login
+        case (.post, ["me", "password"]): return .password
+        case (.post, ["me", "avatar"]): return .upload
+        case (.post, let p) where p.count == 3 && p[0] == "stores" && p[2] == "comments": return .post
         case (.post, let p) where p.count == 3 && p[0] == "comments" && (p[2] == "like" || p[2] == "unlike"):
             return .like
         default: return nil

@@ -28,6 +28,10 @@ struct WebController {
         group.post("comments/:id/like", use: like)
         group.post("comments/:id/unlike", use: unlike)
         WebAccountPages(pages: pages, accounts: accounts, sessions: sessions).addRoutes(to: group)
+        WebMePages(
+            pages: pages, accounts: accounts, stores: stores, comments: comments, images: images,
+            interests: feed.interests, clock: feed.clock
+        ).addRoutes(to: group)
     }
 
     // MARK: Pages

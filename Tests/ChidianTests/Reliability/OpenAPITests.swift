@@ -24,7 +24,8 @@ import Testing
         "GET /", "GET /stores/{id}", "GET /comments/{id}", "GET /users/{id}", "GET /search", "GET /login",
         "POST /login", "GET /register", "POST /register", "POST /logout", "POST /stores/{id}/favorite",
         "POST /stores/{id}/unfavorite", "POST /comments/{id}/like", "POST /comments/{id}/unlike",
-        "GET /assets/{name}",
+        "GET /assets/{name}", "POST /stores/{id}/comments", "GET /me", "POST /me/name", "POST /me/password",
+        "POST /me/avatar", "POST /interests/reset",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// 我的: the signed-in user's profile, name, password and avatar, favorites, reviews and interests, through the
+/// same rules as `/v1/me…`. Interests can also be reset by an anonymous visitor, from the home page.
+struct WebMePages {
+    let pages: WebPages
+    let accounts: AccountsController
+    let stores: StoreRepository
+    let comments: CommentsController
+    let images: ImagesController
+    let interests: InterestRepository
+    let clock: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("me", use: me)
+        group.post("me/name", use: rename)
+        group.post("me/password", use: changePassword)
+        group.post("me/avatar", use: setAvatar)
+        group.post("interests/reset", use: resetInterests)
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let saved = request.uri.queryParameters["saved"].map(String.init)
+        return try await page(context: context, saved: saved)
+    }
+
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let user = try context.requireUser()
+        return try await saving("name", context: context) { _ = try await accounts.rename(user, to: form["name"]) }
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let user = try context.requireUser()
+        return try await saving("password", context: context) {
+            try await accounts.changePassword(
+                user, current: form["currentPassword"], new: form["newPassword"], address: context.clientAddress)
+        }
+    }
+
+    @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(
+            request, context: context, maxBytes: ImageFormat.maxBytes + WebForm.maxBytes)
+        let user = try context.requireUser()
+        return try await saving("avatar", context: context) {
+            guard let photo = form.photos.first else {
+                throw Problem.badRequest("invalid_image", "Choose a picture first.")
+            }
+            let image = try await images.store(photo, user: user)
+            _ = try await accounts.users.setAvatar(id: user.id, imageID: image.id)
+        }
+    }
+
+    @Sendable func resetInterests(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        guard let key = context.viewer.interestKey else { throw Problem.loginRequired }
+        try await interests.reset(viewer: key)
+        return WebPages.redirect(to: WebController.localPath(form["back"]) ?? "/")
+    }
+
+    /// Runs a change; on success back to the page (303), on a refusal of the rules the page again with the
+    /// message beside the form it concerns.
+    func saving(_ what: String, context: AppRequestContext, _ change: () async throws -> Void) async throws
+        -> Response
+    {
+        do {
+            try await change()
+            return WebPages.redirect(to: "/me?saved=\(what)")
+        } catch let error as any DomainError {
+            return try await page(context: context, failed: (what, Problem(error)))
+        } catch let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests {
+            return try await page(context: context, failed: (what, problem))
+        }
+    }
+
+    func page(context: AppRequestContext, saved: String? = nil, failed: (form: String, problem: Problem)? = nil)
+        async throws -> Response
+    {
+        let language = context.web?.language ?? .zh
+        let user = try context.requireUser()
+        guard let view = try await accounts.users.view(id: user.id) else { throw Problem.invalidToken }
+        async let favorites = stores.favorites(of: user.id, page: PageRequest(limit: 20), viewer: user)
+        async let written = comments.comments.userComments(userID: user.id, page: PageRequest(limit: 20))
+        let current = try await interests.interests(viewer: "u:\(user.id)", at: clock())
+        let mine = try await comments.likes.mark(written.items, viewerID: user.id)
+        var model: [String: Any] = [
+            "profile": WebPages.droppingNils([
+                "id": view.id, "name": view.name, "avatarUrl": view.avatarUrl as Any,
+                "role": language.text(
+                    "role" + view.role.rawValue.prefix(1).uppercased() + view.role.rawValue.dropFirst()),
+                "reviewCount": view.reviewCount, "joined": Formatting.day(view.createdAt),
+            ]),
+            "favorites": try await favorites.items.map { StoreCardModel($0, language: language) },
+            "hasFavorites": try await !favorites.items.isEmpty,
+            "comments": mine.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "hasComments": !mine.isEmpty,
+            "interests": current.map {
+                ["name": $0.categoryName, "score": Formatting.oneDecimal($0.score), "clicks": $0.clicks]
+            },
+            "hasInterests": !current.isEmpty,
+            "back": "/me",
+        ]
+        if let saved { model["saved_\(saved)"] = true }
+        var status = HTTPResponse.Status.ok
+        if let failed {
+            model["error_\(failed.form)"] = language.strings["error.\(failed.problem.code)"] ?? failed.problem.detail
+            status = failed.problem.status
+        }
+        return pages.render("me", title: language.text("me"), model: model, context: context, status: status)
+    }
+}
