@@ -61,9 +61,11 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         users: UserRepository(database: services.database), sessions: sessions,
         passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle)
     accounts.addRoutes(to: api)
-    StoresController(database: services.database).addRoutes(to: api)
+    let storesAPI = StoresController(database: services.database)
+    storesAPI.addRoutes(to: api)
     FavoritesController(database: services.database).addRoutes(to: api)
-    PromotionsController(database: services.database).addRoutes(to: api)
+    let promotions = PromotionsController(database: services.database)
+    promotions.addRoutes(to: api)
     let search = SearchController(
         database: services.database, budget: services.config.searchRowBudget,
         gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1))
@@ -94,7 +96,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     WebController(
         pages: pages, accounts: accounts, stores: StoreRepository(database: services.database), comments: comments,
-        images: images,
+        images: images, storesAPI: storesAPI, promotions: promotions,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
     ).addRoutes(to: web)
     return router

@@ -35,9 +35,19 @@ struct PromotionsController {
         let id = try context.parameters.require("id")
         try StorePermissions.requireManager(user, managerID: try await stores.requireManagerID(of: id))
         var request = request
-        let amount = try StoreRules.validAmount(try await request.decodeJSON(PurchaseBody.self).amount)
-        return JSONResponse(
-            try await promotions.purchase(storeID: id, buyerID: user.id, amount: amount), status: .created)
+        let amount = try await request.decodeJSON(PurchaseBody.self).amount
+        return JSONResponse(try await buy(user, storeID: id, amount: amount, checked: true), status: .created)
+    }
+
+    /// Buying promotion's rules: the store's own manager, an amount from 1 to 1,000,000.
+    func buy(_ user: AuthUser, storeID: String, amount raw: JSONValue?, checked: Bool = false) async throws
+        -> PromotionView
+    {
+        if !checked {
+            try StorePermissions.requireManager(user, managerID: try await stores.requireManagerID(of: storeID))
+        }
+        let amount = try StoreRules.validAmount(raw)
+        return try await promotions.purchase(storeID: storeID, buyerID: user.id, amount: amount)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<

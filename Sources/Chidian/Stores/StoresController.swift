@@ -65,7 +65,12 @@ struct StoresController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreView> {
         let user = try StorePermissions.requireManagerRole(context)
         var request = request
-        let body = try await request.decodeJSON(StoreBody.self)
+        let view = try await open(user, body: try await request.decodeJSON(StoreBody.self))
+        return JSONResponse(view, status: .created, headers: Versioning.etag(view.version))
+    }
+
+    /// Opening a store's rules (`user` is a manager), for the API and the web client alike.
+    func open(_ user: AuthUser, body: StoreBody) async throws -> StoreView {
         let draft = StoreRepository.Draft(
             name: try StoreRules.validName(body.name),
             categoryID: body.categoryId ?? "",
@@ -73,8 +78,7 @@ struct StoresController {
             address: try StoreRules.validAddress(body.address),
             imageIDs: try StoreRules.checkImageCount(body.imageIds ?? []))
         let id = try await stores.create(draft, managerID: user.id)
-        let view = try await stores.requireView(id: id, viewer: user)
-        return JSONResponse(view, status: .created, headers: Versioning.etag(view.version))
+        return try await stores.requireView(id: id, viewer: user)
     }
 
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreView> {
@@ -89,6 +93,14 @@ struct StoresController {
         let expected = try Versioning.ifMatch(request)
         var request = request
         let body = try await request.decodeJSON(StoreBody.self)
+        let view = try await edit(user, id: id, body: body, expectedVersion: expected)
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    /// Editing's rules once the editor is known to be the store's manager or an admin (`requireEditor`).
+    func edit(_ user: AuthUser, id: String, body: StoreBody, expectedVersion expected: Int?) async throws
+        -> StoreView
+    {
         let changes = StoreRepository.Changes(
             name: try body.name.map(StoreRules.validName),
             categoryID: body.categoryId,
@@ -96,8 +108,7 @@ struct StoresController {
             address: try body.address.map(StoreRules.validAddress),
             imageIDs: try body.imageIds.map(StoreRules.checkImageCount))
         try await stores.update(id: id, changes: changes, actorID: user.id, expectedVersion: expected)
-        let view = try await stores.requireView(id: id, viewer: user)
-        return JSONResponse(view, headers: Versioning.etag(view.version))
+        return try await stores.requireView(id: id, viewer: user)
     }
 
     /// Archives (the contract's delete); an `If-Match` is honoured here too.

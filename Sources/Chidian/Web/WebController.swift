@@ -11,6 +11,8 @@ struct WebController {
     let stores: StoreRepository
     let comments: CommentsController
     let images: ImagesController
+    let storesAPI: StoresController
+    let promotions: PromotionsController
     let feed: FeedController
     let search: SearchController
     let users: UserRepository
@@ -31,6 +33,10 @@ struct WebController {
         WebMePages(
             pages: pages, accounts: accounts, stores: stores, comments: comments, images: images,
             interests: feed.interests, clock: feed.clock
+        ).addRoutes(to: group)
+        WebManagePages(
+            pages: pages, storesAPI: storesAPI, promotions: promotions, categories: storesAPI.categories,
+            comments: comments, images: images
         ).addRoutes(to: group)
     }
 

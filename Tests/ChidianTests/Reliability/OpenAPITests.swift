@@ -25,7 +25,8 @@ import Testing
         "POST /login", "GET /register", "POST /register", "POST /logout", "POST /stores/{id}/favorite",
         "POST /stores/{id}/unfavorite", "POST /comments/{id}/like", "POST /comments/{id}/unlike",
         "GET /assets/{name}", "POST /stores/{id}/comments", "GET /me", "POST /me/name", "POST /me/password",
-        "POST /me/avatar", "POST /interests/reset",
+        "POST /me/avatar", "POST /interests/reset", "GET /manage", "POST /manage/stores", "GET /manage/stores/{id}",
+        "POST /manage/stores/{id}", "POST /manage/stores/{id}/promotions", "POST /comments/{id}/reply",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

@@ -34,7 +34,8 @@ import Testing
             // the web client's forms draw on the same buckets
             (.get, "/search", .search), (.post, "/register", .register), (.post, "/login", .login),
             (.post, "/comments/c001/like", .like), (.post, "/comments/c001/unlike", .like),
-            (.post, "/stores/s001/comments", .post), (.post, "/me/password", .password), (.post, "/me/avatar", .upload),
+            (.post, "/stores/s001/comments", .post), (.post, "/comments/c001/reply", .post),
+            (.post, "/me/password", .password), (.post, "/me/avatar", .upload),
             (.get, "/stores/s001", nil), (.post, "/logout", nil), (.post, "/stores/s001/favorite", nil),
         ]
         for (method, path, kind) in cases {

@@ -1,0 +1,194 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// 商家: a manager's stores with their ad spend, opening and editing a store (with photos), buying promotion and
+/// replying to reviews, by the same rules as the API's store, promotion and reply routes.
+struct WebManagePages {
+    let pages: WebPages
+    let storesAPI: StoresController
+    let promotions: PromotionsController
+    let categories: CategoryRepository
+    let comments: CommentsController
+    let images: ImagesController
+
+    var stores: StoreRepository { storesAPI.stores }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("manage", use: manage)
+        group.post("manage/stores", use: open)
+        group.get("manage/stores/:id", use: editPage)
+        group.post("manage/stores/:id", use: edit)
+        group.post("manage/stores/:id/promotions", use: promote)
+        group.post("comments/:id/reply", use: reply)
+    }
+
+    static func manager(_ context: AppRequestContext) throws -> AuthUser {
+        try StorePermissions.requireManagerRole(context)
+    }
+
+    @Sendable func manage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await managePage(context: context, saved: request.uri.queryParameters["saved"].map(String.init))
+    }
+
+    func managePage(context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil)
+        async throws -> Response
+    {
+        let user = try Self.manager(context)
+        let language = context.web?.language ?? .zh
+        let mine = try await stores.managed(by: user.id, page: PageRequest(limit: 100), viewer: user)
+        var model: [String: Any] = [
+            "stores": mine.items.map { store in
+                [
+                    "card": StoreCardModel(store, language: language), "id": store.id,
+                    "adSpend": store.adSpend ?? 0, "saved": saved == "promotion-\(store.id)",
+                    "error": failed.flatMap { $0.0 == "promotion-\(store.id)" ? Self.message($0.1, language) : nil }
+                        as Any,
+                ] as [String: Any]
+            }.map(WebPages.droppingNils),
+            "hasStores": !mine.items.isEmpty,
+            "categories": try await categories.list().map { ["id": $0.id, "name": $0.name] },
+        ]
+        var status = HTTPResponse.Status.ok
+        if let (form, problem) = failed {
+            if form == "open" { model["error_open"] = Self.message(problem, language) }
+            status = problem.status
+        }
+        if saved == "open" { model["saved_open"] = true }
+        return pages.render("manage", title: language.text("manage"), model: model, context: context, status: status)
+    }
+
+    static func message(_ problem: Problem, _ language: WebLanguage) -> String {
+        language.strings["error.\(problem.code)"] ?? problem.detail
+    }
+
+    /// Runs a change; a refusal by the rules comes back as the page with the message beside its form.
+    func attempt(
+        _ form: String, render: (String, Problem) async throws -> Response, _ change: () async throws -> Response
+    )
+        async throws -> Response
+    {
+        do {
+            return try await change()
+        } catch let error as any DomainError {
+            return try await render(form, Problem(error))
+        } catch let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests {
+            return try await render(form, problem)
+        }
+    }
+
+    @Sendable func open(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
+        let user = try Self.manager(context)
+        return try await attempt("open", render: { try await managePage(context: context, failed: ($0, $1)) }) {
+            guard form.photos.count <= StoreRules.maxImages else {
+                throw StoreError.invalidImages("A store holds at most \(StoreRules.maxImages) images.")
+            }
+            // The text first, so a refused store stores no photos.
+            var body = StoresController.StoreBody(
+                name: form["name"], categoryId: form["categoryId"], description: form["description"],
+                address: form["address"], imageIds: [])
+            _ = try StoreRules.validName(body.name)
+            for photo in form.photos { body.imageIds?.append(try await images.store(photo, user: user).id) }
+            let view = try await storesAPI.open(user, body: body)
+            return WebPages.redirect(to: "/manage/stores/\(WebController.escapePath(view.id))?saved=open")
+        }
+    }
+
+    @Sendable func promote(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let user = try Self.manager(context)
+        let id = try context.parameters.require("id")
+        let key = "promotion-\(id)"
+        return try await attempt(key, render: { try await managePage(context: context, failed: ($0, $1)) }) {
+            let raw = form["amount"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            _ = try await promotions.buy(user, storeID: id, amount: Int(raw).map(JSONValue.integer) ?? .string(raw))
+            return WebPages.redirect(to: "/manage?saved=\(key)")
+        }
+    }
+
+    @Sendable func editPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await storePage(
+            id: try context.parameters.require("id"), context: context,
+            saved: request.uri.queryParameters["saved"].map(String.init))
+    }
+
+    func storePage(id: String, context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil)
+        async throws -> Response
+    {
+        let user = try context.requireUser()
+        let language = context.web?.language ?? .zh
+        let view = try await stores.requireView(id: id, viewer: user)
+        try StorePermissions.requireEditor(user, managerID: view.managerId)
+        let reviews = try await comments.comments.storeComments(
+            storeID: id, kind: .review, sort: .newest, page: PageRequest(limit: 20))
+        let path = "/manage/stores/\(WebController.escapePath(id))"
+        var model: [String: Any] = [
+            "store": [
+                "id": view.id, "name": view.name, "description": view.description, "address": view.address,
+                "version": view.version, "images": view.imageUrls,
+            ] as [String: Any],
+            "categories": try await categories.list().map {
+                ["id": $0.id, "name": $0.name, "selected": $0.id == view.category.id] as [String: Any]
+            },
+            "reviews": reviews.items.map { review in
+                WebPages.droppingNils([
+                    "card": CommentCardModel(review, viewer: context.viewer, language: language),
+                    "id": review.id, "replyText": review.reply?.body ?? "", "back": path,
+                    "error": failed.flatMap { $0.0 == "reply-\(review.id)" ? Self.message($0.1, language) : nil }
+                        as Any,
+                ])
+            },
+            "hasReviews": !reviews.items.isEmpty,
+            "saved_\(saved ?? "")": true,
+        ]
+        var status = HTTPResponse.Status.ok
+        if let (form, problem) = failed {
+            if form == "edit" { model["error_edit"] = Self.message(problem, language) }
+            status = problem.status
+        }
+        return pages.render("manageStore", title: view.name, model: model, context: context, status: status)
+    }
+
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))
+        return try await attempt("edit", render: { try await storePage(id: id, context: context, failed: ($0, $1)) }) {
+            var body = StoresController.StoreBody(
+                name: form["name"], categoryId: form["categoryId"], description: form["description"],
+                address: form["address"], imageIds: nil)
+            guard let version = form["version"].flatMap({ Int($0) }) else { throw Versioning.versionConflict }
+            _ = try StoreRules.validName(body.name)
+            if !form.photos.isEmpty {
+                guard form.photos.count <= StoreRules.maxImages else {
+                    throw StoreError.invalidImages("A store holds at most \(StoreRules.maxImages) images.")
+                }
+                // New photos replace the old ones, as imageIds does in PATCH.
+                var ids: [String] = []
+                for photo in form.photos { ids.append(try await images.store(photo, user: user).id) }
+                body.imageIds = ids
+            }
+            _ = try await storesAPI.edit(user, id: id, body: body, expectedVersion: version)
+            return WebPages.redirect(to: "/manage/stores/\(WebController.escapePath(id))?saved=edit")
+        }
+    }
+
+    @Sendable func reply(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        let back = WebController.localPath(form["back"]) ?? "/comments/\(WebController.escapePath(id))"
+        do {
+            _ = try await comments.replies.put(
+                commentID: id, user: user, body: try CommentReplies.validBody(form["body"]))
+            return WebPages.redirect(to: back)
+        } catch let error as any DomainError where back.hasPrefix("/manage/stores/") {
+            let storeID = String(back.dropFirst("/manage/stores/".count).prefix { $0 != "?" })
+            return try await storePage(
+                id: storeID.removingPercentEncoding ?? storeID, context: context,
+                failed: ("reply-\(id)", Problem(error)))
+        }
+    }
+}
