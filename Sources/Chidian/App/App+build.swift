@@ -76,7 +76,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         replies: CommentReplies(database: services.database),
         interests: interests, clock: services.clock)
     comments.addRoutes(to: api)
-    ModerationController(moderation: Moderation(database: services.database)).addRoutes(to: api)
+    let moderation = Moderation(database: services.database)
+    ModerationController(moderation: moderation).addRoutes(to: api)
     let images = ImagesController(
         images: ImageRepository(database: services.database), buckets: RateBuckets(database: services.database),
         uploadsPerDay: services.config.rateLimits.uploadsPerDay)
@@ -96,7 +97,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     WebController(
         pages: pages, accounts: accounts, stores: StoreRepository(database: services.database), comments: comments,
-        images: images, storesAPI: storesAPI, promotions: promotions,
+        images: images, storesAPI: storesAPI, promotions: promotions, moderation: moderation,
+        database: services.database,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
     ).addRoutes(to: web)
     return router

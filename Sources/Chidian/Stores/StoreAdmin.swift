@@ -64,6 +64,18 @@ public struct StoreAdmin: Sendable {
         }
     }
 
+    /// The most recently archived stores (id, name), for the web client's administration page.
+    public func archivedStores(limit: Int) async throws -> [(id: String, name: String)] {
+        try await database.query(
+            """
+            SELECT id, name FROM stores WHERE archived_at IS NOT NULL ORDER BY archived_at DESC, id LIMIT \(limit)
+            """
+        ).map { row in
+            let (id, name) = try row.decodeAll((String, String).self)
+            return (id, name)
+        }
+    }
+
     /// Archives a store as `DELETE /v1/stores/{id}` does. Returns false when it was already archived.
     @discardableResult
     public func archiveStore(id: String) async throws -> Bool {

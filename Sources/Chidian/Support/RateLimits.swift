@@ -55,6 +55,7 @@ public struct RateLimits: Sendable, Equatable {
         case (.post, ["images"]): return .upload
         case (.post, let p) where p.count == 3 && p[0] == "stores" && p[2] == "comments": return .post
         case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "reply": return .post
+        case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "report": return .report
         case (.put, let p) where p.count == 3 && p[0] == "comments" && p[2] == "reply": return .post
         case (.put, let p), (.delete, let p):
             return p.count == 3 && p[0] == "comments" && p[2] == "like" ? .like : nil
@@ -73,6 +74,7 @@ public struct RateLimits: Sendable, Equatable {
         case (.post, ["me", "avatar"]): return .upload
         case (.post, let p) where p.count == 3 && p[0] == "stores" && p[2] == "comments": return .post
         case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "reply": return .post
+        case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "report": return .report
         case (.post, let p) where p.count == 3 && p[0] == "comments" && (p[2] == "like" || p[2] == "unlike"):
             return .like
         default: return nil

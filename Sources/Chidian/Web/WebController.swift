@@ -13,6 +13,8 @@ struct WebController {
     let images: ImagesController
     let storesAPI: StoresController
     let promotions: PromotionsController
+    let moderation: Moderation
+    let database: Database
     let feed: FeedController
     let search: SearchController
     let users: UserRepository
@@ -34,6 +36,7 @@ struct WebController {
             pages: pages, accounts: accounts, stores: stores, comments: comments, images: images,
             interests: feed.interests, clock: feed.clock
         ).addRoutes(to: group)
+        WebAdminPages(pages: pages, moderation: moderation, admin: StoreAdmin(database: database)).addRoutes(to: group)
         WebManagePages(
             pages: pages, storesAPI: storesAPI, promotions: promotions, categories: storesAPI.categories,
             comments: comments, images: images
@@ -94,12 +97,17 @@ struct WebController {
         let view = try await comments.open(
             id: try context.parameters.require("id"), viewer: context.viewer, track: true)
         let store = try await stores.view(id: view.storeId, viewer: context.viewer.user)
-        let model: [String: Any] = [
+        var model: [String: Any] = [
             "comment": CommentCardModel(view, viewer: context.viewer, language: language),
             "store": store.map { StorePageModel($0, language: language) } as Any,
             "back": "/comments/\(Self.escapePath(view.id))",
             "loginHref": "/login?next=\(Self.escapeQuery("/comments/\(Self.escapePath(view.id))"))",
         ]
+        if let user = context.viewer.user, user.id != view.author.id {
+            model["canReport"] = true
+            model["reasons"] = Moderation.reasons.map { ["value": $0, "label": language.text("reason." + $0)] }
+        }
+        if request.uri.queryParameters["reported"] != nil { model["reported"] = true }
         let title = "\(view.author.name) · \(view.store.name)"
         return pages.render("comment", title: title, model: model, context: context)
     }

@@ -27,6 +27,8 @@ import Testing
         "GET /assets/{name}", "POST /stores/{id}/comments", "GET /me", "POST /me/name", "POST /me/password",
         "POST /me/avatar", "POST /interests/reset", "GET /manage", "POST /manage/stores", "GET /manage/stores/{id}",
         "POST /manage/stores/{id}", "POST /manage/stores/{id}/promotions", "POST /comments/{id}/reply",
+        "GET /admin", "POST /admin/comments/{id}", "POST /admin/stores/{id}/archive", "POST /admin/stores/{id}/restore",
+        "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

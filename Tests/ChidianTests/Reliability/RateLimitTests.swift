@@ -35,6 +35,7 @@ import Testing
             (.get, "/search", .search), (.post, "/register", .register), (.post, "/login", .login),
             (.post, "/comments/c001/like", .like), (.post, "/comments/c001/unlike", .like),
             (.post, "/stores/s001/comments", .post), (.post, "/comments/c001/reply", .post),
+            (.post, "/comments/c001/report", .report),
             (.post, "/me/password", .password), (.post, "/me/avatar", .upload),
             (.get, "/stores/s001", nil), (.post, "/logout", nil), (.post, "/stores/s001/favorite", nil),
         ]

@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// 管理后台: the moderation queue (hide, restore, dismiss, each logged with the admin), archiving and restoring
+/// stores, and categories; plus reporting a comment, for any signed-in user. The same rules as the API's
+/// moderation routes and the CLI's store and category commands.
+struct WebAdminPages {
+    let pages: WebPages
+    let moderation: Moderation
+    let admin: StoreAdmin
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("admin", use: page)
+        group.post("admin/comments/:id", use: act)
+        group.post("admin/stores/:id/archive", use: archive)
+        group.post("admin/stores/:id/restore", use: restore)
+        group.post("admin/categories", use: addCategory)
+        group.post("admin/categories/:id", use: renameCategory)
+        group.post("comments/:id/report", use: report)
+    }
+
+    static func requireAdmin(_ context: AppRequestContext) throws -> AuthUser {
+        try context.requireRole([.admin], code: "admin_required", detail: "Only admins moderate.")
+    }
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try Self.requireAdmin(context)
+        let open = request.uri.queryParameters["status"] != "closed"
+        return try await render(
+            context: context, open: open, saved: request.uri.queryParameters["saved"].map(String.init))
+    }
+
+    func render(context: AppRequestContext, open: Bool = true, saved: String? = nil, failed: Problem? = nil)
+        async throws -> Response
+    {
+        let language = context.web?.language ?? .zh
+        let queue = try await moderation.queue(open: open, page: PageRequest(limit: 50))
+        let model: [String: Any] = [
+            "items": queue.items.map { item in
+                [
+                    "card": CommentCardModel(item.comment, viewer: context.viewer, language: language),
+                    "id": item.comment.id, "reportCount": item.reportCount, "hidden": item.hidden,
+                    "reasons": item.reports.map { report in
+                        language.text("reason." + report.reason) + (report.note.map { "：\($0)" } ?? "")
+                    },
+                ] as [String: Any]
+            },
+            "hasItems": !queue.items.isEmpty,
+            "open": open,
+            "archived": try await admin.archivedStores(limit: 50).map { ["id": $0.id, "name": $0.name] },
+            "categories": try await admin.listCategories().map {
+                ["id": $0.id, "name": $0.name, "storeCount": $0.storeCount] as [String: Any]
+            },
+            "saved": saved != nil,
+            "error": failed.map { language.strings["error.\($0.code)"] ?? $0.detail } as Any,
+        ]
+        return pages.render(
+            "admin", title: language.text("admin"), model: WebPages.droppingNils(model), context: context,
+            status: failed?.status ?? .ok)
+    }
+
+    /// Runs an admin's change; a refusal by the rules shows the page again with the message.
+    func attempt(_ context: AppRequestContext, _ change: () async throws -> Void) async throws -> Response {
+        do {
+            try await change()
+            return WebPages.redirect(to: "/admin?saved=1")
+        } catch let error as any DomainError {
+            return try await render(context: context, failed: Problem(error))
+        }
+    }
+
+    @Sendable func act(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let admin = try Self.requireAdmin(context)
+        let id = try context.parameters.require("id")
+        return try await attempt(context) {
+            guard let action = form["action"].flatMap(ModerationAction.init(rawValue:)) else {
+                throw ModerationError.invalidAction
+            }
+            let note = form["note"].flatMap { $0.isEmpty ? nil : $0 }
+            _ = try await moderation.act(action, commentID: id, adminID: admin.id, note: try Moderation.validNote(note))
+        }
+    }
+
+    @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try await WebForm.read(request, context: context)
+        _ = try Self.requireAdmin(context)
+        let id = try context.parameters.require("id")
+        return try await attempt(context) { try await admin.archiveStore(id: id) }
+    }
+
+    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try await WebForm.read(request, context: context)
+        _ = try Self.requireAdmin(context)
+        let id = try context.parameters.require("id")
+        return try await attempt(context) { try await admin.restoreStore(id: id) }
+    }
+
+    @Sendable func addCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        _ = try Self.requireAdmin(context)
+        return try await attempt(context) { _ = try await admin.addCategory(name: form["name"] ?? "") }
+    }
+
+    @Sendable func renameCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        _ = try Self.requireAdmin(context)
+        let id = try context.parameters.require("id")
+        return try await attempt(context) { _ = try await admin.renameCategory(id: id, to: form["name"] ?? "") }
+    }
+
+    /// 举报: any signed-in user, by the API's rules (a reason from the list, not one's own, once while open).
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        let note = form["note"].flatMap { $0.isEmpty ? nil : $0 }
+        _ = try await moderation.report(
+            commentID: id, reporterID: user.id, reason: form["reason"] ?? "", note: try Moderation.validNote(note))
+        return WebPages.redirect(to: "/comments/\(WebController.escapePath(id))?reported=1")
+    }
+}
