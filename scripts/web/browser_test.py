@@ -14,6 +14,7 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE = ""  # set by main(), or by a script that imports these flows
+REPORTED = []  # (path, body) of the review user1's flow reports, for the admin's flow
 
 
 def browser(width=414, height=896, language="zh-CN"):
@@ -38,8 +39,10 @@ def first_card_category(driver):
     return text(driver, "article.comment .meta").split(" · ")[1]
 
 
-def no_console_errors(driver):
-    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+def no_console_errors(driver, expected=()):
+    """No script error, CSP violation or failed load, except the statuses a flow asked for (`expected` paths)."""
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+              and not any(f"{BASE}{path} - " in entry["message"] for path in expected)]
     assert not errors, errors
 
 
@@ -49,7 +52,7 @@ def sign_in(driver, name, password):
     driver.find_element(By.ID, "password").send_keys(password)
     driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
     WebDriverWait(driver, 10).until(ec.presence_of_element_located((By.CSS_SELECTOR, "nav.account form")))
-    assert text(driver, "nav.account a") == name
+    assert text(driver, "nav.account a[href='/me']") == name
 
 
 def visitor_clicks_rerank_the_feed(driver):
@@ -116,6 +119,17 @@ def user1_searches_likes_and_favorites(driver):
     assert "人均 ¥95" in text(driver, "article.comment")
     shown = driver.find_elements(By.CSS_SELECTOR, "article.comment .photos img")
     assert len(shown) == 1 and driver.execute_script("return arguments[0].naturalWidth", shown[0]) > 0
+    # report another user's review from its page
+    driver.get(store_url)
+    other = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "article.comment h3 a")
+             if "浏览器里写的评价" not in a.find_element(By.XPATH, "../../..").text][0]
+    driver.get(other)
+    driver.find_element(By.CSS_SELECTOR, "details.report summary").click()
+    driver.find_element(By.CSS_SELECTOR, "input[name=reason][value=offensive]").click()
+    driver.find_element(By.ID, "report-note").send_keys("browser test report")
+    driver.find_element(By.CSS_SELECTOR, "details.report button[type=submit]").click()
+    assert text(driver, "[role=status]") == "已举报，管理员会尽快处理"
+    REPORTED.append((other[len(BASE):], text(driver, "article.comment .body")))
     # favorite and back
     driver.get(store_url)
     button = driver.find_element(By.CSS_SELECTOR, ".favorite button")
@@ -128,12 +142,67 @@ def user1_searches_likes_and_favorites(driver):
     no_console_errors(driver)
 
 
+def manager4_replies_posts_a_notice_and_buys_promotion(driver):
+    sign_in(driver, "Manager4", "111")
+    driver.find_element(By.LINK_TEXT, "商家管理").click()
+    stores = driver.find_elements(By.CSS_SELECTOR, ".managed > li")
+    assert len(stores) == 7, len(stores)
+    # the store with the least ad spend, so that buying moves it into the daily promotions
+    spends = [(int(li.find_element(By.CSS_SELECTOR, ".ad-spend").text), li) for li in stores]
+    spend, target = min(spends, key=lambda pair: pair[0])
+    name = target.find_element(By.CSS_SELECTOR, ".store-name").text
+    store_id = target.find_element(By.CSS_SELECTOR, "a.store-card").get_attribute("href").rsplit("/", 1)[1]
+    amount = target.find_element(By.NAME, "amount")
+    amount.send_keys("900000")
+    target.find_element(By.CSS_SELECTOR, "form button").click()
+    assert text(driver, "[role=status]") == "广告费已增加"
+    after = driver.find_element(By.CSS_SELECTOR, f"a.store-card[href='/stores/{store_id}']")
+    assert int(after.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".ad-spend").text) == spend + 900000
+    driver.get(BASE + "/")
+    daily = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".carousel .store-name")]
+    assert daily and daily[0] == name, (name, daily)
+    # a notice on that store, from its page
+    driver.get(f"{BASE}/stores/{store_id}")
+    assert not driver.find_elements(By.CSS_SELECTOR, "input[name=rating]")
+    driver.find_element(By.ID, "body").send_keys("本周末营业到凌晨两点")
+    driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]").click()
+    WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))
+    assert "通知" in text(driver, "article.comment h3")
+    # a reply to a review of one of their stores
+    driver.get(f"{BASE}/manage/stores/s001")
+    form = driver.find_elements(By.CSS_SELECTOR, "form.reply-form")[0]
+    box = form.find_element(By.TAG_NAME, "textarea")
+    box.clear()
+    box.send_keys("感谢光临，下次送甜品")
+    form.find_element(By.TAG_NAME, "button").click()
+    driver.get(f"{BASE}/stores/s001")
+    assert "感谢光临，下次送甜品" in text(driver, "main")
+    no_console_errors(driver)
+
+
+def admin_hides_the_reported_review(driver):
+    assert REPORTED, "user1's flow reports a review first"
+    path, body = REPORTED[0]
+    sign_in(driver, "Admin", "chidian-admin")
+    driver.find_element(By.LINK_TEXT, "管理后台").click()
+    item = [i for i in driver.find_elements(By.CSS_SELECTOR, ".queue-item") if body in i.text][0]
+    assert "冒犯内容：browser test report" in item.text
+    item.find_element(By.CSS_SELECTOR, "button[value=hide]").click()
+    assert text(driver, "[role=status]") == "已保存"
+    driver.get(BASE + path)
+    assert "评论不存在" in text(driver, "main")
+    driver.get(BASE + "/")  # gone from the feed too
+    assert body not in text(driver, "main")
+    no_console_errors(driver, expected=[path])
+
+
 def wrong_password_shows_the_original_message(driver):
     driver.get(f"{BASE}/login")
     driver.find_element(By.ID, "name").send_keys("User1")
     driver.find_element(By.ID, "password").send_keys("not the password")
     driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
-    assert text(driver, "[role=alert]") == "密码错误"
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]"))
+    assert text(driver, "[role=alert]") == "密码错误", text(driver, "[role=alert]")
     assert driver.find_element(By.ID, "name").get_attribute("value") == "User1"
     assert driver.find_element(By.ID, "password").get_attribute("value") == ""
 
@@ -174,6 +243,8 @@ def main():
 FLOWS = [
     (visitor_clicks_rerank_the_feed, {}),
     (user1_searches_likes_and_favorites, {}),
+    (manager4_replies_posts_a_notice_and_buys_promotion, {}),
+    (admin_hides_the_reported_review, {}),
     (wrong_password_shows_the_original_message, {}),
     (english_when_preferred, {"language": "en-US"}),
     (fits_a_phone, {"width": 375, "height": 812}),

@@ -7,17 +7,25 @@ from browser_test import browser, sign_in
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 browser_test.BASE = BASE
+# (account or None, [(name, path)]): each page as the account that uses it
 PAGES = [
-    ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c001"),
-    ("user", "/users/u001"), ("login", "/login"), ("register", "/register"),
+    (None, [("login", "/login"), ("register", "/register")]),
+    (("User1", "111"), [
+        ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c007"),
+        ("user", "/users/u014"), ("me", "/me"),
+    ]),
+    (("Manager4", "111"), [("manage", "/manage"), ("manage-store", "/manage/stores/s001")]),
+    (("Admin", "chidian-admin"), [("admin", "/admin")]),
 ]
 for size, (width, height) in {"phone": (414, 896), "desktop": (1280, 800)}.items():
-    driver = browser(width, height)
-    try:
-        sign_in(driver, "User1", "111")
-        for name, path in PAGES:
-            driver.get(BASE + path)
-            driver.save_screenshot(f"{OUT}/{name}-{size}.png")
-            print(f"screenshots: {name}-{size}.png", flush=True)
-    finally:
-        driver.quit()
+    for account, pages in PAGES:
+        driver = browser(width, height)
+        try:
+            if account:
+                sign_in(driver, *account)
+            for name, path in pages:
+                driver.get(BASE + path)
+                driver.save_screenshot(f"{OUT}/{name}-{size}.png")
+                print(f"screenshots: {name}-{size}.png", flush=True)
+        finally:
+            driver.quit()
