@@ -266,6 +266,11 @@ run_wrk feed "$paths/feed" "$viewer_token" GET ""
 run_pgbench feed
 run_wrk store "$paths/store" "" GET ""
 run_pgbench store
+# The web client's pages as HTML, beside the JSON routes they draw from (anonymous: a new visitor each request).
+sed 's|^/v1||' "$paths/store" >"$paths/store-html"
+echo / >"$paths/home-html"
+run_wrk store-html "$paths/store-html" "" GET ""
+run_wrk home-html "$paths/home-html" "" GET ""
 run_wrk reviews "$paths/reviews" "" GET ""
 run_pgbench reviews
 run_wrk daily "$paths/daily" "" GET ""
@@ -407,6 +412,10 @@ import_ratio=$(ratio "$copy_s" "$import_s")
     row store "Store page" "$(tps store)" "≥ 0.5× pgbench: $(verdict "$(ratio "$(get store rps)" "$(tps store)")" 0.5 ">=")"
     row reviews "Store reviews page" "$(tps reviews)" "≥ 0.5× pgbench: $(verdict "$(ratio "$(get reviews rps)" "$(tps reviews)")" 0.5 ">=")"
     row daily "Daily promotions" "$(tps daily)" ""
+    row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews)" "" ""
+    echo "| Store page HTML ÷ JSON store page | | | | | | | **$(ratio "$(get store-html rps)" "$(get store rps)")** | |"
+    row home-html "Home page as HTML (\`/\`: daily promotions and the featured feed, a new visitor)" "" ""
+    echo "| Home page HTML ÷ JSON daily promotions | | | | | | | **$(ratio "$(get home-html rps)" "$(get daily rps)")** | |"
     for i in "${!search_queries[@]}"; do
         label=${search_queries[$i]%%:*}; q=${search_queries[$i]#*:}
         row "search$i" "Search $label \`$q\` (c$CONNECTIONS)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i" p95)" 20 "<=")"
