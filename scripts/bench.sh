@@ -237,11 +237,11 @@ promo_ids="{$(sql "$bench_url" "SELECT s.id FROM stores s WHERE s.archived_at IS
     ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT 10" | paste -sd,)}"
 sample_store=$(sql "$bench_url" "SELECT substr(id, 2)::int FROM stores ORDER BY rating_count DESC, id LIMIT 1")
 declare -A vars=(
-    [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [category]="$category"
+    [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
     [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store"
 )
 pgbench_defines=()
-for key in lifetime token_hash viewer category feed_ids promo_ids stores; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 
 # --- Runs --------------------------------------------------------------------------------------------------
 # run_wrk NAME PATHS TOKEN METHOD BODY [CONNECTIONS THREADS SECONDS]

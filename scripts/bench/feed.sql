@@ -22,11 +22,18 @@ ORDER BY c.created_at DESC, c.id DESC LIMIT 21;
 -- 4. CommentRepository.views(ids:) for the 20 ids step 3 returns.
 SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
     (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
-    u.id, u.name, u.avatar_image_id, c.rating::int, c.body,
+    u.id, u.name, u.avatar_image_id, c.rating::int, c.taste::int, c.environment::int, c.service::int,
+    c.price_per_person, c.body,
     ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
-    c.created_at, c.updated_at, c.version
+    c.like_count, r.body, ru.id, ru.name, r.created_at, r.updated_at,
+    c.created_at, c.updated_at, c.version, c.created_at::text
 FROM comments c
 JOIN stores s ON s.id = c.store_id
 JOIN categories g ON g.id = s.category_id
 JOIN users u ON u.id = c.author_id
+LEFT JOIN comment_replies r ON r.comment_id = c.id
+LEFT JOIN users ru ON ru.id = r.author_id
 WHERE c.id = ANY(:feed_ids::text[]) AND c.hidden_at IS NULL AND NOT c.store_archived AND s.archived_at IS NULL;
+
+-- 5. CommentLikes.mark: which of the 20 the signed-in viewer liked.
+SELECT comment_id FROM comment_likes WHERE user_id = :viewer_id AND comment_id = ANY(:feed_ids::text[]);
