@@ -153,9 +153,20 @@ struct WebController {
                 },
             ]
         }
+        // The API's order is name matches, then category matches, then dish matches: one heading per group.
+        var groups: [[String: Any]] = []
+        for (item, result) in zip(items, result.items) {
+            let field = result.matches.first?.field ?? .dish
+            if groups.last?["field"] as? String != field.rawValue {
+                let heading = ["name": "groupName", "category": "groupCategory", "dish": "groupDish"][field.rawValue]!
+                groups.append(["field": field.rawValue, "heading": language.text(heading), "items": [item]])
+            } else {
+                groups[groups.count - 1]["items"] = (groups[groups.count - 1]["items"] as! [[String: Any]]) + [item]
+            }
+        }
         let model: [String: Any] = [
             "q": query.text,
-            "items": items,
+            "groups": groups,
             "hasItems": !items.isEmpty,
             "approximate": result.approximate,
             "next": result.nextCursor.map {

@@ -36,6 +36,9 @@ import Testing
             #expect(store.contains("4.0 星（满分 5 星）"))
             let search = try await browser.get("/search?q=%E6%AF%9B%E8%82%9A").text
             #expect(search.contains("评价中的菜名: 毛肚 · 1 条评价提到"))
+            #expect(search.contains("<h2>评价中提到</h2>"))
+            let byCategory = try await browser.get("/search?q=%E7%81%AB%E9%94%85").text
+            #expect(byCategory.contains("<h2>类型匹配</h2>") && !byCategory.contains("<h2>餐厅名匹配</h2>"))
             #expect(search.contains("value=\"毛肚\""))
         }
     }

@@ -39,3 +39,16 @@ for (const input of document.querySelectorAll("input[type=file][data-previews]")
     }));
   });
 }
+
+// Pull-to-refresh on the home page (as the original app's 下拉刷新): pulling down from the top re-ranks the feed.
+const refresh = document.querySelector("[data-refresh]");
+if (refresh) {
+  let startY = null;
+  addEventListener("touchstart", (event) => {
+    startY = scrollY === 0 ? event.touches[0].clientY : null;
+  }, { passive: true });
+  addEventListener("touchend", (event) => {
+    if (startY !== null && event.changedTouches[0].clientY - startY > 90) location.assign(refresh.href);
+    startY = null;
+  }, { passive: true });
+}
