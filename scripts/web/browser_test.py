@@ -8,6 +8,7 @@ import sys
 import traceback
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
@@ -31,7 +32,29 @@ def browser(width=414, height=896, language="zh-CN"):
 
 
 def text(driver, css):
-    return driver.find_element(By.CSS_SELECTOR, css).text
+    """The text of the first element matching `css`, waiting for it: a click that submits a form returns before
+    the next page has loaded."""
+    return WebDriverWait(driver, 10).until(ec.presence_of_element_located((By.CSS_SELECTOR, css))).text
+
+
+def load(driver, element):
+    """Clicks `element` and waits until the page it leads to has replaced this one."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+
+    def replaced(_):
+        try:
+            page.is_enabled()
+            return False
+        except WebDriverException:  # stale, or "does not belong to the document" mid-navigation
+            return True
+
+    WebDriverWait(driver, 10).until(replaced)
+
+
+def follow(driver, link_text, url_part):
+    load(driver, driver.find_element(By.LINK_TEXT, link_text))
+    WebDriverWait(driver, 10).until(ec.url_contains(url_part))
 
 
 def first_card_category(driver):
@@ -50,8 +73,7 @@ def sign_in(driver, name, password):
     driver.get(f"{BASE}/login")
     driver.find_element(By.ID, "name").send_keys(name)
     driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
-    WebDriverWait(driver, 10).until(ec.presence_of_element_located((By.CSS_SELECTOR, "nav.account form")))
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button"))
     assert text(driver, "nav.account a[href='/me']") == name
 
 
@@ -63,7 +85,7 @@ def visitor_clicks_rerank_the_feed(driver):
     assert driver.find_elements(By.CSS_SELECTOR, ".chip") == []
     # three hot-pot reviews, opened from a hot-pot store's page
     driver.get(BASE + "/search?q=" + "火锅")
-    driver.find_element(By.CSS_SELECTOR, ".results .store-card").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, ".results .store-card"))
     links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "article.comment h3 a")
              if not a.find_elements(By.CSS_SELECTOR, ".badge")]
     assert len(links) >= 3, links
@@ -71,7 +93,7 @@ def visitor_clicks_rerank_the_feed(driver):
         driver.get(link)
         assert driver.find_element(By.CSS_SELECTOR, "article.comment .body").text
     driver.get(BASE + "/")
-    driver.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, "[data-refresh]"))
     chips = [chip.text for chip in driver.find_elements(By.CSS_SELECTOR, ".chip")]
     assert chips and chips[0] == "火锅", chips
     assert first_card_category(driver) == "火锅", first_card_category(driver)
@@ -88,7 +110,7 @@ def user1_searches_likes_and_favorites(driver):
         names = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".results .store-name")]
         assert expected in names, (query, names)
         assert "类型: 火锅" in text(driver, ".results"), query
-    driver.find_elements(By.CSS_SELECTOR, ".results .store-card")[0].click()
+    load(driver, driver.find_elements(By.CSS_SELECTOR, ".results .store-card")[0])
     store = text(driver, "h1")
     store_url = driver.current_url
     assert store, "the store page has no name"
@@ -113,7 +135,7 @@ def user1_searches_likes_and_favorites(driver):
     driver.find_element(By.ID, "body").send_keys("浏览器里写的评价：毛肚很脆")
     driver.find_element(By.ID, "photos").send_keys(photo)
     WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#previews img"))
-    driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]"))
     WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))
     assert text(driver, "article.comment .body") == "浏览器里写的评价：毛肚很脆"
     assert "人均 ¥95" in text(driver, "article.comment")
@@ -127,7 +149,7 @@ def user1_searches_likes_and_favorites(driver):
     driver.find_element(By.CSS_SELECTOR, "details.report summary").click()
     driver.find_element(By.CSS_SELECTOR, "input[name=reason][value=offensive]").click()
     driver.find_element(By.ID, "report-note").send_keys("browser test report")
-    driver.find_element(By.CSS_SELECTOR, "details.report button[type=submit]").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, "details.report button[type=submit]"))
     assert text(driver, "[role=status]") == "已举报，管理员会尽快处理"
     REPORTED.append((other[len(BASE):], text(driver, "article.comment .body")))
     # favorite and back
@@ -135,16 +157,15 @@ def user1_searches_likes_and_favorites(driver):
     button = driver.find_element(By.CSS_SELECTOR, ".favorite button")
     was = button.get_attribute("aria-pressed") == "true"
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
-    WebDriverWait(driver, 10).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, ".favorite button").get_attribute("aria-pressed")
-        == ("false" if was else "true"))
+    load(driver, button)
+    now = driver.find_element(By.CSS_SELECTOR, ".favorite button").get_attribute("aria-pressed")
+    assert now == ("false" if was else "true"), (was, now)
     no_console_errors(driver)
 
 
 def manager4_replies_posts_a_notice_and_buys_promotion(driver):
     sign_in(driver, "Manager4", "111")
-    driver.find_element(By.LINK_TEXT, "商家管理").click()
+    follow(driver, "商家管理", "/manage")
     stores = driver.find_elements(By.CSS_SELECTOR, ".managed > li")
     assert len(stores) == 7, len(stores)
     # the store with the least ad spend, so that buying moves it into the daily promotions
@@ -154,7 +175,7 @@ def manager4_replies_posts_a_notice_and_buys_promotion(driver):
     store_id = target.find_element(By.CSS_SELECTOR, "a.store-card").get_attribute("href").rsplit("/", 1)[1]
     amount = target.find_element(By.NAME, "amount")
     amount.send_keys("900000")
-    target.find_element(By.CSS_SELECTOR, "form button").click()
+    load(driver, target.find_element(By.CSS_SELECTOR, "form button"))
     assert text(driver, "[role=status]") == "广告费已增加"
     after = driver.find_element(By.CSS_SELECTOR, f"a.store-card[href='/stores/{store_id}']")
     assert int(after.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".ad-spend").text) == spend + 900000
@@ -165,7 +186,7 @@ def manager4_replies_posts_a_notice_and_buys_promotion(driver):
     driver.get(f"{BASE}/stores/{store_id}")
     assert not driver.find_elements(By.CSS_SELECTOR, "input[name=rating]")
     driver.find_element(By.ID, "body").send_keys("本周末营业到凌晨两点")
-    driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]"))
     WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))
     assert "通知" in text(driver, "article.comment h3")
     # a reply to a review of one of their stores
@@ -174,7 +195,7 @@ def manager4_replies_posts_a_notice_and_buys_promotion(driver):
     box = form.find_element(By.TAG_NAME, "textarea")
     box.clear()
     box.send_keys("感谢光临，下次送甜品")
-    form.find_element(By.TAG_NAME, "button").click()
+    load(driver, form.find_element(By.TAG_NAME, "button"))
     driver.get(f"{BASE}/stores/s001")
     assert "感谢光临，下次送甜品" in text(driver, "main")
     no_console_errors(driver)
@@ -184,10 +205,10 @@ def admin_hides_the_reported_review(driver):
     assert REPORTED, "user1's flow reports a review first"
     path, body = REPORTED[0]
     sign_in(driver, "Admin", "chidian-admin")
-    driver.find_element(By.LINK_TEXT, "管理后台").click()
+    follow(driver, "管理后台", "/admin")
     item = [i for i in driver.find_elements(By.CSS_SELECTOR, ".queue-item") if body in i.text][0]
     assert "冒犯内容：browser test report" in item.text
-    item.find_element(By.CSS_SELECTOR, "button[value=hide]").click()
+    load(driver, item.find_element(By.CSS_SELECTOR, "button[value=hide]"))
     assert text(driver, "[role=status]") == "已保存"
     driver.get(BASE + path)
     assert "评论不存在" in text(driver, "main")
@@ -200,8 +221,7 @@ def wrong_password_shows_the_original_message(driver):
     driver.get(f"{BASE}/login")
     driver.find_element(By.ID, "name").send_keys("User1")
     driver.find_element(By.ID, "password").send_keys("not the password")
-    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
-    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]"))
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button"))
     assert text(driver, "[role=alert]") == "密码错误", text(driver, "[role=alert]")
     assert driver.find_element(By.ID, "name").get_attribute("value") == "User1"
     assert driver.find_element(By.ID, "password").get_attribute("value") == ""

@@ -60,9 +60,11 @@ import Testing
         #expect(try await gate.run { 5 } == 5)
     }
 
-    // A rest 100 times the task's 20 ms: long enough (2 s) that a busy machine's scheduling delays cannot pass for it.
+    // A rest 10 times the task's 200 ms or more: long enough (2 s) that a busy machine's scheduling delays cannot pass
+    // for it. The rest follows the time actually held, which a loaded machine stretches (a CI run held 100× 20 ms past
+    // a 30 s maxWait), so the wait allowed is generous.
     @Test func whileOthersWaitTheSlotRestsAsLongAsItsTaskTook() async throws {
-        let gate = AdmissionGate(limit: 1, queue: 4, maxWait: .seconds(30), rest: 100)
+        let gate = AdmissionGate(limit: 1, queue: 4, maxWait: .seconds(120), rest: 10)
         let holder = Holder()
         async let held: Void = holder.hold(gate)
         try await holder.waitUntilInside()
@@ -70,7 +72,7 @@ import Testing
         let started = ContinuousClock.now
         async let second: Duration = gate.run { ContinuousClock.now - started }
         while gate.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(for: .milliseconds(200))
         holder.letGo()
         try await held
         // validate: the second waited out the rest
