@@ -65,8 +65,9 @@ struct WebAdminPages {
         do {
             try await change()
             return WebPages.redirect(to: "/admin?saved=1")
-        } catch let error as any DomainError {
-            return try await render(context: context, failed: Problem(error))
+        } catch {
+            guard let problem = WebPages.refusal(error) else { throw error }
+            return try await render(context: context, failed: problem)
         }
     }
 

@@ -70,9 +70,8 @@ struct WebManagePages {
     {
         do {
             return try await change()
-        } catch let error as any DomainError {
-            return try await render(form, Problem(error))
-        } catch let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests {
+        } catch {
+            guard let problem = WebPages.refusal(error) else { throw error }
             return try await render(form, problem)
         }
     }
@@ -184,11 +183,11 @@ struct WebManagePages {
             _ = try await comments.replies.put(
                 commentID: id, user: user, body: try CommentReplies.validBody(form["body"]))
             return WebPages.redirect(to: back)
-        } catch let error as any DomainError where back.hasPrefix("/manage/stores/") {
+        } catch {
+            guard back.hasPrefix("/manage/stores/"), let problem = WebPages.refusal(error) else { throw error }
             let storeID = String(back.dropFirst("/manage/stores/".count).prefix { $0 != "?" })
             return try await storePage(
-                id: storeID.removingPercentEncoding ?? storeID, context: context,
-                failed: ("reply-\(id)", Problem(error)))
+                id: storeID.removingPercentEncoding ?? storeID, context: context, failed: ("reply-\(id)", problem))
         }
     }
 }

@@ -69,9 +69,8 @@ struct WebMePages {
         do {
             try await change()
             return WebPages.redirect(to: "/me?saved=\(what)")
-        } catch let error as any DomainError {
-            return try await page(context: context, failed: (what, Problem(error)))
-        } catch let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests {
+        } catch {
+            guard let problem = WebPages.refusal(error) else { throw error }
             return try await page(context: context, failed: (what, problem))
         }
     }

@@ -93,6 +93,16 @@ struct WebPages: Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
+    /// A refusal by the rules (a domain error, or a 4xx problem other than 429) to show beside the form that caused
+    /// it; nil for anything else, which `WebErrorMiddleware` answers as a page of its own.
+    static func refusal(_ error: any Error) -> Problem? {
+        switch error {
+        case let error as any DomainError: Problem(error)
+        case let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests: problem
+        default: nil
+        }
+    }
+
     /// A redirect after a form post (303, so a reload does not post again).
     static func redirect(to location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
