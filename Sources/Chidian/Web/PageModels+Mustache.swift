@@ -116,3 +116,17 @@ extension CommentCardModel.Reply: MustacheParent {
         }
     }
 }
+
+extension ProfileModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "name": self.name
+        case "avatarUrl": avatarUrl
+        case "role": role
+        case "reviewCount": reviewCount
+        case "joined": joined
+        default: nil
+        }
+    }
+}

@@ -16,6 +16,25 @@ struct ViewerModel {
     }
 }
 
+/// A user's public profile, on `/users/{id}` and `/me`.
+struct ProfileModel {
+    let id: String
+    let name: String
+    let avatarUrl: String?
+    let role: String
+    let reviewCount: Int
+    let joined: String
+
+    init(_ user: UserView, language: WebLanguage) {
+        id = user.id
+        name = user.name
+        avatarUrl = user.avatarUrl
+        role = language.text(["user": "roleUser", "manager": "roleManager", "admin": "roleAdmin"][user.role.rawValue]!)
+        reviewCount = user.reviewCount
+        joined = Formatting.day(user.createdAt)
+    }
+}
+
 /// A rating as five stars for the eye and a sentence for a screen reader.
 struct StarsModel {
     let glyphs: String

@@ -120,12 +120,7 @@ struct WebController {
         let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
         let path = "/users/\(Self.escapePath(id))"
         let model: [String: Any] = [
-            "user": WebPages.droppingNils([
-                "name": view.name, "avatarUrl": view.avatarUrl as Any, "reviewCount": view.reviewCount,
-                "joined": Formatting.day(view.createdAt),
-                "role": language.text(
-                    "role" + view.role.rawValue.prefix(1).uppercased() + view.role.rawValue.dropFirst()),
-            ]),
+            "user": ProfileModel(view, language: language),
             "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "hasComments": !items.isEmpty,
             "next": list.nextCursor.map { "\(path)?cursor=\(Self.escapeQuery($0))" } as Any,

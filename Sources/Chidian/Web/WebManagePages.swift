@@ -139,8 +139,8 @@ struct WebManagePages {
                 ])
             },
             "hasReviews": !reviews.items.isEmpty,
-            "saved_\(saved ?? "")": true,
         ]
+        if let saved { model["saved_\(saved)"] = true }
         var status = HTTPResponse.Status.ok
         if let (form, problem) = failed {
             if form == "edit" { model["error_edit"] = Self.message(problem, language) }

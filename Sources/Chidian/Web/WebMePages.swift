@@ -86,12 +86,7 @@ struct WebMePages {
         let current = try await interests.interests(viewer: "u:\(user.id)", at: clock())
         let mine = try await comments.likes.mark(written.items, viewerID: user.id)
         var model: [String: Any] = [
-            "profile": WebPages.droppingNils([
-                "id": view.id, "name": view.name, "avatarUrl": view.avatarUrl as Any,
-                "role": language.text(
-                    "role" + view.role.rawValue.prefix(1).uppercased() + view.role.rawValue.dropFirst()),
-                "reviewCount": view.reviewCount, "joined": Formatting.day(view.createdAt),
-            ]),
+            "profile": ProfileModel(view, language: language),
             "favorites": try await favorites.items.map { StoreCardModel($0, language: language) },
             "hasFavorites": try await !favorites.items.isEmpty,
             "comments": mine.map { CommentCardModel($0, viewer: context.viewer, language: language) },
