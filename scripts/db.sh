@@ -73,7 +73,7 @@ start() {
         echo "$port" > "$state/port"
         # A private development cluster: durability traded for speed (fsync off).
         as_owner "$pgbin/pg_ctl" -D "$root/data" -l "$root/server.log" -w -t 30 \
-            -o "-p $port -k $root/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" \
+            -o "-p $port -k $root/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" \
             start >/dev/null
         say "started PostgreSQL 15 on 127.0.0.1:$port (data in $root/data)"
     else
