@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// Bearer sessions, stored as SHA-256 of the token; they expire after `lifetime` unused, and `maxLifetime`
@@ -7,11 +8,16 @@ public struct SessionRepository: Sendable {
     let database: Database
     let lifetime: Duration
     let maxLifetime: Duration
+    /// Checked sessions by token hash (`Caching.sessions`); nil checks PostgreSQL on every request.
+    let cache: ReadCache?
 
-    public init(database: Database, lifetime: Duration, maxLifetime: Duration = .seconds(90 * 86400)) {
+    public init(
+        database: Database, lifetime: Duration, maxLifetime: Duration = .seconds(90 * 86400), cache: ReadCache? = nil
+    ) {
         self.database = database
         self.lifetime = lifetime
         self.maxLifetime = maxLifetime
+        self.cache = cache
     }
 
     var lifetimeSeconds: Double { Double(lifetime.components.seconds) }
@@ -29,11 +35,31 @@ public struct SessionRepository: Sendable {
     }
 
     /// The user behind a live token. Use slides the expiry, written at most once a minute per session.
+    ///
+    /// With the cache, a checked session is trusted from memory for up to a minute (never past its expiry), so
+    /// the statement runs once a minute per session and server; revocation, a role change or a rename reaches
+    /// every server through migration 016's `x:` and `u:` invalidations within the cache's freshness.
     public func authenticate(token: String) async throws -> AuthUser? {
-        try await database.run(
-            Check(
-                tokenHash: Tokens.hash(token), lifetimeSeconds: lifetimeSeconds, maxLifetimeSeconds: maxLifetimeSeconds)
-        ).first
+        let hash = Tokens.hash(token)
+        let check = Check(tokenHash: hash, lifetimeSeconds: lifetimeSeconds, maxLifetimeSeconds: maxLifetimeSeconds)
+        guard let cache else { return try await database.run(check).first?.user }
+        let key = ImageDigest.hex(hash)
+        if let hit = cache.get(key, as: Checked.self), hit.value.until > Monotonic.nanoseconds { return hit.value.user }
+        let ticket = cache.ticket()
+        guard let found = try await database.run(check).first else { return nil }
+        let trusted = min(60, max(0, found.remainingSeconds))
+        let checked = Checked(user: found.user, until: Monotonic.nanoseconds + Int64(trusted * 1e9))
+        cache.insert(
+            key, ReadCache.Entry(value: checked, body: ByteBuffer(), etag: ""),
+            tags: ["x:" + key, "u:" + found.user.id],
+            cost: 256, since: ticket)
+        return found.user
+    }
+
+    /// A session as the cache keeps it: its user, trusted until `until` (`Monotonic.nanoseconds`).
+    struct Checked: Sendable {
+        var user: AuthUser
+        var until: Int64
     }
 
     public func revoke(tokenHash: [UInt8]) async throws {
@@ -51,7 +77,9 @@ public struct SessionRepository: Sendable {
                 WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()
                   AND last_used_at < now() - interval '1 minute'
             )
-            SELECT u.id, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+            SELECT u.id, u.name, u.role,
+                extract(epoch FROM least(s.expires_at, s.created_at + make_interval(secs => $3)) - now())::float8
+            FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
               AND s.created_at > now() - make_interval(secs => $3)
             """
@@ -70,9 +98,9 @@ public struct SessionRepository: Sendable {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> AuthUser {
-            let (id, name, role) = try row.decodeAll((String, String, String).self)
-            return AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: tokenHash)
+        func decodeRow(_ row: PostgresRow) throws -> (user: AuthUser, remainingSeconds: Double) {
+            let (id, name, role, remaining) = try row.decodeAll((String, String, String, Double).self)
+            return (AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: tokenHash), remaining)
         }
     }
 }

@@ -14,6 +14,8 @@ public struct AppServices: Sendable {
     public let bcrypt: BcryptPool
     /// The time for click decay; tests inject a fixed clock.
     public let clock: @Sendable () -> Date
+    /// The read and session caches with their listener; nil with `CACHE=off`.
+    public let caching: Caching?
 
     public init(
         config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
@@ -25,6 +27,7 @@ public struct AppServices: Sendable {
         self.loginThrottle = LoginThrottle(database: database, policy: loginThrottle)
         bcrypt = BcryptPool(capacity: config.bcryptQueue)
         self.clock = clock
+        caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
     }
 }
 
@@ -43,6 +46,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: StatementDeadlineMiddleware(reads: services.config.readStatementTimeout))
+    if let caching = services.caching {
+        router.add(middleware: WriteFenceMiddleware(listener: caching.listener, database: services.database))
+    }
+    let reads = services.caching?.reads
     if services.database.replicas != nil {
         router.add(
             middleware: ReadYourWritesMiddleware(
@@ -54,25 +61,27 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     let sessions = SessionRepository(
         database: services.database, lifetime: services.config.sessionLifetime,
-        maxLifetime: services.config.sessionMaxLifetime)
+        maxLifetime: services.config.sessionMaxLifetime, cache: services.caching?.sessions)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     let accounts = AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
         passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle)
     accounts.addRoutes(to: api)
-    let storesAPI = StoresController(database: services.database)
+    let storesAPI = StoresController(database: services.database, cache: reads)
     storesAPI.addRoutes(to: api)
     FavoritesController(database: services.database).addRoutes(to: api)
-    let promotions = PromotionsController(database: services.database)
+    let promotions = PromotionsController(database: services.database, cache: reads)
     promotions.addRoutes(to: api)
     let search = SearchController(
         database: services.database, budget: services.config.searchRowBudget,
-        gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1))
+        gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
+        cache: reads)
     search.addRoutes(to: api)
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     let comments = CommentsController(
-        comments: CommentRepository(database: services.database), likes: CommentLikes(database: services.database),
+        comments: CommentRepository(database: services.database, cache: reads),
+        likes: CommentLikes(database: services.database),
         replies: CommentReplies(database: services.database),
         interests: interests, clock: services.clock)
     comments.addRoutes(to: api)
@@ -96,7 +105,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: WebErrorMiddleware(pages: pages))
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     WebController(
-        pages: pages, accounts: accounts, stores: StoreRepository(database: services.database), comments: comments,
+        pages: pages, accounts: accounts, stores: StoreRepository(database: services.database, cache: reads),
+        comments: comments,
         images: images, storesAPI: storesAPI, promotions: promotions, moderation: moderation,
         database: services.database,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
@@ -120,6 +130,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         logger: services.logger)
     if runDatabase {
         app.addServices(services.database.client)
+        if let caching = services.caching { app.addServices(caching.listener) }
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         if let replicas = services.database.replicas {

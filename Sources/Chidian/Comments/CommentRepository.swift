@@ -6,9 +6,12 @@ import PostgresNIO
 /// triggers of 001 (insert, rating change, hide, delete).
 public struct CommentRepository: Sendable {
     let database: Database
+    /// Shared comment pages (`Caching.reads`); nil reads PostgreSQL every time.
+    let cache: ReadCache?
 
-    public init(database: Database) {
+    public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
+        self.cache = cache
     }
 
     // MARK: Reading

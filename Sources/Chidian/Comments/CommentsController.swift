@@ -59,9 +59,7 @@ struct CommentsController {
 
     // MARK: Lists
 
-    @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
-        Page<CommentView>
-    > {
+    @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let storeID = try context.parameters.require("id")
         let query = request.uri.queryParameters
         let kind = try query["kind"].map { raw in
@@ -77,13 +75,12 @@ struct CommentsController {
                 }
                 return sort
             } ?? .newest
-        let page = try PageRequest(request)
-        let found = try await comments.storeComments(storeID: storeID, kind: kind, sort: sort, page: page)
-        // Listed comments prove the store is live (the list joins it); only an empty page asks whether it exists.
-        if found.items.isEmpty, try await comments.liveStoreManager(storeID: storeID) == nil {
-            throw StoreError.notFound(id: storeID)
+        let entry = try await comments.storePageEntry(
+            storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request))
+        guard let viewer = context.viewer.user else {
+            return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
         }
-        return JSONResponse(try await likes.mark(found, viewerID: context.viewer.user?.id))
+        return try CacheableJSON(rendering: try await likes.mark(entry.value, viewerID: viewer.id), shared: false)
     }
 
     @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<

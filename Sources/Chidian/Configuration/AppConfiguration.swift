@@ -48,6 +48,10 @@ public struct AppConfiguration: Sendable {
     /// Searches that count reviews running at once per server (`SEARCH_CONCURRENCY`); up to 64 more wait up to
     /// 1 s, then 503 `busy`.
     public var searchConcurrency = 1
+    /// The read cache and the session cache (`CACHE`, on by default; `off` reads PostgreSQL every time).
+    public var cacheEnabled = true
+    /// The read cache's cap in bytes (`CACHE_MAX_MB`); sessions get a sixteenth of it besides.
+    public var cacheBytes = 64 << 20
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -130,6 +134,12 @@ public struct AppConfiguration: Sendable {
                 problems.append("DATABASE_READ_URLS is not a comma-separated list of postgres:// URLs")
             }
         }
+        switch environment["CACHE"]?.lowercased() {
+        case nil, "", "on": break
+        case "off": config.cacheEnabled = false
+        case let other?: problems.append("CACHE=\(other) is not on or off")
+        }
+        integer("CACHE_MAX_MB", 1...16_384) { config.cacheBytes = $0 << 20 }
         integer("REPLICA_MAX_LAG_MS", 100...3_600_000) { config.replicaMaxLag = .milliseconds($0) }
         switch environment["RATE_LIMITS"]?.lowercased() {
         case nil, "", "on": break

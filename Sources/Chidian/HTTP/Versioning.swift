@@ -6,8 +6,10 @@ import Hummingbird
 /// `If-Match` on a write must name the current version or the write is refused with 412.
 public enum Versioning {
     public static func etag(_ version: Int) -> HTTPFields {
-        [.eTag: "\"\(version)\""]
+        [.eTag: tag(version)]
     }
+
+    public static func tag(_ version: Int) -> String { "\"\(version)\"" }
 
     /// The version named by `If-Match`, nil when the header is absent (or `*`); 412 when unreadable.
     public static func ifMatch(_ request: Request) throws -> Int? {

@@ -6,18 +6,21 @@ import Hummingbird
 struct SearchController {
     let search: SearchRepository
 
-    init(database: Database, budget: Int, gate: AdmissionGate) {
-        search = SearchRepository(database: database, budget: budget, gate: gate)
+    init(database: Database, budget: Int, gate: AdmissionGate, cache: ReadCache? = nil) {
+        search = SearchRepository(database: database, budget: budget, gate: gate, cache: cache)
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("search", use: find)
     }
 
-    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SearchPage> {
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
-        let page = try PageRequest(request)
-        return JSONResponse(try await search.search(query, page: page, viewer: context.viewer.user))
+        let entry = try await search.pageEntry(query, page: try PageRequest(request))
+        guard let viewer = context.viewer.user else {
+            return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
+        }
+        return try CacheableJSON(rendering: try await search.personalised(entry.value, for: viewer), shared: false)
     }
 
     /// The first `name` parameter of a query string decoded as a form does it: `+` is a space and `%2B` a plus

@@ -19,14 +19,18 @@ public struct SearchRepository: Sendable {
     /// Searches that count reviews run a few at a time (`SEARCH_CONCURRENCY`), so they cannot take every core.
     let gate: AdmissionGate
 
+    /// Shared search pages (`Caching.reads`); nil reads PostgreSQL every time.
+    let cache: ReadCache?
+
     public init(
         database: Database, budget: Int = AppConfiguration.defaultSearchRowBudget,
-        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero)
+        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero), cache: ReadCache? = nil
     ) {
         self.database = database
         self.budget = budget
         self.gate = gate
-        stores = StoreRepository(database: database)
+        self.cache = cache
+        stores = StoreRepository(database: database, cache: cache)
     }
 
     static let cursorList = "search"
@@ -57,6 +61,44 @@ public struct SearchRepository: Sendable {
     }
 
     public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> SearchPage {
+        guard cache != nil else {
+            return try await read(query, page: page) { try await stores.views(ids: $0, viewer: viewer) }
+        }
+        return try await personalised(try await pageEntry(query, page: page).value, for: viewer)
+    }
+
+    /// The page as everyone sees it, cached under `search` (any change of order or membership) and each store's tag.
+    func pageEntry(_ query: SearchQuery, page: PageRequest) async throws -> ReadCache.Entry<SearchPage> {
+        let load = { try await read(query, page: page) { try await stores.sharedViews(ids: $0) } }
+        let render: (SearchPage) throws -> [UInt8] = { page in
+            var anonymous = page
+            anonymous.items = page.items.map {
+                SearchResult(store: $0.store.personalised(for: nil), matches: $0.matches)
+            }
+            return try JSONWriter.bytes(of: anonymous)
+        }
+        guard let cache else {
+            let found = try await load()
+            return try ReadCache.Entry(value: found, rendered: render(found))
+        }
+        _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
+        let key = "q:\(page.limit):\(page.cursor?.token ?? ""):\(query.text)"
+        return try await cache.entry(
+            key, tags: { ["search"] + $0.items.map { "s:" + $0.store.id } }, render: render, load: load)
+    }
+
+    /// A shared page as `viewer` sees it: `favorited` in one statement, `adSpend` for managers and admins.
+    func personalised(_ page: SearchPage, for viewer: AuthUser?) async throws -> SearchPage {
+        let views = try await stores.personalised(page.items.map(\.store), for: viewer)
+        var page = page
+        page.items = zip(page.items, views).map { SearchResult(store: $1, matches: $0.matches) }
+        return page
+    }
+
+    /// One page with its stores from `views`.
+    private func read(_ query: SearchQuery, page: PageRequest, views: ([String]) async throws -> [StoreView])
+        async throws -> SearchPage
+    {
         let after = try Self.position(page.cursor, query: query)
         guard query.canMatch else { return SearchPage(items: [], nextCursor: nil, approximate: false) }
         // Names queued by a write since the last pinyin query get their pinyin first.
@@ -78,7 +120,7 @@ public struct SearchRepository: Sendable {
             }
         }
         let shown = hits.prefix(limit)
-        let views = try await stores.views(ids: shown.map(\.position.id), viewer: viewer)
+        let views = try await views(shown.map(\.position.id))
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A store archived between the two queries drops out; the cursor still follows the keys read.
         let items = shown.compactMap { hit -> SearchResult? in

@@ -16,6 +16,9 @@ struct SeedWriter: Sendable {
         // busy machine can exceed the pool's 5 s idle-in-transaction limit meant for abandoned request sessions.
         try await connection.rows("SELECT pg_advisory_xact_lock(7041978)", logger: logger)
         try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = '10min'", logger: logger)
+        // Servers' caches: one "everything changed" at commit, and the versions written are the versions kept
+        // (migration 016).
+        try await connection.rows("SET LOCAL chidian.import = 'on'", logger: logger)
         for statement in SQLScript.statements(Self.stagingTables) {
             try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
         }

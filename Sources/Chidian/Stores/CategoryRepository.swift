@@ -1,11 +1,24 @@
+import Foundation
 import PostgresNIO
 
 /// Categories are data (added and renamed with the CLI); names are unique case-insensitively.
 public struct CategoryRepository: Sendable {
     let database: Database
+    let cache: ReadCache?
 
-    public init(database: Database) {
+    public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
+        self.cache = cache
+    }
+
+    /// The category list as JSON `{"items": [...]}`, cached under `categories` (store counts move with stores).
+    func listEntry() async throws -> ReadCache.Entry<[CategoryView]> {
+        let render: ([CategoryView]) throws -> [UInt8] = { [UInt8](try JSONEncoder.chidian.encode(["items": $0])) }
+        guard let cache else {
+            let items = try await list()
+            return try ReadCache.Entry(value: items, rendered: render(items))
+        }
+        return try await cache.entry("categories", tags: { _ in ["categories"] }, render: render) { try await list() }
     }
 
     /// Every category with its count of live stores, by name in code-point order.

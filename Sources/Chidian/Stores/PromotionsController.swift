@@ -6,8 +6,8 @@ struct PromotionsController {
     let stores: StoreRepository
     let promotions: PromotionRepository
 
-    init(database: Database) {
-        stores = StoreRepository(database: database)
+    init(database: Database, cache: ReadCache? = nil) {
+        stores = StoreRepository(database: database, cache: cache)
         promotions = PromotionRepository(database: database)
     }
 
@@ -59,12 +59,8 @@ struct PromotionsController {
         return JSONResponse(try await promotions.list(storeID: id, page: try PageRequest(request)))
     }
 
-    struct Daily: Encodable, Sendable {
-        var items: [StoreView]
-    }
-
     /// `?limit=` 1–100, default 10; no cursor: it is a short ranking, not a list to walk.
-    @Sendable func daily(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Daily> {
+    @Sendable func daily(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         var limit = 10
         if let raw = request.uri.queryParameters["limit"] {
             guard let value = Int(String(raw)), (1...100).contains(value) else {
@@ -72,6 +68,11 @@ struct PromotionsController {
             }
             limit = value
         }
-        return JSONResponse(Daily(items: try await stores.promoted(limit: limit, viewer: context.viewer.user)))
+        let entry = try await stores.promotedEntry(limit: limit)
+        guard let viewer = context.viewer.user else {
+            return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
+        }
+        let items = try await stores.personalised(entry.value, for: viewer)
+        return try CacheableJSON(rendering: StoreList(items: items), shared: false)
     }
 }

@@ -92,7 +92,8 @@ public struct StoreAdmin: Sendable {
         guard PlausibleID.check(id) else { throw StoreError.notFound(id: id) }
         let changed = try await database.query(
             """
-            UPDATE stores SET archived_at = CASE WHEN \(archived) THEN now() END, updated_at = now(), version = version + 1
+            UPDATE stores SET archived_at = CASE WHEN \(archived) THEN now() END, updated_at = now(), version = version + 1,
+                edited_version = version + 1
             WHERE id = \(id) AND (archived_at IS NOT NULL) <> \(archived)
             RETURNING id
             """)

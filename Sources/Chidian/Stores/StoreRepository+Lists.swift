@@ -91,8 +91,25 @@ extension StoreRepository {
 
     /// `GET /v1/promotions/daily`: live stores with ad spend, highest first, ties by earlier creation then id.
     public func promoted(limit: Int, viewer: AuthUser?) async throws -> [StoreView] {
+        if cache != nil { return try await personalised(try await promotedEntry(limit: limit).value, for: viewer) }
         let ids = try await database.forReads.run(StoreStatements.Promoted(limit: limit))
         return try await views(ids: ids, viewer: viewer)
+    }
+
+    /// The daily promotions as everyone sees them, cached under `daily` and each store's tag.
+    func promotedEntry(limit: Int) async throws -> ReadCache.Entry<[StoreView]> {
+        let load = {
+            try await sharedViews(ids: try await database.forReads.run(StoreStatements.Promoted(limit: limit)))
+        }
+        let render: ([StoreView]) throws -> [UInt8] = {
+            try JSONWriter.bytes(of: StoreList(items: $0.map { $0.personalised(for: nil) }))
+        }
+        guard let cache else {
+            let items = try await load()
+            return try ReadCache.Entry(value: items, rendered: render(items))
+        }
+        return try await cache.entry(
+            "daily:\(limit)", tags: { ["daily"] + $0.map { "s:" + $0.id } }, render: render, load: load)
     }
 
     /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores. A forged cursor whose

@@ -6,17 +6,22 @@ import PostgresNIO
 /// treats them as missing, so they answer 404 and leave every list.
 public struct StoreRepository: Sendable {
     let database: Database
+    /// Shared store views (`Caching.reads`); nil reads PostgreSQL every time.
+    let cache: ReadCache?
 
-    public init(database: Database) {
+    public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
+        self.cache = cache
     }
 
     /// Full store views for `ids`, in the order given (duplicates kept), skipping ids that are unknown or archived.
     /// One query: the carousel comes from one ordered aggregate per row and `favorited` from one EXISTS per row.
-    /// Search and the feed reuse this after choosing their ids.
+    /// Search and the feed reuse this after choosing their ids. With the cache, only the stores it lacks are read,
+    /// and `favorited` is one small statement for the whole list.
     public func views(ids: [String], viewer: AuthUser?) async throws -> [StoreView] {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
+        if cache != nil { return try await personalised(try await sharedViews(ids: ids), for: viewer) }
         if ids.count == 1 { return try await database.forReads.run(StoreStatements.ByID(id: ids[0], viewer: viewer)) }
         return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: viewer))
     }
@@ -24,6 +29,10 @@ public struct StoreRepository: Sendable {
     /// One live store as `viewer` sees it, or nil.
     public func view(id: String, viewer: AuthUser?) async throws -> StoreView? {
         guard PlausibleID.check(id) else { return nil }
+        if cache != nil {
+            guard let shared = try await sharedViews(ids: [id]).first else { return nil }
+            return try await personalised([shared], for: viewer)[0]
+        }
         return try await database.forReads.run(StoreStatements.ByID(id: id, viewer: viewer)).first
     }
 
@@ -108,9 +117,10 @@ public struct StoreRepository: Sendable {
         }
     }
 
-    /// Applies `changes` to a live store, bumping its version, when its version is `expectedVersion` (any when nil):
-    /// the check and the write are one UPDATE, so of two writers holding the same version only one wins and the
-    /// other gets 412 `version_conflict`. Images must be uploads of `actorID`. An empty change writes nothing
+    /// Applies `changes` to a live store, bumping its version, when `expectedVersion` (any when nil) was read after
+    /// the last edit (`edited_version`; reviews, likes and purchases move `version` but never refuse an edit): the
+    /// check and the write are one UPDATE, so of two writers holding the same version only one wins and the other
+    /// gets 412 `version_conflict`. Images must be uploads of `actorID`. An empty change writes nothing
     /// but still answers 404 / 412.
     public func update(id: String, changes: Changes, actorID: String, expectedVersion: Int?) async throws {
         guard PlausibleID.check(id) else { throw Self.notFound(id) }
@@ -128,7 +138,7 @@ public struct StoreRepository: Sendable {
                     updated = try await connection.rows(
                         """
                         SELECT id FROM stores WHERE id = \(id) AND archived_at IS NULL
-                            AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
+                            AND (\(expectedVersion)::bigint IS NULL OR \(expectedVersion)::bigint BETWEEN edited_version AND version)
                         """, logger: logger)
                 } else {
                     updated = try await connection.rows(
@@ -138,9 +148,9 @@ public struct StoreRepository: Sendable {
                             category_id = COALESCE(\(changes.categoryID)::text, category_id),
                             description = COALESCE(\(changes.description)::text, description),
                             address = COALESCE(\(changes.address)::text, address),
-                            updated_at = now(), version = version + 1
+                            updated_at = now(), version = version + 1, edited_version = version + 1
                         WHERE id = \(id) AND archived_at IS NULL
-                            AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
+                            AND (\(expectedVersion)::bigint IS NULL OR \(expectedVersion)::bigint BETWEEN edited_version AND version)
                         RETURNING id
                         """, logger: logger)
                 }
@@ -163,9 +173,9 @@ public struct StoreRepository: Sendable {
         try await database.withConnection { connection in
             let archived = try await connection.rows(
                 """
-                UPDATE stores SET archived_at = now(), updated_at = now(), version = version + 1
+                UPDATE stores SET archived_at = now(), updated_at = now(), version = version + 1, edited_version = version + 1
                 WHERE id = \(id) AND archived_at IS NULL
-                    AND (\(expectedVersion)::bigint IS NULL OR version = \(expectedVersion)::bigint)
+                    AND (\(expectedVersion)::bigint IS NULL OR \(expectedVersion)::bigint BETWEEN edited_version AND version)
                 RETURNING id
                 """, logger: logger)
             if archived.isEmpty { try await Self.explainMiss(id: id, on: connection, logger: logger) }

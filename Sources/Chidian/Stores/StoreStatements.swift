@@ -17,6 +17,8 @@ enum StoreStatements {
 
         var id: String
         var viewer: AuthUser?
+        /// Keep `adSpend` whoever reads: the cache's shared view, hidden again per viewer by `personalised`.
+        var shared = false
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
@@ -25,7 +27,9 @@ enum StoreStatements {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> StoreView { try StoreViewRow.decode(row, viewer: viewer) }
+        func decodeRow(_ row: PostgresRow) throws -> StoreView {
+            try StoreViewRow.decode(row, viewer: viewer, keepAdSpend: shared)
+        }
     }
 
     /// The live stores among `ids`, in the order given (duplicates kept).
@@ -42,6 +46,7 @@ enum StoreStatements {
 
         var ids: [String]
         var viewer: AuthUser?
+        var shared = false
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
@@ -50,7 +55,9 @@ enum StoreStatements {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> StoreView { try StoreViewRow.decode(row, viewer: viewer) }
+        func decodeRow(_ row: PostgresRow) throws -> StoreView {
+            try StoreViewRow.decode(row, viewer: viewer, keepAdSpend: shared)
+        }
     }
 }
 
@@ -113,7 +120,7 @@ enum StoreViewRow {
         JOIN users u ON u.id = s.manager_id
         """
 
-    static func decode(_ row: PostgresRow, viewer: AuthUser?) throws -> StoreView {
+    static func decode(_ row: PostgresRow, viewer: AuthUser?, keepAdSpend: Bool = false) throws -> StoreView {
         let (
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
             ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
@@ -136,6 +143,6 @@ enum StoreViewRow {
             dishes: zip(dishNames, dishCounts).map { StoreView.Dish(name: $0, count: $1) },
             favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
             updatedAt: updatedAt, version: version,
-            adSpend: StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil)
+            adSpend: keepAdSpend || StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil)
     }
 }

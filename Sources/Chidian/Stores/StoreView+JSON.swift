@@ -45,3 +45,15 @@ extension StoreView: JSONWritable {
         }
     }
 }
+
+/// `{"items": [store, ...]}`: the daily promotions.
+struct StoreList: JSONWritable, Sendable {
+    var items: [StoreView]
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in item.write(to: &json) }
+        }
+    }
+}

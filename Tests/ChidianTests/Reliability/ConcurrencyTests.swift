@@ -57,7 +57,10 @@ import Testing
             for (index, id) in storeIDs.enumerated() {
                 let store = try await client.send(.get, "/v1/stores/\(id)", token: token).json()
                 #expect(store["adSpend"] as? Int == expected[index])
-                #expect(store["version"] as? Int == 5, "four edits each, purchases do not bump the version")
+                // Every edit and every purchase changed what the store shows; all of them were counted.
+                #expect(store["version"] as? Int == 25, "four edits and twenty purchases each")
+                let edited = try await app.database.query("SELECT edited_version FROM stores WHERE id = \(id)")
+                #expect(try edited[0].decode(Int.self) > 1)
                 let ledger = try await app.database.query(
                     "SELECT coalesce(sum(amount), 0)::int FROM promotions WHERE store_id = \(id)")
                 #expect(try ledger[0].decode(Int.self) == expected[index])

@@ -33,6 +33,7 @@ import Testing
             #expect(world.named(try await SearchClient.page(client, "鸭肠")) == ["小龙坎火锅 [dish:鸭肠:1]"])
             // MUT
             _ = try await CommentModeration.hide(id: world.reviews["鸭肠"]!, database: app.database)
+            await app.settle()
             // validate
             #expect(try await SearchClient.page(client, "鸭肠").items.isEmpty)
             #expect(

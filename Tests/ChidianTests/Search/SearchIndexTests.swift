@@ -170,6 +170,7 @@ import Testing
             #expect(try await SearchClient.page(client, "diliaoxiang").items.isEmpty)
             // MUT
             let added = try await vocabulary.add(name: " 底料香 ")
+            await app.settle()
             // validate
             #expect(
                 added

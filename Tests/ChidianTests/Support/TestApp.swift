@@ -22,7 +22,34 @@ struct TestApp: Sendable {
         // Reads' 1 s production deadline is for a loaded server, not for a test machine running ten suites at once;
         // StatementDeadlineTests sets its own.
         config.readStatementTimeout = .seconds(10)
+        // `make test` runs the suite twice: with the cache (the default) and with CACHE=off.
+        config.cacheEnabled = ProcessInfo.processInfo.environment["CACHE"]?.lowercased() != "off"
         return config
+    }
+
+    /// Runs `body` while the caches' listener runs, once it listens (as `serve` does); nothing without caches.
+    static func listening<T: Sendable>(_ caching: Caching?, _ body: () async throws -> T) async throws -> T {
+        guard let caching else { return try await body() }
+        let listener = Task<Void, Never> { try? await caching.listener.run() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !caching.reads.isLive {
+            guard ContinuousClock.now < deadline else {
+                listener.cancel()
+                throw TestFailure("the cache listener did not start listening within 20 s")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        listener.cancel()
+        _ = await finished(listener, within: .seconds(10))
+        return try result.get()
+    }
+
+    /// After a write made beside the server (SQL, a CLI call), waits until the server has applied its cache
+    /// invalidations, as it does after its own writes; another server is only bound to within a second.
+    func settle() async {
+        await services.caching?.listener.fence(database: database)
     }
 
     /// Runs `body` against the router (no sockets) with the pool running.
@@ -37,7 +64,9 @@ struct TestApp: Sendable {
             let services = AppServices(config: config, database: database, logger: TestDatabase.logger, clock: clock)
             let app = buildApplication(services, runDatabase: false)
             let testApp = TestApp(services: services, url: url)
-            try await app.test(.router) { client in try await body(client, testApp) }
+            try await listening(services.caching) {
+                try await app.test(.router) { client in try await body(client, testApp) }
+            }
         }
     }
 }

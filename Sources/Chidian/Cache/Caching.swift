@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// This server's caches and the listener that keeps them exact; nil in `AppServices` when `CACHE=off`.
+public struct Caching: Sendable {
+    /// Shared reads: store views, comment pages, daily promotions, categories, search pages.
+    public let reads: ReadCache
+    /// Sessions by token hash.
+    public let sessions: ReadCache
+    public let listener: CacheListener
+
+    public init(config: AppConfiguration, database: Database) {
+        reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes)
+        sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16))
+        listener = CacheListener(client: database.client, caches: [reads, sessions], logger: database.logger)
+    }
+}
+
+extension ReadCache {
+    /// The entry under `key`, read by `load` on a miss and kept under the tags of what it shows. Misses read the
+    /// primary: a replica may not have replayed a write whose invalidation this server has already applied.
+    func entry<Value: Sendable>(
+        _ key: String, tags: (Value) -> [String], render: (Value) throws -> [UInt8],
+        load: () async throws -> Value
+    ) async throws -> Entry<Value> {
+        if let hit = get(key, as: Value.self) { return hit }
+        let ticket = ticket()
+        let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
+        let entry = try Entry(value: value, rendered: render(value))
+        // The value's own memory is about twice its JSON.
+        insert(key, entry, tags: tags(value), cost: 3 * entry.body.readableBytes, since: ticket)
+        return entry
+    }
+}
+
+extension ReadCache.Entry {
+    init(value: Value, rendered: [UInt8]) {
+        self.init(value: value, body: ByteBuffer(bytes: rendered), etag: ContentTag.of(rendered))
+    }
+}
+
+/// Strong validators from the bytes of a body: FNV-1a, 64 bits, in hex.
+enum ContentTag {
+    static func of(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for this header).
+    static func matches(_ request: Request, _ etag: String) -> Bool {
+        let values = request.headers[values: .ifNoneMatch]
+        guard !values.isEmpty else { return false }
+        return ImagesController.matches(values.joined(separator: ","), etag: etag)
+    }
+}
+
+/// A page's JSON with HTTP caching: `ETag`, `If-None-Match` → 304, and `Cache-Control` that lets a shared cache
+/// keep a response for a second only when it is the same for every viewer.
+struct CacheableJSON: ResponseGenerator {
+    var body: ByteBuffer
+    var etag: String
+    /// Nobody signed in: the answer is everyone's.
+    var shared: Bool
+
+    init(body: ByteBuffer, etag: String, shared: Bool) {
+        self.body = body
+        self.etag = etag
+        self.shared = shared
+    }
+
+    init(rendering value: some JSONWritable, etag: String? = nil, shared: Bool) throws {
+        let bytes = try JSONWriter.bytes(of: value)
+        self.init(body: ByteBuffer(bytes: bytes), etag: etag ?? ContentTag.of(bytes), shared: shared)
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = Self.headers(etag: etag, shared: shared)
+        if ContentTag.matches(request, etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    static func headers(etag: String, shared: Bool) -> HTTPFields {
+        [
+            .eTag: etag,
+            .cacheControl: shared ? "public, max-age=1" : "private, no-cache",
+            .vary: "Authorization",
+        ]
+    }
+}

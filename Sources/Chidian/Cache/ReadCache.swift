@@ -1,0 +1,221 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// An in-memory LRU of what many viewers read alike, capped in bytes and invalidated by tags (migration 016 lists
+/// them). It answers only while its listener hears PostgreSQL (`CacheListener` marks it live), so a server that
+/// stopped hearing invalidations stops serving entries instead of serving stale ones.
+///
+/// A fill races with writes: a value read before a write commits may arrive after that write's invalidation. So a
+/// reader takes a `Ticket` before it reads, and `insert` drops the value when any of its tags (or everything) was
+/// invalidated after the ticket.
+public final class ReadCache: Sendable {
+    public struct Ticket: Sendable {
+        let sequence: UInt64
+    }
+
+    /// A cached value with its HTTP validator and, for JSON answers, the anonymous body ready to send.
+    public struct Entry<Value: Sendable>: Sendable {
+        public let value: Value
+        public let body: ByteBuffer
+        public let etag: String
+    }
+
+    let name: String
+    let capacity: Int
+    /// Heard from the listener at most this long ago, or entries are not served.
+    let freshness: Duration
+    private let state: Mutex<LRU>
+    /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
+    private let heard = Atomic<Int64>(Int64.min)
+
+    public init(name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900)) {
+        self.name = name
+        capacity = capacityBytes
+        self.freshness = freshness
+        state = Mutex(LRU())
+    }
+
+    // MARK: Liveness
+
+    /// The listener heard its heartbeat sent at `sentAt`: every invalidation committed before then is applied.
+    func heard(sentAt: Int64) { heard.store(sentAt, ordering: .releasing) }
+
+    /// Whether entries may be served: the last heartbeat heard was sent within `freshness`.
+    public var isLive: Bool {
+        let last = heard.load(ordering: .acquiring)
+        guard last != Int64.min else { return false }
+        return Monotonic.nanoseconds - last <= Monotonic.nanoseconds(freshness)
+    }
+
+    /// The listener lost its connection: nothing is served or stored until it listens again.
+    func silence() {
+        heard.store(Int64.min, ordering: .releasing)
+        removeAll()
+    }
+
+    // MARK: Reads and fills
+
+    public func ticket() -> Ticket { state.withLock { Ticket(sequence: $0.sequence) } }
+
+    /// Set for the whole of a write request (`WriteFenceMiddleware`): what it reads back after writing must be
+    /// what it wrote, and its invalidations are still on their way.
+    @TaskLocal static var bypass = false
+
+    public func get<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Entry<Value>? {
+        guard isLive, !Self.bypass else { return nil }
+        return state.withLock { $0.get(key) as? Entry<Value> }
+    }
+
+    /// Stores `entry` unless something it shows changed after `ticket`, or it alone exceeds an eighth of the cap.
+    public func insert<Value: Sendable>(
+        _ key: String, _ entry: Entry<Value>, tags: [String], cost: Int, since ticket: Ticket
+    ) {
+        guard isLive, !Self.bypass else { return }
+        let cost = cost + key.utf8.count + 128
+        guard cost <= capacity / 8 else { return }
+        state.withLock { lru in
+            guard lru.unchanged(tags, since: ticket.sequence) else { return }
+            lru.insert(key, value: entry, tags: tags, cost: cost, capacity: capacity)
+        }
+    }
+
+    // MARK: Invalidation
+
+    public func invalidate(_ tag: String) {
+        if tag == "*" { return removeAll() }
+        state.withLock { $0.invalidate(tag) }
+    }
+
+    public func removeAll() { state.withLock { $0.removeAll() } }
+
+    public var bytes: Int { state.withLock { $0.bytes } }
+    public var count: Int { state.withLock { $0.index.count } }
+}
+
+/// The LRU itself: nodes in an array linked by index (no allocation per hit), a key index, and a tag index.
+private struct LRU: ~Copyable {
+    struct Node {
+        var key: String
+        var value: any Sendable
+        var tags: [String]
+        var cost: Int
+        var newer = -1
+        var older = -1
+    }
+
+    var nodes: [Node?] = []
+    var free: [Int] = []
+    var index: [String: Int] = [:]
+    var byTag: [String: Set<String>] = [:]
+    var newest = -1
+    var oldest = -1
+    var bytes = 0
+    /// Bumped by every invalidation; `stamps` holds each tag's last one (bounded: see `remember`).
+    var sequence: UInt64 = 0
+    var stamps: [String: UInt64] = [:]
+    var floor: UInt64 = 0
+
+    mutating func get(_ key: String) -> (any Sendable)? {
+        guard let slot = index[key] else { return nil }
+        moveToFront(slot)
+        return nodes[slot]!.value
+    }
+
+    func unchanged(_ tags: [String], since ticket: UInt64) -> Bool {
+        guard ticket >= floor else { return false }
+        return tags.allSatisfy { (stamps[$0] ?? 0) <= ticket }
+    }
+
+    mutating func insert(_ key: String, value: any Sendable, tags: [String], cost: Int, capacity: Int) {
+        if let slot = index[key] { remove(slot) }
+        let node = Node(key: key, value: value, tags: tags, cost: cost)
+        let slot: Int
+        if let reused = free.popLast() {
+            slot = reused
+            nodes[slot] = node
+        } else {
+            slot = nodes.count
+            nodes.append(node)
+        }
+        index[key] = slot
+        for tag in tags { byTag[tag, default: []].insert(key) }
+        bytes += cost
+        link(slot)
+        while bytes > capacity, oldest != -1, oldest != slot { remove(oldest) }
+    }
+
+    mutating func invalidate(_ tag: String) {
+        remember(tag)
+        guard let keys = byTag[tag] else { return }
+        for key in keys { if let slot = index[key] { remove(slot) } }
+    }
+
+    mutating func removeAll() {
+        sequence += 1
+        floor = sequence
+        stamps = [:]
+        nodes = []
+        free = []
+        index = [:]
+        byTag = [:]
+        newest = -1
+        oldest = -1
+        bytes = 0
+    }
+
+    /// The stamp of an invalidated tag. The map stays small: past 50,000 tags it is dropped and every older ticket
+    /// refused instead.
+    private mutating func remember(_ tag: String) {
+        sequence += 1
+        if stamps.count >= 50_000 {
+            stamps = [:]
+            floor = sequence
+        }
+        stamps[tag] = sequence
+    }
+
+    private mutating func remove(_ slot: Int) {
+        let node = nodes[slot]!
+        unlink(slot)
+        index[node.key] = nil
+        for tag in node.tags {
+            byTag[tag]?.remove(node.key)
+            if byTag[tag]?.isEmpty == true { byTag[tag] = nil }
+        }
+        bytes -= node.cost
+        nodes[slot] = nil
+        free.append(slot)
+    }
+
+    private mutating func link(_ slot: Int) {
+        nodes[slot]!.older = newest
+        nodes[slot]!.newer = -1
+        if newest != -1 { nodes[newest]!.newer = slot }
+        newest = slot
+        if oldest == -1 { oldest = slot }
+    }
+
+    private mutating func unlink(_ slot: Int) {
+        let (newer, older) = (nodes[slot]!.newer, nodes[slot]!.older)
+        if newer != -1 { nodes[newer]!.older = older } else { newest = older }
+        if older != -1 { nodes[older]!.newer = newer } else { oldest = newer }
+    }
+
+    private mutating func moveToFront(_ slot: Int) {
+        guard slot != newest else { return }
+        unlink(slot)
+        link(slot)
+    }
+}
+
+/// Nanoseconds since this process began, for times that threads compare through an atomic.
+enum Monotonic {
+    static let origin = ContinuousClock.now
+
+    static var nanoseconds: Int64 { nanoseconds(ContinuousClock.now - origin) }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}

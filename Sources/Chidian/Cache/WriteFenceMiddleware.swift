@@ -1,0 +1,25 @@
+import Hummingbird
+
+/// Read-your-writes with the cache: a write's answer leaves only once this server has applied the invalidations
+/// it committed (`CacheListener.fence`), so the client's next read here cannot find the old entry. Inside the
+/// request the caches are bypassed: the answer reads back what it wrote.
+struct WriteFenceMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let listener: CacheListener
+    let database: Database
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        do {
+            let response = try await ReadCache.$bypass.withValue(true) { try await next(request, context) }
+            await listener.fence(database: database)
+            return response
+        } catch {
+            // A refused write may still have committed part of its work (an upload before a failed step).
+            await listener.fence(database: database)
+            throw error
+        }
+    }
+}
