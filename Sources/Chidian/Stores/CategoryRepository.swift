@@ -13,7 +13,21 @@ public struct CategoryRepository: Sendable {
 
     /// The category list as JSON `{"items": [...]}`, cached under `categories` (store counts move with stores).
     func listEntry() async throws -> ReadCache.Entry<[CategoryView]> {
-        let render: ([CategoryView]) throws -> [UInt8] = { [UInt8](try JSONEncoder.chidian.encode(["items": $0])) }
+        // Written by hand: JSONEncoder's key order varies between runs, which would change the ETag.
+        let render: ([CategoryView]) throws -> [UInt8] = { items in
+            var json = JSONWriter()
+            json.object { json in
+                json.key("items")
+                json.array(items) { json, category in
+                    json.object { json in
+                        json.key("id"); json.string(category.id)
+                        json.key("name"); json.string(category.name)
+                        json.key("storeCount"); json.int(category.storeCount)
+                    }
+                }
+            }
+            return try json.finish()
+        }
         guard let cache else {
             let items = try await list()
             return try ReadCache.Entry(value: items, rendered: render(items))

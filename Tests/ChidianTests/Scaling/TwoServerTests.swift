@@ -85,6 +85,43 @@ import Testing
         }
     }
 
+    /// The cache's bound: a write through one server shows on the other within a second (CACHE=off: at once),
+    /// though the other had the page cached.
+    @Test func aWriteOnOneServerShowsOnTheOtherWithinASecond() async throws {
+        try await Self.withTwoServers(seeded: true) { a, b in
+            // setup: B has the store page and its reviews cached
+            let token = try #require(
+                try a.request("POST", "/v1/auth/register", body: Self.json(["name": "两地食客", "password": "eats twice"]))
+                    .json["token"] as? String)
+            let store = "s001"
+            func count(_ server: ServerProcess) throws -> Int? {
+                (try server.request("GET", "/v1/stores/\(store)").json["rating"] as? [String: Any])?["count"] as? Int
+            }
+            let before = try #require(try count(b))
+            #expect(try count(b) == before)
+            _ = try b.request("GET", "/v1/stores/\(store)/comments")
+            // MUT
+            let posted = try a.request(
+                "POST", "/v1/stores/\(store)/comments", body: Self.json(["rating": 5, "body": "两家店都看得到"]), token: token)
+            let written = ContinuousClock.now
+            // validate: A at once (it answered the write), B within the bound
+            #expect(posted.status == 201, "\(posted.body)")
+            #expect(try count(a) == before + 1)
+            var seen: Duration?
+            while ContinuousClock.now - written < .seconds(3) {
+                if try count(b) == before + 1 {
+                    seen = ContinuousClock.now - written
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let lag = try #require(seen, "B never showed the review")
+            #expect(lag <= .seconds(1), "B showed it after \(lag)")
+            let newest = try b.request("GET", "/v1/stores/\(store)/comments?sort=newest&limit=1")
+            #expect((newest.json["items"] as? [[String: Any]])?.first?["body"] as? String == "两家店都看得到")
+        }
+    }
+
     @Test func anImageUploadedToOneServerIsServedByTheOtherByteForByte() async throws {
         try await Self.withTwoServers { a, b in
             // setup
