@@ -145,11 +145,22 @@ public enum APIOperations {
 
     static let storeSorts = APISchemas.oneOf(["rating", "newest", "name", "popular", "price"], default: "rating")
 
+    /// What the cached reads say about HTTP caching (docs/CACHING.md).
+    static let cacheable = """
+        `If-None-Match` with the current `ETag` answers 304. Anonymous answers are `Cache-Control: public, \
+        max-age=1`; a signed-in viewer's are `private, no-cache`.
+        """
+    static let notModified = APIOperation.Success(304, "Not modified: the `ETag` named is current.", headers: ["ETag"])
+
     static let stores: [APIOperation] = [
         APIOperation(
             "get", "/v1/categories", id: "listCategories", tag: "Stores", summary: "Every category, by name",
-            description: "`storeCount` counts live (not archived) stores.", access: .anyone,
-            successes: [.init(200, "The categories.", schema: "CategoryList")]),
+            description: "`storeCount` counts live (not archived) stores. \(cacheable)", access: .anyone,
+            parameters: [header("If-None-Match")],
+            successes: [
+                .init(200, "The categories.", schema: "CategoryList", headers: ["ETag", "Cache-Control", "Vary"]),
+                notModified,
+            ]),
         APIOperation(
             "get", "/v1/stores", id: "listStores", tag: "Stores", summary: "Stores",
             description: """
@@ -186,8 +197,10 @@ public enum APIOperations {
         APIOperation(
             "get", "/v1/stores/{id}", id: "getStore", tag: "Stores", summary: "A store",
             description: "Archived stores answer 404. `adSpend` is present for the store's manager and admins only.",
-            access: .anyone, parameters: [pathID("store", example: "s001")],
-            successes: [.init(200, "The store.", schema: "Store", headers: ["ETag"])],
+            access: .anyone, parameters: [pathID("store", example: "s001"), header("If-None-Match")],
+            successes: [
+                .init(200, "The store.", schema: "Store", headers: ["ETag", "Cache-Control", "Vary"]), notModified,
+            ],
             problems: [404: ["store_not_found"]]),
         APIOperation(
             "patch", "/v1/stores/{id}", id: "updateStore", tag: "Stores", summary: "Change a store",
@@ -254,15 +267,18 @@ public enum APIOperations {
             "get", "/v1/promotions/daily", id: "dailyPromotions", tag: "Promotion", summary: "Today's promoted stores",
             description: """
                 Stores with `adSpend > 0`, highest first, ties by earlier `createdAt` then id; each has \
-                `promoted: true`. Not paged.
+                `promoted: true`. Not paged. \(cacheable)
                 """,
             access: .anyone,
             parameters: [
                 query(
                     "limit", "How many, 1–100.",
-                    schema: APISchemas.int(min: 1, max: 100, default: 10))
+                    schema: APISchemas.int(min: 1, max: 100, default: 10)),
+                header("If-None-Match"),
             ],
-            successes: [.init(200, "The stores.", schema: "StoreList")],
+            successes: [
+                .init(200, "The stores.", schema: "StoreList", headers: ["ETag", "Cache-Control", "Vary"]), notModified,
+            ],
             problems: [400: ["invalid_limit"]]),
     ]
 
@@ -288,8 +304,12 @@ public enum APIOperations {
                 query(
                     "sort", "The order.",
                     schema: APISchemas.oneOf(["newest", "rating", "helpful"], default: "newest")),
+                header("If-None-Match"),
             ],
-            successes: [.init(200, "A page of comments.", schema: "CommentPage")],
+            successes: [
+                .init(200, "A page of comments.", schema: "CommentPage", headers: ["ETag", "Cache-Control", "Vary"]),
+                notModified,
+            ],
             problems: [400: ["invalid_kind", "invalid_sort"], 404: ["store_not_found"]], paged: true),
         APIOperation(
             "post", "/v1/stores/{id}/comments", id: "createComment", tag: "Reviews and notices",
@@ -415,9 +435,14 @@ public enum APIOperations {
             parameters: [
                 query(
                     "q", "The text to find, 1–64 characters after trimming; read as a form value, so `+` is a space.",
-                    schema: .string, required: true)
+                    schema: .string, required: true),
+                header("If-None-Match"),
             ],
-            successes: [.init(200, "A page of matching stores.", schema: "SearchPage")],
+            successes: [
+                .init(
+                    200, "A page of matching stores.", schema: "SearchPage", headers: ["ETag", "Cache-Control", "Vary"]),
+                notModified,
+            ],
             problems: [400: ["query_required", "query_too_long"], 503: ["busy"]], paged: true)
     ]
 

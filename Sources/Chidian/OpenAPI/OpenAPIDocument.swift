@@ -89,11 +89,21 @@ public enum OpenAPIDocument {
             schema: .string, description: "The request's id, also in its log lines and in any problem body."),
         "XContentTypeOptions": .init(schema: APISchemas.oneOf(["nosniff"]), description: "Always `nosniff`."),
         "ETag": .init(
-            schema: .string, description: "`\"<version>\"` for JSON resources; the content hash for image bytes."),
+            schema: .string,
+            description: """
+                `"<version>"` for stores and comments (a store's version moves with everything it shows); a hash of \
+                the body for lists; the content hash for image bytes.
+                """),
         "Location": .init(schema: .string, description: "The new resource's path."),
         "RetryAfter": .init(
             schema: .string(pattern: "^[0-9]+$"), description: "Seconds to wait before trying again."),
-        "CacheControl": .init(schema: .string, description: "`public, max-age=31536000, immutable`."),
+        "CacheControl": .init(
+            schema: .string,
+            description: """
+                Images: `public, max-age=31536000, immutable`. Cached reads: `public, max-age=1` when anonymous, \
+                `private, no-cache` for a signed-in viewer.
+                """),
+        "Vary": .init(schema: .string, description: "`Authorization`: a signed-in answer differs."),
         "ContentSecurityPolicy": .init(
             schema: .string, description: "`default-src 'none'; sandbox`: served images never run script."),
     ]
