@@ -19,19 +19,39 @@ public struct Caching: Sendable {
 }
 
 extension ReadCache {
-    /// The entry under `key`, read by `load` on a miss and kept under the tags of what it shows. Misses read the
-    /// primary: a replica may not have replayed a write whose invalidation this server has already applied.
+    /// The entry under `key`, read by `load` on a miss and kept under the tags of what it shows. Concurrent misses
+    /// of one key share one read (a hot page just invalidated is read once, not by every waiting request). Misses
+    /// read the primary: a replica may not have replayed a write whose invalidation this server has already applied.
+    ///
+    /// `render` keeps the anonymous JSON beside the value (its cost: the value's own memory is about twice its
+    /// JSON, so three times the JSON in all); without it, `cost` estimates the value's bytes.
     func entry<Value: Sendable>(
-        _ key: String, tags: (Value) -> [String], render: (Value) throws -> [UInt8],
-        load: () async throws -> Value
+        _ key: String, tags: @escaping @Sendable (Value) -> [String],
+        render: (@Sendable (Value) throws -> [UInt8])? = nil, cost: (@Sendable (Value) -> Int)? = nil,
+        load: @escaping @Sendable () async throws -> Value
     ) async throws -> Entry<Value> {
         if let hit = get(key, as: Value.self) { return hit }
-        let ticket = ticket()
-        let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
-        let entry = try Entry(value: value, rendered: render(value))
-        // The value's own memory is about twice its JSON.
-        insert(key, entry, tags: tags(value), cost: 3 * entry.body.readableBytes, since: ticket)
-        return entry
+        let fill = { @Sendable () async throws -> Entry<Value> in
+            let ticket = self.ticket()
+            let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
+            let entry =
+                try render.map { try Entry(value: value, rendered: $0(value)) }
+                ?? Entry(value: value, body: ByteBuffer(), etag: "")
+            let bytes = render == nil ? cost?(value) ?? 256 : 3 * entry.body.readableBytes
+            self.insert(key, entry, tags: tags(value), cost: bytes, since: ticket)
+            return entry
+        }
+        guard isLive, !Self.bypass else { return try await fill() }
+        let flight = flights.withLock { flights -> Task<Entry<Value>, any Error> in
+            if let running = flights[key] as? Task<Entry<Value>, any Error> { return running }
+            let task = Task {
+                defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
+                return try await fill()
+            }
+            flights[key] = task
+            return task
+        }
+        return try await flight.value
     }
 }
 

@@ -26,6 +26,8 @@ public final class ReadCache: Sendable {
     /// Heard from the listener at most this long ago, or entries are not served.
     let freshness: Duration
     private let state: Mutex<LRU>
+    /// Reads in flight by key (`entry`): each a `Task<Entry<Value>, any Error>`.
+    let flights = Mutex<[String: any Sendable]>([:])
     /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
     private let heard = Atomic<Int64>(Int64.min)
 

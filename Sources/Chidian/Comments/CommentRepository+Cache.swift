@@ -6,7 +6,7 @@ extension CommentRepository {
     func storePageEntry(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws
         -> ReadCache.Entry<Page<CommentView>>
     {
-        let load = {
+        let load = { @Sendable in
             let found = try await storeComments(storeID: storeID, kind: kind, sort: sort, page: page)
             // Listed comments prove the store is live (the list joins it); only an empty page asks whether it exists.
             if found.items.isEmpty, try await liveStoreManager(storeID: storeID) == nil {
@@ -14,7 +14,7 @@ extension CommentRepository {
             }
             return found
         }
-        let render: (Page<CommentView>) throws -> [UInt8] = { try JSONWriter.bytes(of: $0) }
+        let render: @Sendable (Page<CommentView>) throws -> [UInt8] = { try JSONWriter.bytes(of: $0) }
         guard let cache, PlausibleID.check(storeID) else {
             let found = try await load()
             return try ReadCache.Entry(value: found, rendered: render(found))

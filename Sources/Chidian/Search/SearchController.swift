@@ -16,11 +16,9 @@ struct SearchController {
 
     @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
-        let entry = try await search.pageEntry(query, page: try PageRequest(request))
-        guard let viewer = context.viewer.user else {
-            return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
-        }
-        return try CacheableJSON(rendering: try await search.personalised(entry.value, for: viewer), shared: false)
+        let viewer = context.viewer.user
+        let page = try await search.search(query, page: try PageRequest(request), viewer: viewer)
+        return try CacheableJSON(rendering: page, shared: viewer == nil)
     }
 
     /// The first `name` parameter of a query string decoded as a form does it: `+` is a space and `%2B` a plus

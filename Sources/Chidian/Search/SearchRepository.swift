@@ -61,46 +61,42 @@ public struct SearchRepository: Sendable {
     }
 
     public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> SearchPage {
-        guard cache != nil else {
-            return try await read(query, page: page) { try await stores.views(ids: $0, viewer: viewer) }
+        let found = try await hits(query, page: page)
+        let shown = found.hits.map(\.position.id)
+        let views = try await stores.views(ids: shown, viewer: viewer)
+        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A store archived since the hits were read drops out; the cursor still follows the keys read.
+        let items = found.hits.compactMap { hit -> SearchResult? in
+            guard let store = byID[hit.position.id] else { return nil }
+            return SearchResult(store: store, matches: hit.matches(store: store, query: query))
         }
-        return try await personalised(try await pageEntry(query, page: page).value, for: viewer)
+        return SearchPage(items: items, nextCursor: found.nextCursor, approximate: found.approximate)
     }
 
-    /// The page as everyone sees it, cached under `search` (any change of order or membership) and each store's tag.
-    func pageEntry(_ query: SearchQuery, page: PageRequest) async throws -> ReadCache.Entry<SearchPage> {
-        let load = { try await read(query, page: page) { try await stores.sharedViews(ids: $0) } }
-        let render: (SearchPage) throws -> [UInt8] = { page in
-            var anonymous = page
-            anonymous.items = page.items.map {
-                SearchResult(store: $0.store.personalised(for: nil), matches: $0.matches)
-            }
-            return try JSONWriter.bytes(of: anonymous)
-        }
-        guard let cache else {
-            let found = try await load()
-            return try ReadCache.Entry(value: found, rendered: render(found))
-        }
+    /// A page without its stores: which stores, in which order, matching what.
+    struct Hits: Sendable {
+        var hits: [Hit]
+        var nextCursor: String?
+        var approximate: Bool
+    }
+
+    /// The page's hits, cached under `search` alone: any write that changes an order or a membership says
+    /// `search`, and the stores themselves come from their own entries (`StoreRepository.views`), so a search entry
+    /// is a few hundred bytes and ten thousand texts fit beside the stores.
+    func hits(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
+        guard let cache else { return try await read(query, page: page) }
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
         let key = "q:\(page.limit):\(page.cursor?.token ?? ""):\(query.text)"
-        return try await cache.entry(
-            key, tags: { ["search"] + $0.items.map { "s:" + $0.store.id } }, render: render, load: load)
+        let entry = try await cache.entry(
+            key, tags: { _ in ["search"] }, cost: { 256 + 96 * $0.hits.count },
+            load: { try await read(query, page: page) })
+        return entry.value
     }
 
-    /// A shared page as `viewer` sees it: `favorited` in one statement, `adSpend` for managers and admins.
-    func personalised(_ page: SearchPage, for viewer: AuthUser?) async throws -> SearchPage {
-        let views = try await stores.personalised(page.items.map(\.store), for: viewer)
-        var page = page
-        page.items = zip(page.items, views).map { SearchResult(store: $1, matches: $0.matches) }
-        return page
-    }
-
-    /// One page with its stores from `views`.
-    private func read(_ query: SearchQuery, page: PageRequest, views: ([String]) async throws -> [StoreView])
-        async throws -> SearchPage
-    {
+    /// One page's hits from PostgreSQL.
+    private func read(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
         let after = try Self.position(page.cursor, query: query)
-        guard query.canMatch else { return SearchPage(items: [], nextCursor: nil, approximate: false) }
+        guard query.canMatch else { return Hits(hits: [], nextCursor: nil, approximate: false) }
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
@@ -119,16 +115,8 @@ public struct SearchRepository: Sendable {
                 Self.rowsRead.record(rowsRead)
             }
         }
-        let shown = hits.prefix(limit)
-        let views = try await views(shown.map(\.position.id))
-        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // A store archived between the two queries drops out; the cursor still follows the keys read.
-        let items = shown.compactMap { hit -> SearchResult? in
-            guard let store = byID[hit.position.id] else { return nil }
-            return SearchResult(store: store, matches: hit.matches(store: store, query: query))
-        }
         let next = hits.count > limit ? Self.cursor(hits[limit - 1].position, query: query) : nil
-        return SearchPage(items: items, nextCursor: next, approximate: approximate)
+        return Hits(hits: Array(hits.prefix(limit)), nextCursor: next, approximate: approximate)
     }
 
     static let rowsRead = Recorder(label: "chidian_search_rows_read")

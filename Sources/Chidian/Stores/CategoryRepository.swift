@@ -14,7 +14,7 @@ public struct CategoryRepository: Sendable {
     /// The category list as JSON `{"items": [...]}`, cached under `categories` (store counts move with stores).
     func listEntry() async throws -> ReadCache.Entry<[CategoryView]> {
         // Written by hand: JSONEncoder's key order varies between runs, which would change the ETag.
-        let render: ([CategoryView]) throws -> [UInt8] = { items in
+        let render: @Sendable ([CategoryView]) throws -> [UInt8] = { items in
             var json = JSONWriter()
             json.object { json in
                 json.key("items")

@@ -98,10 +98,10 @@ extension StoreRepository {
 
     /// The daily promotions as everyone sees them, cached under `daily` and each store's tag.
     func promotedEntry(limit: Int) async throws -> ReadCache.Entry<[StoreView]> {
-        let load = {
+        let load = { @Sendable in
             try await sharedViews(ids: try await database.forReads.run(StoreStatements.Promoted(limit: limit)))
         }
-        let render: ([StoreView]) throws -> [UInt8] = {
+        let render: @Sendable ([StoreView]) throws -> [UInt8] = {
             try JSONWriter.bytes(of: StoreList(items: $0.map { $0.personalised(for: nil) }))
         }
         guard let cache else {
