@@ -50,7 +50,7 @@ public struct SessionRepository: Sendable {
         let trusted = min(60, max(0, found.remainingSeconds))
         let checked = Checked(user: found.user, until: Monotonic.nanoseconds + Int64(trusted * 1e9))
         cache.insert(
-            key, ReadCache.Entry(value: checked, body: ByteBuffer(), etag: ""),
+            key, ReadCache.Entry(value: checked, json: [], etag: ""),
             tags: ["x:" + key, "u:" + found.user.id],
             cost: 256, since: ticket)
         return found.user

@@ -23,8 +23,8 @@ extension ReadCache {
     /// of one key share one read (a hot page just invalidated is read once, not by every waiting request). Misses
     /// read the primary: a replica may not have replayed a write whose invalidation this server has already applied.
     ///
-    /// `render` keeps the anonymous JSON beside the value (its cost: the value's own memory is about twice its
-    /// JSON, so three times the JSON in all); without it, `cost` estimates the value's bytes.
+    /// `render` keeps the anonymous JSON beside the value (a value's own memory is about twice its JSON); without
+    /// it, `cost` estimates the value's bytes.
     func entry<Value: Sendable>(
         _ key: String, tags: @escaping @Sendable (Value) -> [String],
         render: (@Sendable (Value) throws -> [UInt8])? = nil, cost: (@Sendable (Value) -> Int)? = nil,
@@ -36,8 +36,8 @@ extension ReadCache {
             let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
             let entry =
                 try render.map { try Entry(value: value, rendered: $0(value)) }
-                ?? Entry(value: value, body: ByteBuffer(), etag: "")
-            let bytes = render == nil ? cost?(value) ?? 256 : 3 * entry.body.readableBytes
+                ?? Entry(value: value, json: [], etag: "")
+            let bytes = render == nil ? cost?(value) ?? 256 : 2 * entry.json.count
             self.insert(key, entry, tags: tags(value), cost: bytes, since: ticket)
             return entry
         }
@@ -56,8 +56,10 @@ extension ReadCache {
 }
 
 extension ReadCache.Entry {
-    init(value: Value, rendered: [UInt8]) {
-        self.init(value: value, body: ByteBuffer(bytes: rendered), etag: ContentTag.of(rendered))
+    convenience init(value: Value, rendered: [UInt8]) {
+        // A copy of exactly its size: the writer's array grew by doubling.
+        let exact = rendered.withUnsafeBufferPointer { Array($0) }
+        self.init(value: value, json: exact, etag: ContentTag.of(rendered))
     }
 }
 

@@ -14,11 +14,23 @@ public final class ReadCache: Sendable {
         let sequence: UInt64
     }
 
-    /// A cached value with its HTTP validator and, for JSON answers, the anonymous body ready to send.
-    public struct Entry<Value: Sendable>: Sendable {
+    /// A cached value with its HTTP validator and, for JSON answers, the anonymous body ready to send. A class: a
+    /// hit hands out one reference instead of copying (and retaining every string of) a store view.
+    public final class Entry<Value: Sendable>: Sendable {
         public let value: Value
-        public let body: ByteBuffer
+        /// Kept at its exact size (a `ByteBuffer` rounds its storage up to a power of two): a page of comments
+        /// would take half as much again.
+        let json: [UInt8]
         public let etag: String
+
+        init(value: Value, json: [UInt8], etag: String) {
+            self.value = value
+            self.json = json
+            self.etag = etag
+        }
+
+        /// The anonymous JSON to send.
+        public var body: ByteBuffer { ByteBuffer(bytes: json) }
     }
 
     let name: String
@@ -70,11 +82,13 @@ public final class ReadCache: Sendable {
     }
 
     /// Stores `entry` unless something it shows changed after `ticket`, or it alone exceeds an eighth of the cap.
+    /// `cost` estimates the value's own bytes; the body's allocation, the key and the tags are added here (measured
+    /// against RSS: `docs/BENCHMARKS.md`).
     public func insert<Value: Sendable>(
         _ key: String, _ entry: Entry<Value>, tags: [String], cost: Int, since ticket: Ticket
     ) {
         guard isLive, !Self.bypass else { return }
-        let cost = cost + key.utf8.count + 128
+        let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
         guard cost <= capacity / 8 else { return }
         state.withLock { lru in
             guard lru.unchanged(tags, since: ticket.sequence) else { return }

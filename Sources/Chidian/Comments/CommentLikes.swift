@@ -42,15 +42,20 @@ public struct CommentLikes: Sendable {
     /// `views` with `liked` set for `viewerID` (unchanged for nobody): one statement for the whole list.
     public func mark(_ views: [CommentView], viewerID: String?) async throws -> [CommentView] {
         guard let viewerID, !views.isEmpty else { return views }
-        let ids = views.map(\.id)
-        let rows = try await database.query(
-            "SELECT comment_id FROM comment_likes WHERE user_id = \(viewerID) AND comment_id = ANY(\(ids)::text[])")
-        let liked = Set(try rows.map { try $0.decode(String.self) })
+        let liked = try await likedIDs(views.map(\.id), by: viewerID)
         return views.map { view in
             var view = view
             view.liked = liked.contains(view.id)
             return view
         }
+    }
+
+    /// Which of `ids` the user liked: one statement.
+    func likedIDs(_ ids: [String], by userID: String) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await database.query(
+            "SELECT comment_id FROM comment_likes WHERE user_id = \(userID) AND comment_id = ANY(\(ids)::text[])")
+        return Set(try rows.map { try $0.decode(String.self) })
     }
 
     public func mark(_ page: Page<CommentView>, viewerID: String?) async throws -> Page<CommentView> {

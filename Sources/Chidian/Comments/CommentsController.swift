@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The contract's "Reviews and notices" routes, plus the per-user comment lists.
 struct CommentsController {
@@ -75,12 +76,15 @@ struct CommentsController {
                 }
                 return sort
             } ?? .newest
-        let entry = try await comments.storePageEntry(
+        let page = try await comments.storePage(
             storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request))
         guard let viewer = context.viewer.user else {
-            return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
+            return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: true)
         }
-        return try CacheableJSON(rendering: try await likes.mark(entry.value, viewerID: viewer.id), shared: false)
+        let liked = try await likes.likedIDs(page.ids, by: viewer.id)
+        if liked.isEmpty { return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: false) }
+        let marked = page.marking(liked)
+        return CacheableJSON(body: ByteBuffer(bytes: marked), etag: ContentTag.of(marked), shared: false)
     }
 
     @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<

@@ -26,7 +26,7 @@ extension StoreRepository {
                 let entry = try ReadCache.Entry(
                     value: view, rendered: JSONWriter.bytes(of: view.personalised(for: nil)))
                 cache.insert(
-                    "s:" + view.id, entry, tags: ["s:" + view.id], cost: 3 * entry.body.readableBytes, since: ticket)
+                    "s:" + view.id, entry, tags: ["s:" + view.id], cost: 2 * entry.json.count, since: ticket)
             }
         }
         return ids.compactMap { found[$0] }

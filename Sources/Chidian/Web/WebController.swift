@@ -68,9 +68,8 @@ struct WebController {
         let view = try await stores.requireView(id: id, viewer: context.viewer.user)
         let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
         let sort = CommentSort(rawValue: sortName) ?? .newest
-        let list = try await comments.comments.storePageEntry(
-            storeID: id, kind: nil, sort: sort, page: try PageRequest(request)
-        ).value
+        let list = try await comments.comments.storeComments(
+            storeID: id, kind: nil, sort: sort, page: try PageRequest(request))
         let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
         let path = "/stores/\(Self.escapePath(id))"
         let model: [String: Any] = [
