@@ -13,7 +13,7 @@ public struct Caching: Sendable {
 
     public init(config: AppConfiguration, database: Database) {
         reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes)
-        sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16))
+        sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
         listener = CacheListener(client: database.client, caches: [reads, sessions], logger: database.logger)
     }
 }
@@ -41,7 +41,7 @@ extension ReadCache {
             self.insert(key, entry, tags: tags(value), cost: bytes, since: ticket)
             return entry
         }
-        guard isLive, !Self.bypass else { return try await fill() }
+        guard isLive, !(bypassable && Self.bypass) else { return try await fill() }
         let flight = flights.withLock { flights -> Task<Entry<Value>, any Error> in
             if let running = flights[key] as? Task<Entry<Value>, any Error> { return running }
             let task = Task {

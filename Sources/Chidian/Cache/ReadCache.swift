@@ -43,8 +43,13 @@ public final class ReadCache: Sendable {
     /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
     private let heard = Atomic<Int64>(Int64.min)
 
-    public init(name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900)) {
+    /// Whether a write request reads around it (`bypass`): yes for what pages show, no for sessions, which a write
+    /// request only checks.
+    let bypassable: Bool
+
+    public init(name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true) {
         self.name = name
+        self.bypassable = bypassable
         capacity = capacityBytes
         self.freshness = freshness
         state = Mutex(LRU())
@@ -77,7 +82,7 @@ public final class ReadCache: Sendable {
     @TaskLocal static var bypass = false
 
     public func get<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Entry<Value>? {
-        guard isLive, !Self.bypass else { return nil }
+        guard isLive, !(bypassable && Self.bypass) else { return nil }
         return state.withLock { $0.get(key) as? Entry<Value> }
     }
 
@@ -87,7 +92,7 @@ public final class ReadCache: Sendable {
     public func insert<Value: Sendable>(
         _ key: String, _ entry: Entry<Value>, tags: [String], cost: Int, since ticket: Ticket
     ) {
-        guard isLive, !Self.bypass else { return }
+        guard isLive, !(bypassable && Self.bypass) else { return }
         let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
         guard cost <= capacity / 8 else { return }
         state.withLock { lru in
