@@ -35,7 +35,9 @@ enum CommentRow {
         var createdAtKey: String
     }
 
-    static func decode(_ row: PostgresRow) throws -> Decoded {
+    /// Decodes a row of `columns` followed by exactly `trailing` columns of the statement's own, which its
+    /// decoder reads by index after these.
+    static func decode(_ row: PostgresRow, trailing: Int = 0) throws -> Decoded {
         let (
             id, kindText, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar,
             rating, taste, environment, service, price, body, imageIDs, likeCount, replyBody, replierID, replierName,
@@ -45,7 +47,7 @@ enum CommentRow {
                 String, String, String, String, String, String, String?,
                 String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Int, String?, String?, String?,
                 Date?, Date?, Date, Date, Int, String
-            ).self)
+            ).self, trailing: trailing)
         let kind = CommentKind(rawValue: kindText) ?? .review
         let view = CommentView(
             id: id, kind: kind, storeId: storeID,

@@ -77,7 +77,15 @@ extension PostgresRow {
     public func decodeAll<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> (
         repeat each Column
     ) {
-        var expected = 0
+        try decodeAll(type, trailing: 0)
+    }
+
+    /// `decodeAll` for a row of `type`'s columns followed by exactly `trailing` more, which the caller reads
+    /// itself (by index): a statement that adds its own columns to a shared list (`CommentRow.columns`).
+    public func decodeAll<each Column: PostgresDecodable>(_ type: (repeat each Column).Type, trailing: Int) throws
+        -> (repeat each Column)
+    {
+        var expected = trailing
         for _ in repeat (each Column).self { expected += 1 }
         guard count == expected else { throw RowShapeMismatch(expected: expected, actual: count) }
         return try decode(type)
