@@ -93,8 +93,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     images.addRoutes(to: api)
     let feed = FeedController(
         feed: FeedRepository(database: services.database),
-        interests: interests,
-        database: services.database, clock: services.clock)
+        interests: interests, clock: services.clock)
     feed.addRoutes(to: api)
 
     // The web client: the same controllers behind cookies, CSRF tokens and HTML.

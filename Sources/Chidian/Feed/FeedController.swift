@@ -6,7 +6,6 @@ import Hummingbird
 struct FeedController {
     let feed: FeedRepository
     let interests: InterestRepository
-    let database: Database
     let clock: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -35,7 +34,9 @@ struct FeedController {
         JSONResponse(try await featuredPage(viewer: context.viewer, page: try PageRequest(request)))
     }
 
-    /// The viewer's featured page, for the API and the web client alike.
+    /// The viewer's featured page, for the API and the web client alike. A signed-in viewer's or a visitor's first
+    /// page is two statements (their interests, then the page); anybody else's first page and every cursor page is
+    /// one (the page, which on a cursor page also names the cursor's categories).
     func featuredPage(viewer: Viewer, page: PageRequest) async throws -> FeedPage {
         var ordering = FeedRepository.Ordering(categories: [])
         var names: [String: String] = [:]
@@ -45,19 +46,14 @@ struct FeedController {
             ordering.categories = current.map { (id: $0.categoryID, score: $0.score) }
             names = Dictionary(current.map { ($0.categoryID, $0.categoryName) }) { a, _ in a }
         }
-        let result = try await feed.page(ordering: ordering, cursor: page.cursor, limit: page.limit)
-        if page.cursor != nil, !result.ordering.categories.isEmpty {
-            let ids = result.ordering.categories.map(\.id)
-            let rows = try await database.forReads.query(
-                "SELECT id, name FROM categories WHERE id = ANY(\(ids)::text[])")
-            names = Dictionary(try rows.map { try $0.decodeAll((String, String).self) }) { a, _ in a }
-        }
-        let items = try await CommentLikes(database: database).mark(result.items, viewerID: viewer.user?.id)
+        let result = try await feed.page(
+            ordering: ordering, cursor: page.cursor, limit: page.limit, viewerID: viewer.user?.id)
+        if page.cursor != nil { names = result.names }
         let personalization = Personalization(
             categories: result.ordering.categories.compactMap { entry in
                 names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }
             })
-        return FeedPage(items: items, nextCursor: result.nextCursor, personalization: personalization)
+        return FeedPage(items: result.items, nextCursor: result.nextCursor, personalization: personalization)
     }
 
     struct InterestItem: Encodable, Sendable {

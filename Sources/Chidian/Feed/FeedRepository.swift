@@ -1,10 +1,10 @@
 import Foundation
-import Logging
 import PostgresNIO
 
 /// The featured-review feed: reviews of the viewer's highest-scoring category first (newest first), then the
-/// next category, then every other review newest first. Each page costs one index scan per segment it touches
-/// (a category walks `comments_feed_category`), never a scan of all reviews.
+/// next category, then every other review newest first. A page is one statement (`FeedStatements.Page`) that walks
+/// the segments it touches with one bounded index scan each (a category walks `comments_feed_category`), never a
+/// scan of all reviews, and returns the page's comment views with the viewer's likes.
 public struct FeedRepository: Sendable {
     let database: Database
 
@@ -34,48 +34,38 @@ public struct FeedRepository: Sendable {
     public static let maxCategories = 20
 
     public struct Result: Sendable {
-        public var ids: [String]
-        /// The visible reviews among `ids`, in order, read on the same connection.
+        /// The page's visible reviews in feed order, `liked` set for the viewer.
         public var items: [CommentView]
         public var nextCursor: String?
         public var ordering: Ordering
+        /// The names of the ordering's categories that still exist, by id: read for a page from a cursor (a first
+        /// page's caller has them with the interests it ordered by); empty otherwise.
+        public var names: [String: String]
     }
 
-    /// One page of review ids in feed order.
-    public func page(ordering: Ordering, cursor: Cursor?, limit: Int) async throws -> Result {
+    /// One page in feed order, in one statement; `viewerID` is whose likes `liked` shows (nobody's for nil).
+    public func page(ordering: Ordering, cursor: Cursor?, limit: Int, viewerID: String?) async throws -> Result {
         var ordering = ordering
         var position = Position(segment: 0)
         if let cursor { (ordering, position) = try Self.decode(cursor) }
-        let logger = database.logger
-        let frozen = ordering
-        let start = position
-        let (rows, items) = try await database.forReads.withConnection { connection in
-            var rows: [(id: String, keys: [String])] = []
-            var position = start
-            let clicked = frozen.categories.map(\.id)
-            while rows.count <= limit && position.segment <= clicked.count {
-                let want = limit + 1 - rows.count
-                let found: [(String, String)]
-                if position.segment < clicked.count {
-                    found = try await Self.category(
-                        clicked[position.segment], after: position, limit: want, on: connection, logger: logger)
-                } else {
-                    found = try await Self.rest(
-                        excluding: clicked, after: position, limit: want, on: connection, logger: logger)
-                }
-                rows += found.map { (id: $0.0, keys: [String(position.segment), $0.1, $0.0]) }
-                position = Position(segment: position.segment + 1)
-            }
-            let items = try await CommentRepository.views(
-                ids: rows.prefix(limit).map(\.id), on: connection, logger: logger)
-            return (rows, items)
-        }
-        let ids = rows.prefix(limit).map(\.id)
+        let rows = try await database.forReads.run(
+            FeedStatements.Page(
+                clicked: ordering.categories.map(\.id), segment: position.segment, createdAt: position.createdAt,
+                id: position.id, limit: limit + 1, viewerID: viewerID, names: cursor != nil))
+        let walked = rows.compactMap(\.item)
+        let page = walked.prefix(limit)
         var next: String? = nil
-        if rows.count > limit, let last = rows.prefix(limit).last {
-            next = Cursor(list: Self.list, keys: last.keys + frozen.categories.map { "\($0.id)|\($0.score)" }).token
+        if walked.count > limit, let last = page.last {
+            next =
+                Cursor(
+                    list: Self.list,
+                    keys: [String(last.segment), last.createdAtKey, last.view.id]
+                        + ordering.categories.map { "\($0.id)|\($0.score)" }
+                ).token
         }
-        return Result(ids: ids, items: items, nextCursor: next, ordering: frozen)
+        return Result(
+            items: page.filter(\.shown).map(\.view), nextCursor: next, ordering: ordering,
+            names: rows.first?.names ?? [:])
     }
 
     /// The cursor: segment, created_at, id of the last row, then the frozen order as `id|score`, at most
@@ -96,28 +86,5 @@ public struct FeedRepository: Sendable {
             categories.append((parts[0], score))
         }
         return (Ordering(categories: categories), Position(segment: Int(head[0])!, createdAt: head[1], id: head[2]))
-    }
-
-    static func category(
-        _ category: String, after position: Position, limit: Int, on connection: PostgresConnection, logger: Logger
-    ) async throws -> [(String, String)] {
-        let statement = FeedStatements.Category(
-            category: category, createdAt: position.createdAt, id: position.id, limit: limit)
-        return try await connection.run(statement, logger: logger).map { ($0.id, $0.createdAt) }
-    }
-
-    /// Every review outside the clicked categories, newest first.
-    static func rest(
-        excluding clicked: [String], after position: Position, limit: Int, on connection: PostgresConnection,
-        logger: Logger
-    ) async throws -> [(String, String)] {
-        let rows =
-            clicked.isEmpty
-            ? try await connection.run(
-                FeedStatements.Everything(createdAt: position.createdAt, id: position.id, limit: limit), logger: logger)
-            : try await connection.run(
-                FeedStatements.Rest(clicked: clicked, createdAt: position.createdAt, id: position.id, limit: limit),
-                logger: logger)
-        return rows.map { ($0.id, $0.createdAt) }
     }
 }

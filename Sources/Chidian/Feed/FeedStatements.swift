@@ -1,95 +1,135 @@
 import Foundation
 import PostgresNIO
 
-/// The feed's segment statements: review ids with their `created_at` as text (the cursor key), newest first,
-/// after a position (NULL keys: from the newest review).
+/// The feed's statement: a whole page in one round trip.
 enum FeedStatements {
-    typealias Row = (id: String, createdAt: String)
-
-    /// The reviews of one category: a range scan of `comments_feed_category`.
-    struct Category: PostgresPreparedStatement {
-        static let name = "feed_category"
+    /// One page of the feed from a position: the walk through its segments, the reviews as comment views with
+    /// `liked` for the viewer, and (when asked) the names of the walk's categories.
+    ///
+    /// The walk is a recursive CTE that takes one segment per step, in order, and stops once it holds `limit` rows
+    /// or has passed the last segment, so a page reads only the segments it reaches. A step is one of three
+    /// branches, each kept from running by a one-time filter unless it is the step's segment:
+    /// - a clicked category (segment < the number of clicked categories): a range scan of `comments_feed_category`;
+    /// - the rest, when some category was clicked: one bounded scan of that index per other category, merged (a
+    ///   single newest-first scan could walk far past the clicked categories' reviews);
+    /// - everything, when none was: a range scan of `comments_feed`.
+    /// Each takes the reviews after the position, newest first, as many as the page still needs; only the first
+    /// step starts at the position (NULL keys: from the newest review), later ones at the top of their segment.
+    /// A state row is the next segment to walk, where in it to start, how many rows the steps before the last
+    /// found, and the last step's ids (referenced once per step, so its ARRAY runs once).
+    ///
+    /// Each walked review comes back once, in walk order, with its segment and `created_at` as text (the cursor's
+    /// keys) and whether its store is shown (what `CommentRepository.views` checks beyond the walk's index
+    /// predicate). The category names come on every row; a page that walked nothing is one row of names alone
+    /// (NULL comment columns and segment).
+    struct Page: PostgresPreparedStatement {
+        static let name = "feed_page"
         static let sql = """
-            SELECT c.id, c.created_at::text FROM comments c
-            WHERE c.category_id = $1 AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-              AND (c.created_at, c.id) < (COALESCE($2::timestamptz, 'infinity'), COALESCE($3, ''))
-            ORDER BY c.created_at DESC, c.id DESC LIMIT $4
+            WITH RECURSIVE walk (segment, at, id, before, ids) AS (
+                SELECT $2::int, COALESCE($3::timestamptz, 'infinity'), COALESCE($4, ''), 0, '{}'::text[]
+                UNION ALL
+                SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids), ARRAY(
+                    (SELECT c.id FROM comments c
+                     WHERE w.segment < cardinality($1::text[]) AND c.category_id = ($1::text[])[w.segment + 1]
+                       AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                       AND (c.created_at, c.id) < (w.at, w.id)
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT $5 - w.before - cardinality(w.ids))
+                    UNION ALL
+                    (SELECT x.id FROM categories k CROSS JOIN LATERAL (
+                         SELECT c.id, c.created_at FROM comments c
+                         WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                           AND (c.created_at, c.id) < (w.at, w.id)
+                         ORDER BY c.created_at DESC, c.id DESC LIMIT $5 - w.before - cardinality(w.ids)
+                     ) x
+                     WHERE w.segment = cardinality($1::text[]) AND cardinality($1::text[]) > 0
+                       AND k.id <> ALL($1::text[])
+                     ORDER BY x.created_at DESC, x.id DESC LIMIT $5 - w.before - cardinality(w.ids))
+                    UNION ALL
+                    (SELECT c.id FROM comments c
+                     WHERE w.segment = cardinality($1::text[]) AND cardinality($1::text[]) = 0
+                       AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                       AND (c.created_at, c.id) < (w.at, w.id)
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT $5 - w.before - cardinality(w.ids)))
+                FROM walk w
+                WHERE w.before + cardinality(w.ids) < $5 AND w.segment <= cardinality($1::text[])
+            ), page AS (
+                SELECT w.segment - 1 AS segment, p.id FROM walk w CROSS JOIN LATERAL unnest(w.ids) AS p(id)
+            ), names AS (
+                SELECT array_agg(k.id ORDER BY o.n) AS ids, array_agg(k.name ORDER BY o.n) AS names
+                FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN categories k ON k.id = o.id
+                WHERE $7
+            )
+            SELECT \(CommentRow.columns),
+                p.segment, s.archived_at IS NULL,
+                EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = $6),
+                n.ids, n.names
+            FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id \(CommentRow.joins)) ON true
+            ORDER BY p.segment, c.created_at DESC, c.id DESC
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .text, .text, .int8, .text, .bool]
 
-        var category: String
-        var createdAt: String?
-        var id: String?
-        var limit: Int
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(category)
-            bindings.append(createdAt)
-            bindings.append(id)
-            bindings.append(limit)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decodeAll((String, String).self) }
-    }
-
-    /// Every review, when the viewer has clicked no category.
-    struct Everything: PostgresPreparedStatement {
-        static let name = "feed_everything"
-        static let sql = """
-            SELECT c.id, c.created_at::text FROM comments c
-            WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-              AND (c.created_at, c.id) < (COALESCE($1::timestamptz, 'infinity'), COALESCE($2, ''))
-            ORDER BY c.created_at DESC, c.id DESC LIMIT $3
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .int8]
-
-        var createdAt: String?
-        var id: String?
-        var limit: Int
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(createdAt)
-            bindings.append(id)
-            bindings.append(limit)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decodeAll((String, String).self) }
-    }
-
-    /// Every review outside the clicked categories: one bounded index scan per remaining category, merged (a
-    /// single newest-first scan could walk far past the clicked categories' reviews).
-    struct Rest: PostgresPreparedStatement {
-        static let name = "feed_rest"
-        static let sql = """
-            SELECT x.id, x.created_at::text FROM categories k CROSS JOIN LATERAL (
-                SELECT c.id, c.created_at FROM comments c
-                WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                  AND (c.created_at, c.id) < (COALESCE($2::timestamptz, 'infinity'), COALESCE($3, ''))
-                ORDER BY c.created_at DESC, c.id DESC LIMIT $4
-            ) x
-            WHERE k.id <> ALL($1::text[])
-            ORDER BY x.created_at DESC, x.id DESC LIMIT $4
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray, .text, .text, .int8]
-
+        /// The walk's categories in order (the rest follows them).
         var clicked: [String]
+        /// The position: a segment (an index into `clicked`, or its count for the rest) and the last row read
+        /// there (nil: from its newest review).
+        var segment: Int
         var createdAt: String?
         var id: String?
+        /// How many rows to walk: a page and one more, which says whether there is a next page.
         var limit: Int
+        /// Whose likes `liked` shows; nobody's for nil.
+        var viewerID: String?
+        var names: Bool
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
+            var bindings = PostgresBindings(capacity: 7)
             bindings.append(clicked)
+            bindings.append(segment)
             bindings.append(createdAt)
             bindings.append(id)
             bindings.append(limit)
+            bindings.append(viewerID)
+            bindings.append(names)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decodeAll((String, String).self) }
+        /// The columns after `CommentRow.columns`.
+        static let trailing = 5
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let cells = row.makeRandomAccess()
+            let base = cells.count - Self.trailing
+            guard base >= 0 else { throw RowShapeMismatch(expected: Self.trailing, actual: cells.count) }
+            var names: [String: String]? = nil
+            if let ids = try cells[base + 3].decode([String]?.self),
+                let values = try cells[base + 4].decode([String]?.self)
+            {
+                names = Dictionary(zip(ids, values)) { a, _ in a }
+            }
+            guard let segment = try cells[base].decode(Int?.self) else { return Row(item: nil, names: names) }
+            var decoded = try CommentRow.decode(row, trailing: Self.trailing)
+            decoded.view.liked = try cells[base + 2].decode(Bool.self)
+            let item = Item(
+                segment: segment, createdAtKey: decoded.createdAtKey, view: decoded.view,
+                shown: try cells[base + 1].decode(Bool.self))
+            return Row(item: item, names: names)
+        }
+    }
+
+    struct Row: Sendable {
+        /// Nil on the one row of a page that walked nothing.
+        var item: Item?
+        /// The walk's categories that still exist, id → name; nil unless asked for.
+        var names: [String: String]?
+    }
+
+    /// A walked review.
+    struct Item: Sendable {
+        var segment: Int
+        var createdAtKey: String
+        var view: CommentView
+        /// False when its store is archived though the review's copy of that flag says not (a trigger keeps them
+        /// equal; this is `CommentRepository.views`' check, kept): walked, so a cursor may stop on it, but not shown.
+        var shown: Bool
     }
 }
