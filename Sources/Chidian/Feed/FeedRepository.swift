@@ -45,6 +45,8 @@ public struct FeedRepository: Sendable {
 
     /// One page in feed order, in one statement; `viewerID` is whose likes `liked` shows (nobody's for nil).
     public func page(ordering: Ordering, cursor: Cursor?, limit: Int, viewerID: String?) async throws -> Result {
+        // The API's limits are at most 100; the statement's scans stop at that and one more.
+        let limit = min(limit, FeedStatements.Page.maxRows - 1)
         var ordering = ordering
         var position = Position(segment: 0)
         if let cursor { (ordering, position) = try Self.decode(cursor) }

@@ -16,42 +16,58 @@ enum FeedStatements {
     /// Each takes the reviews after the position, newest first, as many as the page still needs; only the first
     /// step starts at the position (NULL keys: from the newest review), later ones at the top of their segment.
     /// A state row is the next segment to walk, where in it to start, how many rows the steps before the last
-    /// found, and the last step's ids (referenced once per step, so its ARRAY runs once).
+    /// found, the last step's ids (referenced once per step, so its ARRAY runs once) and the clicked categories.
+    ///
+    /// Two things keep the plan cheap to reuse. Every scan has a constant LIMIT (`maxRows`) under the page's own: the
+    /// planner prices a LIMIT it cannot read as a tenth of its input, which priced this statement in the tens of
+    /// thousands (near `jit_above_cost`) and kept every execution planning anew; the outer LIMIT still stops each
+    /// scan after the rows the page needs. And the branches test the walk's copy of the categories, not `$1`, so a
+    /// custom plan cannot fold branches away and look cheaper than the generic plan PostgreSQL then keeps.
     ///
     /// Each walked review comes back once, in walk order, with its segment and `created_at` as text (the cursor's
     /// keys) and whether its store is shown (what `CommentRepository.views` checks beyond the walk's index
     /// predicate). The category names come on every row; a page that walked nothing is one row of names alone
     /// (NULL comment columns and segment).
     struct Page: PostgresPreparedStatement {
+        /// The most rows a walk may want: a page of the API's largest limit (100) and one more.
+        static let maxRows = 101
         static let name = "feed_page"
         static let sql = """
-            WITH RECURSIVE walk (segment, at, id, before, ids) AS (
-                SELECT $2::int, COALESCE($3::timestamptz, 'infinity'), COALESCE($4, ''), 0, '{}'::text[]
+            WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
+                SELECT $2::int, COALESCE($3::timestamptz, 'infinity'), COALESCE($4, ''), 0, '{}'::text[], $1::text[]
                 UNION ALL
                 SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids), ARRAY(
-                    (SELECT c.id FROM comments c
-                     WHERE w.segment < cardinality($1::text[]) AND c.category_id = ($1::text[])[w.segment + 1]
-                       AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                       AND (c.created_at, c.id) < (w.at, w.id)
-                     ORDER BY c.created_at DESC, c.id DESC LIMIT $5 - w.before - cardinality(w.ids))
+                    (SELECT y.id FROM (
+                         SELECT c.id, c.created_at FROM comments c
+                         WHERE c.category_id = w.clicked[w.segment + 1]
+                           AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                           AND (c.created_at, c.id) < (w.at, w.id)
+                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
+                     WHERE w.segment < cardinality(w.clicked)
+                     ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids))
                     UNION ALL
                     (SELECT x.id FROM categories k CROSS JOIN LATERAL (
-                         SELECT c.id, c.created_at FROM comments c
-                         WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                           AND (c.created_at, c.id) < (w.at, w.id)
-                         ORDER BY c.created_at DESC, c.id DESC LIMIT $5 - w.before - cardinality(w.ids)
+                         SELECT y.id, y.created_at FROM (
+                             SELECT c.id, c.created_at FROM comments c
+                             WHERE c.category_id = k.id
+                               AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                               AND (c.created_at, c.id) < (w.at, w.id)
+                             ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
+                         ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids)
                      ) x
-                     WHERE w.segment = cardinality($1::text[]) AND cardinality($1::text[]) > 0
-                       AND k.id <> ALL($1::text[])
+                     WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
+                       AND k.id <> ALL(w.clicked)
                      ORDER BY x.created_at DESC, x.id DESC LIMIT $5 - w.before - cardinality(w.ids))
                     UNION ALL
-                    (SELECT c.id FROM comments c
-                     WHERE w.segment = cardinality($1::text[]) AND cardinality($1::text[]) = 0
-                       AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                       AND (c.created_at, c.id) < (w.at, w.id)
-                     ORDER BY c.created_at DESC, c.id DESC LIMIT $5 - w.before - cardinality(w.ids)))
+                    (SELECT y.id FROM (
+                         SELECT c.id, c.created_at FROM comments c
+                         WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                           AND (c.created_at, c.id) < (w.at, w.id)
+                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
+                     WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
+                     ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids))), w.clicked
                 FROM walk w
-                WHERE w.before + cardinality(w.ids) < $5 AND w.segment <= cardinality($1::text[])
+                WHERE w.before + cardinality(w.ids) < $5 AND w.segment <= cardinality(w.clicked)
             ), page AS (
                 SELECT w.segment - 1 AS segment, p.id FROM walk w CROSS JOIN LATERAL unnest(w.ids) AS p(id)
             ), names AS (
@@ -75,7 +91,7 @@ enum FeedStatements {
         var segment: Int
         var createdAt: String?
         var id: String?
-        /// How many rows to walk: a page and one more, which says whether there is a next page.
+        /// How many rows to walk, at most `maxRows`: a page and one more, which says whether there is a next page.
         var limit: Int
         /// Whose likes `liked` shows; nobody's for nil.
         var viewerID: String?
