@@ -4,18 +4,24 @@
 #   1. builds the release binary (its own scratch path, so it never fights the debug build);
 #   2. generates (or reuses) the data set and imports it into a dedicated database, timing the import against
 #      a raw COPY of the same rows into an empty migrated database;
-#   3. starts the release server on a free port and drives each scenario with wrk, and each read scenario's
-#      SQL with pgbench (same statements, same order, same row counts);
-#   4. imports the same data set into a second, live database (BENCH_DB_live: the demo seed/ with a server on it)
+#   3. writes the request sequences (scripts/bench/workload.py): store and comment pages drawn Zipf over every
+#      store, a Zipf mix of 10,000 real search texts, and the mixed scenario's lines;
+#   4. starts the release server on a free port once per cache mode (issue #22: on, then CACHE=off) and drives
+#      every scenario with wrk, and each read scenario's SQL once with pgbench (same statements, same order, same
+#      row counts); during the mixed scenario scripts/bench/ryw.py checks that writes are read back at once;
+#   5. imports the same data set into a second, live database (BENCH_DB_live: the demo seed/ with a server on it)
 #      while wrk reads its store pages, against the same pages read idle;
-#   5. writes docs/BENCHMARKS.md from scripts/bench/BENCHMARKS.md.in.
+#   6. writes docs/BENCHMARKS.md from scripts/bench/BENCHMARKS.md.in.
 #
 # Knobs (environment): BENCH_STORES, BENCH_USERS, BENCH_COMMENTS (20000 / 100000 / 1000000), BENCH_DURATION
 # (seconds per run, 15), BENCH_CONNECTIONS (64), BENCH_DB (chidian_bench), BENCH_LOG_LEVEL (warning),
 # BENCH_DOC (docs/BENCHMARKS.md),
-# BENCH_BIN (a prebuilt binary instead of the release build), BENCH_SKIP_IMPORT (1: reuse the bench database),
-# BENCH_SKIP_LIVE (1: leave out the import into a live database), BENCH_LIVE_CONNECTIONS (16) and
-# BENCH_LIVE_DELAY_MS (10): the live import's read load, each connection pausing between requests.
+# BENCH_BIN (a prebuilt binary instead of the release build), BENCH_SKIP_IMPORT (1: reuse the bench database, only
+# migrated; the data set is then generated only for the live import), BENCH_SKIP_LIVE (1: leave out the import into
+# a live database), BENCH_LIVE_CONNECTIONS (16) and BENCH_LIVE_DELAY_MS (10): the live import's read load, each
+# connection pausing between requests; BENCH_LIVE_CACHE (off: its server's CACHE); BENCH_CACHE_MODES ("on off":
+# the server's cache modes, in order); BENCH_MIX_USERS (32: signed-in users of the mixed scenario); BENCH_LINES
+# (200000: lines per generated request file); BENCH_SEED (1: the popularity rankings and draws).
 # Data and results go to .bench/ (git-ignored).
 # Every wait is bounded and the server this script starts is always stopped.
 set -euo pipefail
@@ -35,6 +41,11 @@ COPY_DB=${BENCH_DB}_copy
 LIVE_DB=${BENCH_DB}_live
 LIVE_CONNECTIONS=${BENCH_LIVE_CONNECTIONS:-16}
 LIVE_DELAY_MS=${BENCH_LIVE_DELAY_MS:-10}
+LIVE_CACHE=${BENCH_LIVE_CACHE:-off}
+MODES=${BENCH_CACHE_MODES:-on off}
+MIX_USERS=${BENCH_MIX_USERS:-32}
+LINES=${BENCH_LINES:-200000}
+SEED=${BENCH_SEED:-1}
 LOG_LEVEL=${BENCH_LOG_LEVEL:-warning}
 DOC=${BENCH_DOC:-docs/BENCHMARKS.md}
 pgbin=/usr/lib/postgresql/15/bin
@@ -49,6 +60,7 @@ seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; 
 
 [[ "$BENCH_DB" =~ ^[a-z_][a-z0-9_]*$ ]] || die "BENCH_DB must be a plain lower-case identifier"
 [ "$BENCH_DB" != chidian ] || die "refusing to use the development database 'chidian'"
+for mode in $MODES $LIVE_CACHE; do [[ "$mode" =~ ^(on|off)$ ]] || die "cache modes are on and off, not '$mode'"; done
 
 # --- Tools -------------------------------------------------------------------------------------------------
 if ! command -v wrk >/dev/null; then
@@ -58,7 +70,7 @@ if ! command -v wrk >/dev/null; then
     $sudo apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
 fi
-for tool in curl perl "$pgbin/pgbench" "$pgbin/psql"; do command -v "$tool" >/dev/null || die "missing $tool"; done
+for tool in curl perl python3 "$pgbin/pgbench" "$pgbin/psql"; do command -v "$tool" >/dev/null || die "missing $tool"; done
 
 # --- Database URLs -----------------------------------------------------------------------------------------
 main_url=${DATABASE_URL:-$(scripts/db.sh url)}
@@ -82,8 +94,16 @@ mkdir -p "$out" "$res"
 rm -f "$res"/*
 
 # --- Data set ----------------------------------------------------------------------------------------------
+# Reusing the bench database (BENCH_SKIP_IMPORT=1) needs no data set; the live import still does.
+reuse=0
+if [ "${BENCH_SKIP_IMPORT:-}" = 1 ] && [ "$(sql "$base/postgres" "SELECT count(*) FROM pg_database WHERE datname = '$BENCH_DB'")" = 1 ]; then
+    reuse=1
+fi
 data=$out/data-$STORES-$USERS-$COMMENTS
-if [ -f "$data/.complete" ]; then
+generate_s="not needed"
+if [ "$reuse" = 1 ] && [ "${BENCH_SKIP_LIVE:-}" = 1 ]; then
+    say "the data set is not needed (the database is reused, no live import)"
+elif [ -f "$data/.complete" ]; then
     say "reusing $data"
     generate_s=reused
 else
@@ -100,9 +120,12 @@ recreate() {
     DATABASE_URL=$base/$1 "$BIN" migrate >/dev/null
 }
 
-if [ "${BENCH_SKIP_IMPORT:-}" = 1 ] && [ "$(sql "$base/postgres" "SELECT count(*) FROM pg_database WHERE datname = '$BENCH_DB'")" = 1 ]; then
-    say "BENCH_SKIP_IMPORT=1: reusing $BENCH_DB as it is; import and COPY not measured"
+if [ "$reuse" = 1 ]; then
+    say "BENCH_SKIP_IMPORT=1: reusing $BENCH_DB; import and COPY not measured"
     import_s=skipped copy_s=skipped copy_rows=skipped
+    # The server refuses a schema behind its binary; a migration edited after it was applied fails here instead.
+    DATABASE_URL=$bench_url "$BIN" migrate 2>&1 | sed 's/^/bench: migrate: /' >&2 \
+        || die "could not migrate $BENCH_DB; run without BENCH_SKIP_IMPORT=1 to import it afresh"
 else
     # --- Import, timed
     say "importing into $BENCH_DB"
@@ -150,7 +173,7 @@ else
     psql "$base/postgres" -c "DROP DATABASE IF EXISTS $COPY_DB WITH (FORCE)" >/dev/null
 fi
 
-# --- Benchmark viewers -------------------------------------------------------------------------------------
+# --- Benchmark users ---------------------------------------------------------------------------------------
 password=bench-password-1
 create_user() {
     local id
@@ -160,6 +183,10 @@ create_user() {
 }
 viewer_id=$(create_user benchviewer)
 writer_id=$(create_user benchwriter)
+# The read-your-writes client's own user, and the mixed scenario's signed-in users (writes spread over them).
+ryw_id=$(create_user benchryw)
+mix_names=()
+for i in $(seq 1 "$MIX_USERS"); do create_user "benchmix$i" >/dev/null; mix_names+=("benchmix$i"); done
 # The viewer has clicked in the 10 categories with the most reviews, the biggest first.
 psql "$bench_url" -c "DELETE FROM viewer_interests WHERE viewer = 'u:$viewer_id'" -c "
     INSERT INTO viewer_interests (viewer, category_id, score, score_at, clicks)
@@ -172,10 +199,18 @@ psql "$bench_url" -c "DELETE FROM viewer_interests WHERE viewer = 'u:$viewer_id'
 
 # --- Request paths -----------------------------------------------------------------------------------------
 paths=$out/paths
-mkdir -p "$paths"
-sql "$bench_url" "SELECT '/v1/stores/' || id FROM stores WHERE archived_at IS NULL ORDER BY random()" >"$paths/store"
+rm -rf "$paths"
+mkdir -p "$paths/pool"
+workload() { python3 "$here/workload.py" --seed "$SEED" --n "$LINES" "$@"; }
+# Store and comment pages: a store per request, Zipf-drawn (s = 0.99) over every live store ranked by a seeded
+# shuffle; the comment pages follow the same sequence. Posting keeps today's uniform walk of every store.
+sql "$bench_url" "SELECT id FROM stores WHERE archived_at IS NULL ORDER BY id" >"$paths/pool/stores"
+workload zipf --items "$paths/pool/stores" --prefix /v1/stores/ --stream store --out "$paths/store" >"$res/zipf-stores.txt"
 sed 's|$|/comments|' "$paths/store" >"$paths/reviews"
+sql "$bench_url" "SELECT '/v1/stores/' || id || '/comments' FROM stores WHERE archived_at IS NULL ORDER BY random()" \
+    >"$paths/post"
 sql "$bench_url" "SELECT '/v1/comments/' || id FROM comments WHERE kind = 'review' ORDER BY random() LIMIT 50000" >"$paths/click"
+echo /health >"$paths/health"
 echo /v1/feed/featured >"$paths/feed"
 echo /v1/promotions/daily >"$paths/daily"
 urlencode() { printf %s "$1" | od -An -tx1 | tr -d ' \n' | sed 's/../%&/g'; }
@@ -183,6 +218,26 @@ search_queries=("1-char Chinese:鱼" "2-char Chinese:火锅" "3-char Chinese:水
 for i in "${!search_queries[@]}"; do
     echo "/v1/search?q=$(urlencode "${search_queries[$i]#*:}")" >"$paths/search$i"
 done
+# The search mix: 10,000 real texts of the database in classes (workload.py), drawn Zipf. Review bodies are a
+# fixed sample (md5 order), so the same data gives the same texts.
+pool=$paths/pool
+sql "$bench_url" "SELECT name FROM search_dishes ORDER BY name" >"$pool/dishes"
+sql "$bench_url" "SELECT name FROM categories ORDER BY name" >"$pool/categories"
+sql "$bench_url" "SELECT DISTINCT name FROM stores WHERE archived_at IS NULL ORDER BY name" >"$pool/names"
+psql -At -F $'\t' "$bench_url" -c "SELECT syllables, initials FROM search_pinyin WHERE ready AND syllables <> '' ORDER BY source" \
+    >"$pool/pinyin"
+sql "$bench_url" "SELECT body FROM comments WHERE kind = 'review' AND hidden_at IS NULL ORDER BY md5(id) LIMIT 5000" \
+    | tr '\t' ' ' >"$pool/bodies"
+workload search-texts --pool "$pool" --out "$paths/search-texts" --summary "$res/search-mix.md"
+workload search-paths --texts "$paths/search-texts" --out "$paths/search-zipf"
+# Reviews the mixed scenario likes and opens: each store's first page (what a reader of it sees), none by a
+# benchmark user (liking one's own review is refused).
+psql -At -F $'\t' "$bench_url" -c "SELECT s.id, c.id FROM stores s CROSS JOIN LATERAL (
+        SELECT c.id FROM comments c
+        WHERE c.store_id = s.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+          AND c.author_id NOT IN (SELECT id FROM users WHERE name LIKE 'bench%')
+        ORDER BY c.created_at DESC, c.id DESC LIMIT 20) c
+    WHERE s.archived_at IS NULL ORDER BY 1, 2" >"$pool/first-pages"
 
 # --- Server ------------------------------------------------------------------------------------------------
 free_port() {
@@ -191,57 +246,85 @@ free_port() {
     echo "$port"
 }
 port=$(free_port)
+api=http://127.0.0.1:$port
 server_pid=""
 stop_server() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill "$server_pid" 2>/dev/null || true
         for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.2; done
-        kill -9 "$server_pid" 2>/dev/null || true
+        if kill -0 "$server_pid" 2>/dev/null; then
+            say "the server did not stop within 10 s of SIGTERM; killing it"
+            kill -9 "$server_pid" 2>/dev/null || true
+        fi
+        wait "$server_pid" 2>/dev/null || true   # reaped here, so bash reports no "Killed" job
     fi
+    server_pid=""
 }
 trap stop_server EXIT
+# start_server CACHE-MODE DATABASE-URL LOG: the release server with rate limits off, the cache on (CACHE unset:
+# what production runs) or off (CACHE=off); returns once /health answers, or fails after 60 s.
+start_server() {
+    local cache=(-u CACHE)
+    [ "$1" = off ] && cache=(CACHE=off)
+    env "${cache[@]}" DATABASE_URL="$2" LOG_LEVEL="$LOG_LEVEL" RATE_LIMITS=off STATIC_DIR="$out/static" \
+        "$BIN" serve --host 127.0.0.1 --port "$port" >>"$3" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
+    curl -fsS "$api/health" >/dev/null || { tail -20 "$3" >&2; return 1; }
+    say "server $server_pid on port $port (cache $1)"
+}
 # The image scenario's baseline: the same bytes as a plain file, served by the same server (STATIC_DIR).
 mkdir -p "$out/static"
 perl -e 'print "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x02\x80\0\0\x01\xe0\x08\x02\0\0\0\0\0\0\0";
     srand(7); print pack("C*", map { int(rand(256)) } 1 .. 204800 - 33)' >"$out/static/bench.png"
-DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL RATE_LIMITS=off STATIC_DIR=$out/static "$BIN" serve --host 127.0.0.1 --port "$port" \
-    >"$res/server.log" 2>&1 &
-server_pid=$!
-api=http://127.0.0.1:$port
-for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
-curl -fsS "$api/health" >/dev/null || { tail -20 "$res/server.log" >&2; die "the server did not start"; }
-say "server $server_pid on port $port"
 
 login() {
     curl -fsS -X POST -H 'Content-Type: application/json' -d "{\"name\":\"$1\",\"password\":\"$password\"}" \
-        "$api/v1/auth/login" | grep -o '"token":"[^"]*"' | cut -d'"' -f4
+        "$api/v1/auth/login" | grep -o '"token":"[^"]*"' | cut -d'"' -f4 || true   # empty on failure: the caller says so
 }
-viewer_token=$(login benchviewer)
-writer_token=$(login benchwriter)
-[ -n "$viewer_token" ] && [ -n "$writer_token" ] || die "could not sign the benchmark users in"
-search_status=$(curl -s -o /dev/null -w '%{http_code}' "$api$(cat "$paths/search0")")
-image_id=$(curl -fsS -X POST -H "Authorization: Bearer $writer_token" -H 'Content-Type: image/png' \
-    --data-binary @"$out/static/bench.png" "$api/v1/images" | grep -o '"id":"[^"]*"' | cut -d'"' -f4)
-[ -n "$image_id" ] || die "could not upload the benchmark image"
-echo "/v1/images/$image_id" >"$paths/image"
-echo "/static/bench.png" >"$paths/static"
-cmp -s <(curl -fsS "$api/v1/images/$image_id") "$out/static/bench.png" || die "the served image differs from the file"
+# Once, on the first server: sign the users in (sessions outlive the server), upload the benchmark image, write
+# the mixed scenario's lines (they name the image) and the pgbench binds.
+viewer_token=""
+prepare() {
+    viewer_token=$(login benchviewer)
+    writer_token=$(login benchwriter)
+    ryw_token=$(login benchryw)
+    [ -n "$viewer_token" ] && [ -n "$writer_token" ] && [ -n "$ryw_token" ] || die "could not sign the benchmark users in"
+    : >"$paths/tokens"
+    for name in "${mix_names[@]}"; do
+        local token
+        token=$(login "$name")
+        [ -n "$token" ] || die "could not sign $name in"
+        echo "$token" >>"$paths/tokens"
+    done
+    search_status=$(curl -s -o /dev/null -w '%{http_code}' "$api$(cat "$paths/search0")")
+    image_id=$(curl -fsS -X POST -H "Authorization: Bearer $writer_token" -H 'Content-Type: image/png' \
+        --data-binary @"$out/static/bench.png" "$api/v1/images" | grep -o '"id":"[^"]*"' | cut -d'"' -f4 || true)
+    [ -n "$image_id" ] || die "could not upload the benchmark image"
+    echo "/v1/images/$image_id" >"$paths/image"
+    echo "/static/bench.png" >"$paths/static"
+    cmp -s <(curl -fsS "$api/v1/images/$image_id") "$out/static/bench.png" || die "the served image differs from the file"
+    workload mixed --stores "$pool/stores" --reviews "$pool/first-pages" --texts "$paths/search-texts" \
+        --image "/v1/images/$image_id" --users "$MIX_USERS" --out "$paths/mixed" --summary "$res/mixed-mix.md"
 
-# --- pgbench variables: the binds the endpoints send -------------------------------------------------------
-token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
-category=$(sql "$bench_url" "SELECT category_id FROM viewer_interests WHERE viewer = 'u:$viewer_id' ORDER BY score DESC, category_id LIMIT 1")
-feed_ids="{$(sql "$bench_url" "SELECT c.id FROM comments c
-    WHERE c.category_id = '$category' AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-    ORDER BY c.created_at DESC, c.id DESC LIMIT 20" | paste -sd,)}"
-promo_ids="{$(sql "$bench_url" "SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
-    ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT 10" | paste -sd,)}"
-sample_store=$(sql "$bench_url" "SELECT substr(id, 2)::int FROM stores ORDER BY rating_count DESC, id LIMIT 1")
-declare -A vars=(
-    [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
-    [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store"
-)
+    # pgbench variables: the binds the endpoints send.
+    token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
+    category=$(sql "$bench_url" "SELECT category_id FROM viewer_interests WHERE viewer = 'u:$viewer_id' ORDER BY score DESC, category_id LIMIT 1")
+    feed_ids="{$(sql "$bench_url" "SELECT c.id FROM comments c
+        WHERE c.category_id = '$category' AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+        ORDER BY c.created_at DESC, c.id DESC LIMIT 20" | paste -sd,)}"
+    promo_ids="{$(sql "$bench_url" "SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
+        ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT 10" | paste -sd,)}"
+    sample_store=$(sql "$bench_url" "SELECT substr(id, 2)::int FROM stores ORDER BY rating_count DESC, id LIMIT 1")
+    vars=(
+        [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
+        [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store"
+    )
+    pgbench_defines=()
+    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+}
+declare -A vars=()
 pgbench_defines=()
-for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 
 # --- Runs --------------------------------------------------------------------------------------------------
 # run_wrk NAME PATHS TOKEN METHOD BODY [CONNECTIONS THREADS SECONDS]
@@ -252,43 +335,94 @@ run_wrk() {
         timeout $((d + 60)) wrk -t"$th" -c"$c" -d"${d}s" --timeout 10s --latency -s "$here/wrk.lua" "$api" \
         >"$res/$name.wrk.log" 2>&1 || say "wrk $name exited with $?"
 }
+# pgbench runs once per read scenario (the database's limit does not depend on the server's cache), right after
+# the first mode's wrk of the same scenario.
 run_pgbench() {
     local name=$1
+    [ -f "$res/$name.pgbench.log" ] && return
     say "pgbench $name (-c$CONNECTIONS -j$THREADS ${DURATION}s)"
     timeout $((DURATION + 120)) "$pgbin/pgbench" -n -M prepared -c "$CONNECTIONS" -j "$THREADS" -T "$DURATION" \
         -f "$here/$name.sql" "${pgbench_defines[@]}" "$bench_url" >"$res/$name.pgbench.log" 2>&1 \
         || say "pgbench $name exited with $?"
 }
+# run_ryw NAME SECONDS: the read-your-writes client (scripts/bench/ryw.py) for about SECONDS, bounded by timeout.
+run_ryw() {
+    sql "$bench_url" "SELECT DISTINCT store_id FROM comments WHERE author_id = '$ryw_id'" >"$paths/ryw-reviewed"
+    timeout $(($2 + 60)) python3 "$here/ryw.py" --api "$api" --token "$ryw_token" --user "$ryw_id" \
+        --stores "$paths/store" --reviewed "$paths/ryw-reviewed" --seconds "$2" --seed "$1" \
+        --out "$res/$1.ryw" --log "$res/$1.ryw.log" 2>>"$res/$1.ryw.log" || say "ryw $1 exited with $?"
+}
+# run_mixed MODE: wrk with scripts/bench/mixed.lua, and ryw.py alongside for the same time.
+run_mixed() {
+    local name=mixed.$1 ryw_pid
+    run_ryw "$name" "$DURATION" &
+    ryw_pid=$!
+    say "wrk $name (-t$THREADS -c$CONNECTIONS ${DURATION}s) with ryw.py alongside"
+    BENCH_MIXED=$paths/mixed BENCH_TOKENS=$paths/tokens BENCH_OUT=$res/$name.wrk \
+        timeout $((DURATION + 60)) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
+        -s "$here/mixed.lua" "$api" >"$res/$name.wrk.log" 2>&1 || say "wrk $name exited with $?"
+    wait "$ryw_pid" || true
+}
 get() { sed -n "s/^$2=//p" "$res/$1.wrk" 2>/dev/null || true; }
 tps() { grep -oP 'tps = \K[0-9.]+(?= \(without)' "$res/$1.pgbench.log" 2>/dev/null | awk '{ printf "%.1f", $1 }' || true; }
+ryw() { grep -oP "(?<=\b$2=)[0-9]+" "$res/$1.ryw" 2>/dev/null || true; }
+rss() { awk -v key="$1:" '$1 == key { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status"; }
 
-run_wrk feed "$paths/feed" "$viewer_token" GET ""
-run_pgbench feed
-run_wrk store "$paths/store" "" GET ""
-run_pgbench store
-# The web client's pages as HTML, beside the JSON routes they draw from (anonymous: a new visitor each request).
-sed 's|^/v1||' "$paths/store" >"$paths/store-html"
-echo / >"$paths/home-html"
-run_wrk store-html "$paths/store-html" "" GET ""
-run_wrk home-html "$paths/home-html" "" GET ""
-run_wrk reviews "$paths/reviews" "" GET ""
-run_pgbench reviews
-run_wrk daily "$paths/daily" "" GET ""
-run_pgbench daily
+# With the cache, one read of each distinct search text first (a server that has run a while has them), so the Zipf
+# run measures a warm cache instead of 10,000 first reads queued at the search gate. Bounded; timed for the report.
+warm_s=n/a
+warm_search() {
+    local distinct t
+    distinct=$(sort -u "$paths/search-zipf" | wc -l)
+    say "warming the cache: one read of each of the $distinct distinct search texts"
+    t=$(now)
+    sort -u "$paths/search-zipf" | sed "s|^|$api|" | timeout 900 xargs -P 8 -n 25 curl -s -o /dev/null || say "warm-up ended early"
+    warm_s=$(seconds_since "$t")
+    echo "$distinct" >"$res/warm-distinct"
+}
+
+declare -A rss_peak=() rss_now=()
 short=$((DURATION / 3 > 3 ? DURATION / 3 : 3))
-for i in "${!search_queries[@]}"; do
-    run_wrk "search$i" "$paths/search$i" "" GET ""
-    run_wrk "search$i-c1" "$paths/search$i" "" GET "" 1 1 "$short"
-done
-run_wrk image "$paths/image" "" GET ""
-run_wrk static "$paths/static" "" GET ""
-run_wrk post "$paths/reviews" "$writer_token" POST '{"rating":4,"body":"bench review %n: 水煮鱼很嫩，火锅底料香。"}'
-run_wrk click "$paths/click" "$viewer_token" GET ""
-
-rss_peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")
-rss_now=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")
-stop_server
-server_pid=""
+# Every scenario against one server of the given cache mode; results are NAME.MODE.wrk.
+run_mode() {
+    local m=$1
+    say "--- cache $m"
+    start_server "$m" "$bench_url" "$res/server.$m.log" || die "the server (cache $m) did not start"
+    [ -n "$viewer_token" ] || prepare
+    # The HTTP limit: the cheapest route, nothing behind it.
+    run_wrk "health.$m" "$paths/health" "" GET ""
+    run_wrk "feed.$m" "$paths/feed" "$viewer_token" GET ""
+    run_pgbench feed
+    run_wrk "store.$m" "$paths/store" "" GET ""
+    run_pgbench store
+    # The web client's pages as HTML, beside the JSON routes they draw from (anonymous: a new visitor each request).
+    sed 's|^/v1||' "$paths/store" >"$paths/store-html"
+    echo / >"$paths/home-html"
+    run_wrk "store-html.$m" "$paths/store-html" "" GET ""
+    run_wrk "home-html.$m" "$paths/home-html" "" GET ""
+    run_wrk "reviews.$m" "$paths/reviews" "" GET ""
+    run_pgbench reviews
+    run_wrk "daily.$m" "$paths/daily" "" GET ""
+    run_pgbench daily
+    for i in "${!search_queries[@]}"; do
+        run_wrk "search$i.$m" "$paths/search$i" "" GET ""
+        run_wrk "search$i-c1.$m" "$paths/search$i" "" GET "" 1 1 "$short"
+    done
+    [ "$m" = on ] && warm_search
+    run_wrk "search-zipf.$m" "$paths/search-zipf" "" GET ""
+    run_wrk "image.$m" "$paths/image" "" GET ""
+    run_wrk "static.$m" "$paths/static" "" GET ""
+    run_wrk "post.$m" "$paths/post" "$writer_token" POST '{"rating":4,"body":"bench review %n: 水煮鱼很嫩，火锅底料香。"}'
+    run_wrk "click.$m" "$paths/click" "$viewer_token" GET ""
+    # Read-your-writes: a quick pass on the otherwise idle server, then the timed run alongside the mixed load.
+    say "ryw quick pass (cache $m)"
+    run_ryw "ryw-quick.$m" 3
+    run_mixed "$m"
+    rss_peak[$m]=$(rss VmHWM)
+    rss_now[$m]=$(rss VmRSS)
+    stop_server
+}
+for mode in $MODES; do run_mode "$mode"; done
 
 # --- EXPLAIN (ANALYZE, BUFFERS) of the hot queries ---------------------------------------------------------
 # Each statement of the pgbench scripts with the variables as literals (store: the most-reviewed store).
@@ -302,7 +436,8 @@ for name in feed store reviews daily; do explain "$name"; done
 
 # Search builds its SQL from the query (SearchPlan), so its plans are taken from the running server instead:
 # auto_explain on the benchmark database only, one request per query class, plans read from the private
-# cluster's log. Best effort: skipped when the log is not ours to read (DATABASE_URL given).
+# cluster's log. Best effort: skipped when the log is not ours to read (DATABASE_URL given). The server's cache is
+# off, so the measured request reaches PostgreSQL after the warm-up one.
 search_plans() {
     local log
     log="$(cat .postgres/root 2>/dev/null)/server.log"
@@ -312,10 +447,7 @@ search_plans() {
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_analyze = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_buffers = on" \
         -c "ALTER DATABASE $BENCH_DB SET auto_explain.log_nested_statements = on" >/dev/null
-    DATABASE_URL=$bench_url LOG_LEVEL=$LOG_LEVEL RATE_LIMITS=off "$BIN" serve --host 127.0.0.1 --port "$port" \
-        >>"$res/server.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
+    start_server off "$bench_url" "$res/server.plans.log" || echo "(not captured: the server did not start)"
     for i in "${!search_queries[@]}"; do
         curl -s -o /dev/null "$api$(cat "$paths/search$i")"   # warm: the first request may refresh caches
         local size
@@ -332,7 +464,6 @@ search_plans() {
         echo
     done
     stop_server
-    server_pid=""
     psql "$base/postgres" -c "ALTER DATABASE $BENCH_DB RESET ALL" >/dev/null
 }
 search_plans >"$res/SEARCH_PLANS.md" 2>&1 || true
@@ -353,11 +484,9 @@ live_import() {
     psql "$live_url" -c "UPDATE users SET name = 'demo-' || id" -c "VACUUM ANALYZE" >/dev/null
     sql "$live_url" "SELECT '/v1/stores/' || id FROM stores WHERE archived_at IS NULL ORDER BY id" >"$paths/live-store"
     live_stores=$(wc -l <"$paths/live-store")
-    DATABASE_URL=$live_url LOG_LEVEL=$LOG_LEVEL RATE_LIMITS=off "$BIN" serve --host 127.0.0.1 --port "$port" \
-        >"$res/live-server.log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 1 120); do curl -fsS "$api/health" >/dev/null 2>&1 && break; sleep 0.5; done
-    curl -fsS "$api/health" >/dev/null || { tail -20 "$res/live-server.log" >&2; say "the live server did not start"; return 1; }
+    # The cache off by default (BENCH_LIVE_CACHE): this measures readers against the import in the database, and a
+    # cache of the 36 demo stores would answer nearly every read without asking PostgreSQL.
+    start_server "$LIVE_CACHE" "$live_url" "$res/live-server.log" || { say "the live server did not start"; return 1; }
     BENCH_DELAY_MS=$LIVE_DELAY_MS run_wrk live-idle "$paths/live-store" "" GET "" "$LIVE_CONNECTIONS"
 
     say "live import: seeding $data into $LIVE_DB while wrk reads store pages"
@@ -375,9 +504,8 @@ live_import() {
     for _ in $(seq 1 100); do kill -0 "$wrk_pid" 2>/dev/null || break; sleep 0.2; done
     kill -9 "$wrk_pid" 2>/dev/null || true
     wait "$wrk_pid" 2>/dev/null || true
-    live_rss=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")
+    live_rss=$(rss VmHWM)
     stop_server
-    server_pid=""
     if [ "$status" != 0 ]; then
         tail -5 "$res/live-import.log" >&2
         live_import_s="failed (exit $status)"
@@ -399,34 +527,95 @@ say "writing $DOC"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN { if (v == "n/a" || v == "") print "?"; else if ((dir == ">=" && v + 0 >= t) || (dir == "<=" && v + 0 <= t)) print "met"; else print "**missed**" }'; }
 import_ratio=$(ratio "$copy_s" "$import_s")
+# Targets, each "<mode> <what>: <verdict>" for the Target column. NAME is the scenario without its mode.
+t_pg() { echo "$1 ≥ $3× pgbench: $(verdict "$(ratio "$(get "$2.$1" rps)" "$(tps "$2")")" "$3" ">=")"; }
+t_health() { echo "$1 ≥ $3× /health: $(verdict "$(ratio "$(get "$2.$1" rps)" "$(get "health.$1" rps)")" "$3" ">=")"; }
+t_p95() { echo "$1 p95 ≤ $3 ms: $(verdict "$(get "$2.$1" p95)" "$3" "<=")"; }
+# Stale reads of a read-your-writes run: any is missed; a run that did not report, or had errors, is unknown.
+t_stale() {
+    local stale errors
+    stale=$(ryw "$2.$1" stale) errors=$(ryw "$2.$1" errors)
+    if [ -z "$stale" ]; then echo "$1 0 stale reads: ?"
+    elif [ "$stale" != 0 ]; then echo "$1 0 stale reads: **missed** ($stale)"
+    elif [ "$errors" != 0 ]; then echo "$1 0 stale reads: ? ($errors errors)"
+    else echo "$1 0 stale reads: met"; fi
+}
 {
-    echo "| Scenario | Requests/s | p50 ms | p95 ms | p99 ms | Non-2xx | pgbench tps | Endpoint / pgbench | Target |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    echo "| Scenario | Cache on: requests/s | p50 ms | p95 ms | p99 ms | Non-2xx | Cache off: requests/s | p50 ms | p95 ms | p99 ms | Non-2xx | pgbench tps | On ÷ pgbench | Off ÷ pgbench | On ÷ /health | Off ÷ /health | Target |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    # row NAME LABEL [PGBENCH-SCRIPT] [TARGET] [HEALTH-RATIO: yes|no]
     row() {
-        local name=$1 label=$2 pg=${3:-} target=${4:-}
-        local r=n/a
-        [ -n "$pg" ] && r=$(ratio "$(get "$name" rps)" "$pg")
-        echo "| $label | $(get "$name" rps) | $(get "$name" p50) | $(get "$name" p95) | $(get "$name" p99) | $(get "$name" non2xx) | ${pg:-–} | $r | $target |"
+        local name=$1 label=$2 pg=${3:-} target=${4:-} vs_health=${5:-yes} line m tps_value=""
+        [ -n "$pg" ] && tps_value=$(tps "$pg")
+        line="| $label"
+        for m in on off; do
+            line+=" | $(get "$name.$m" rps) | $(get "$name.$m" p50) | $(get "$name.$m" p95) | $(get "$name.$m" p99) | $(get "$name.$m" non2xx)"
+        done
+        line+=" | ${tps_value:-–}"
+        for m in on off; do
+            if [ -n "$pg" ]; then line+=" | $(ratio "$(get "$name.$m" rps)" "$tps_value")"; else line+=" | –"; fi
+        done
+        for m in on off; do
+            if [ "$vs_health" = yes ]; then line+=" | $(ratio "$(get "$name.$m" rps)" "$(get "health.$m" rps)")"; else line+=" | –"; fi
+        done
+        echo "$line | $target |"
     }
-    row feed "Featured feed (signed in, 10 categories)" "$(tps feed)" "≥ 0.5× pgbench: $(verdict "$(ratio "$(get feed rps)" "$(tps feed)")" 0.5 ">=")"
-    row store "Store page" "$(tps store)" "≥ 0.5× pgbench: $(verdict "$(ratio "$(get store rps)" "$(tps store)")" 0.5 ">=")"
-    row reviews "Store reviews page" "$(tps reviews)" "≥ 0.5× pgbench: $(verdict "$(ratio "$(get reviews rps)" "$(tps reviews)")" 0.5 ">=")"
-    row daily "Daily promotions" "$(tps daily)" ""
-    row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews)" "" ""
-    echo "| Store page HTML ÷ JSON store page | | | | | | | **$(ratio "$(get store-html rps)" "$(get store rps)")** | |"
-    row home-html "Home page as HTML (\`/\`: daily promotions and the featured feed, a new visitor)" "" ""
-    echo "| Home page HTML ÷ JSON daily promotions | | | | | | | **$(ratio "$(get home-html rps)" "$(get daily rps)")** | |"
+    # quotient LABEL A B: A's rate ÷ B's rate in each mode, in the requests/s columns.
+    quotient() {
+        echo "| $1 | **$(ratio "$(get "$2.on" rps)" "$(get "$3.on" rps)")** | | | | | **$(ratio "$(get "$2.off" rps)" "$(get "$3.off" rps)")** | | | | | | | | | | |"
+    }
+    cached() { echo "$(t_pg on "$1" 1.0); $(t_health on "$1" 0.6); $(t_pg off "$1" 0.5)"; }
+    row health "\`GET /health\` (the HTTP limit)" "" ""
+    row feed "Featured feed (signed in, 10 categories)" feed "$(t_pg off feed 0.5)"
+    row store "Store page (Zipf)" store "$(cached store)"
+    row reviews "Store reviews page (\`/v1/stores/{id}/comments\`, Zipf)" reviews "$(cached reviews)"
+    row daily "Daily promotions" daily "$(cached daily)"
+    row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews, Zipf)"
+    quotient "Store page HTML ÷ JSON store page" store-html store
+    row home-html "Home page as HTML (\`/\`: daily promotions and the featured feed, a new visitor)"
+    quotient "Home page HTML ÷ JSON daily promotions" home-html daily
     for i in "${!search_queries[@]}"; do
         label=${search_queries[$i]%%:*}; q=${search_queries[$i]#*:}
-        row "search$i" "Search $label \`$q\` (c$CONNECTIONS)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i" p95)" 20 "<=")"
-        row "search$i-c1" "Search $label \`$q\` (1 connection)" "" "p95 ≤ 20 ms: $(verdict "$(get "search$i-c1" p95)" 20 "<=")"
+        row "search$i" "Search $label \`$q\` (c$CONNECTIONS)" "" "$(t_p95 on "search$i" 20); $(t_p95 off "search$i" 20)"
+        row "search$i-c1" "Search $label \`$q\` (1 connection)" "" "$(t_p95 on "search$i-c1" 20); $(t_p95 off "search$i-c1" 20)" no
     done
-    row image "A 200 kB image from PostgreSQL (\`/v1/images/{id}\`)" "" ""
-    row static "The same 200 kB as a plain file (\`/static/\`, the same server)" "" ""
-    echo "| Image ÷ plain file | | | | | | | **$(ratio "$(get image rps)" "$(get static rps)")** | |"
-    row post "Post a review" "" ""
-    row click "Open a review (click recorded)" "" ""
+    row search-zipf "Search, Zipf mix of $(wc -l <"$paths/search-texts") texts (c$CONNECTIONS; cache on: after one read of each of the run's $(cat "$res/warm-distinct" 2>/dev/null || echo '?') distinct texts, $warm_s s)" "" "$(t_p95 on search-zipf 20)"
+    row image "A 200 kB image from PostgreSQL (\`/v1/images/{id}\`)"
+    row static "The same 200 kB as a plain file (\`/static/\`, the same server)"
+    quotient "Image ÷ plain file" image static
+    row post "Post a review (every store in turn)"
+    row click "Open a review (click recorded)"
+    row mixed "Mixed traffic (5 % writes, ~30 % of reads signed in)" "" "$(t_p95 on mixed 20); $(t_stale on mixed); $(t_stale off mixed)"
+    echo
+    echo "| Read-your-writes (\`scripts/bench/ryw.py\`, its own user) | Cache on | Cache off |"
+    echo "|---|---|---|"
+    for name in ryw-quick mixed; do
+        label="Quick pass, the server otherwise idle (3 s)"
+        [ "$name" = mixed ] && label="During the mixed scenario (${DURATION} s)"
+        line="| $label"
+        for m in on off; do
+            if [ -f "$res/$name.$m.ryw" ]; then
+                line+=" | $(ryw "$name.$m" checks) checks, **$(ryw "$name.$m" stale) stale** ($(ryw "$name.$m" cycles) cycles, $(ryw "$name.$m" skipped) skipped, $(ryw "$name.$m" errors) errors): $(t_stale "$m" "$name" | sed 's/.*: //')"
+            else
+                line+=" | not run"
+            fi
+        done
+        echo "$line |"
+    done
 } >"$res/RESULTS.md"
+{
+    echo "Stores: $(cat "$res/zipf-stores.txt"). Every store page and store reviews page scenario, the mixed scenario"
+    echo "and the read-your-writes client draw from this ranking; posting walks every store in turn, as before."
+    echo
+    echo "Search texts (\`search-zipf\`, and the mixed scenario's searches), in the order the classes were filled:"
+    echo
+    cat "$res/search-mix.md"
+    echo
+    echo "The mixed scenario's $(wc -l <"$paths/mixed") lines (\`.bench/paths/mixed\`), signed in as one of $MIX_USERS users"
+    echo "(\`benchmix1\`…) drawn uniformly:"
+    echo
+    cat "$res/mixed-mix.md"
+} >"$res/WORKLOAD.md"
 {
     echo "| Store page (\`GET /v1/stores/{id}\`, the $live_stores demo stores; $LIVE_CONNECTIONS connections, ${LIVE_DELAY_MS} ms apart) | Requests/s | p50 ms | p95 ms | p99 ms | Max ms | Non-2xx | Socket errors |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|"
@@ -439,7 +628,7 @@ import_ratio=$(ratio "$copy_s" "$import_s")
     fresh="into the empty \`$BENCH_DB\` above: $import_s s"
     [[ "$import_s" =~ ^[0-9.]+$ ]] || fresh="the import into the empty \`$BENCH_DB\` was not measured in this run"
     echo "The import into the live database took $live_import_s s ($fresh) and"
-    echo "left $live_comments comments there; the live server's peak RSS was $live_rss MB."
+    echo "left $live_comments comments there; the live server (cache $LIVE_CACHE) had a peak RSS of $live_rss MB."
 } >"$res/LIVE.md"
 {
     echo "| | Seconds | Rows | COPY / import |"
@@ -448,16 +637,19 @@ import_ratio=$(ratio "$copy_s" "$import_s")
     echo "| Raw \`COPY\` of the imported rows into an empty migrated database | $copy_s | $copy_rows | **$import_ratio** (target ≥ 0.5: $(verdict "$import_ratio" 0.5 ">=")) |"
     echo
     if [ "$generate_s" = reused ]; then echo "The data set was reused from an earlier run (\`$data\`)."
+    elif [ "$generate_s" = "not needed" ]; then echo "The data set was not needed (the database reused, no live import)."
     else echo "Generating the data set took ${generate_s} s."; fi
 } >"$res/IMPORT.md"
 {
     echo "- Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) memory, Linux $(uname -r)"
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); the whole run took $(( $(date +%s) - started )) s"
     echo "- Command: \`make bench\` with BENCH_STORES=$STORES BENCH_USERS=$USERS BENCH_COMMENTS=$COMMENTS BENCH_DURATION=$DURATION BENCH_CONNECTIONS=$CONNECTIONS"
-    echo "- wrk: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency -s scripts/bench/wrk.lua\`; pgbench: \`pgbench -n -M prepared -c $CONNECTIONS -j $THREADS -T $DURATION -f scripts/bench/<scenario>.sql\`"
-    echo "- Server: release build, default pool (DB_POOL_SIZE 16), LOG_LEVEL=$LOG_LEVEL; PostgreSQL $(sql "$bench_url" "SHOW server_version"), $(sql "$bench_url" "SHOW shared_buffers") shared_buffers, fsync off (the private cluster)"
-    echo "- Server memory: peak RSS (VmHWM) **$rss_peak MB** after every scenario, $rss_now MB at the end (target ≤ 150 MB: $(verdict "$rss_peak" 150 "<="))"
-    echo "- Search endpoint answered HTTP $search_status before the runs"
+    echo "- wrk: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency -s scripts/bench/wrk.lua\` (the mixed scenario: \`-s scripts/bench/mixed.lua\`); pgbench: \`pgbench -n -M prepared -c $CONNECTIONS -j $THREADS -T $DURATION -f scripts/bench/<scenario>.sql\`"
+    echo "- Server: release build, default pool (DB_POOL_SIZE 16), LOG_LEVEL=$LOG_LEVEL, RATE_LIMITS=off; cache modes, in order: $MODES (on: \`CACHE\` unset, the default; off: \`CACHE=off\`); PostgreSQL $(sql "$bench_url" "SHOW server_version"), $(sql "$bench_url" "SHOW shared_buffers") shared_buffers, fsync off (the private cluster)"
+    for m in $MODES; do
+        echo "- Server memory, cache $m: peak RSS (VmHWM) **${rss_peak[$m]:-?} MB** after every scenario, ${rss_now[$m]:-?} MB at the end (target ≤ 150 MB: $(verdict "${rss_peak[$m]:-}" 150 "<="))"
+    done
+    echo "- Search endpoint answered HTTP ${search_status:-?} before the runs"
 } >"$res/MACHINE.md"
 {
     for name in feed store reviews daily; do
