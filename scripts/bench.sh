@@ -310,6 +310,7 @@ prepare() {
     # pgbench variables: the binds the endpoints send.
     token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
     category=$(sql "$bench_url" "SELECT category_id FROM viewer_interests WHERE viewer = 'u:$viewer_id' ORDER BY score DESC, category_id LIMIT 1")
+    clicked="{$(sql "$bench_url" "SELECT string_agg(category_id, ',' ORDER BY score DESC, category_id) FROM viewer_interests WHERE viewer = 'u:$viewer_id'")}"
     feed_ids="{$(sql "$bench_url" "SELECT c.id FROM comments c
         WHERE c.category_id = '$category' AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
         ORDER BY c.created_at DESC, c.id DESC LIMIT 20" | paste -sd,)}"
@@ -318,10 +319,10 @@ prepare() {
     sample_store=$(sql "$bench_url" "SELECT substr(id, 2)::int FROM stores ORDER BY rating_count DESC, id LIMIT 1")
     vars=(
         [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
-        [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store"
+        [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
     )
     pgbench_defines=()
-    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 }
 declare -A vars=()
 pgbench_defines=()

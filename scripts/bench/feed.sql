@@ -1,5 +1,6 @@
 -- GET /v1/feed/featured as a signed-in viewer with clicks in 10 categories (first page, limit 20): the
--- statements the endpoint issues, in order. Variables come from scripts/bench.sh (pgbench -D).
+-- statements the endpoint issues, in order. Variables come from scripts/bench.sh (pgbench -D); the page's other
+-- binds are written as the first page's values.
 -- 1. SessionRepository.authenticate (the expiry slide writes at most once a minute, so it updates nothing here).
 WITH touched AS (
     UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => :lifetime)
@@ -14,26 +15,64 @@ SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
 FROM viewer_interests i JOIN categories c ON c.id = i.category_id
 WHERE i.viewer = :viewer;
 
--- 3. FeedRepository.category: the top category fills the page (limit + 1 rows).
-SELECT c.id, c.created_at::text FROM comments c
-WHERE c.category_id = :category AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-ORDER BY c.created_at DESC, c.id DESC LIMIT 21;
-
--- 4. CommentRepository.views(ids:) for the 20 ids step 3 returns.
+-- 3. FeedStatements.Page: the walk from the top of the viewer's categories (variable clicked, highest score
+-- first; the top category fills the page), 21 rows (the page and one more) as comment views with the viewer's
+-- likes; a first page asks for no category names.
+WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
+    SELECT 0, COALESCE(NULL::timestamptz, 'infinity'), COALESCE(NULL::text, ''), 0, '{}'::text[], :clicked::text[]
+    UNION ALL
+    SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids), ARRAY(
+        (SELECT y.id FROM (
+             SELECT c.id, c.created_at FROM comments c
+             WHERE c.category_id = w.clicked[w.segment + 1]
+               AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+               AND (c.created_at, c.id) < (w.at, w.id)
+             ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+         WHERE w.segment < cardinality(w.clicked)
+         ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids))
+        UNION ALL
+        (SELECT x.id FROM categories k CROSS JOIN LATERAL (
+             SELECT y.id, y.created_at FROM (
+                 SELECT c.id, c.created_at FROM comments c
+                 WHERE c.category_id = k.id
+                   AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                   AND (c.created_at, c.id) < (w.at, w.id)
+                 ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+             ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids)
+         ) x
+         WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
+           AND k.id <> ALL(w.clicked)
+         ORDER BY x.created_at DESC, x.id DESC LIMIT 21 - w.before - cardinality(w.ids))
+        UNION ALL
+        (SELECT y.id FROM (
+             SELECT c.id, c.created_at FROM comments c
+             WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+               AND (c.created_at, c.id) < (w.at, w.id)
+             ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+         WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
+         ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids))), w.clicked
+    FROM walk w
+    WHERE w.before + cardinality(w.ids) < 21 AND w.segment <= cardinality(w.clicked)
+), page AS (
+    SELECT w.segment - 1 AS segment, p.id FROM walk w CROSS JOIN LATERAL unnest(w.ids) AS p(id)
+), names AS (
+    SELECT array_agg(k.id ORDER BY o.n) AS ids, array_agg(k.name ORDER BY o.n) AS names
+    FROM unnest(:clicked::text[]) WITH ORDINALITY AS o(id, n) JOIN categories k ON k.id = o.id
+    WHERE false
+)
 SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
     (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
     u.id, u.name, u.avatar_image_id, c.rating::int, c.taste::int, c.environment::int, c.service::int,
     c.price_per_person, c.body,
     ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
     c.like_count, r.body, ru.id, ru.name, r.created_at, r.updated_at,
-    c.created_at, c.updated_at, c.version, c.created_at::text
-FROM comments c
-JOIN stores s ON s.id = c.store_id
+    c.created_at, c.updated_at, c.version, c.created_at::text,
+    p.segment, s.archived_at IS NULL,
+    EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = :viewer_id),
+    n.ids, n.names
+FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id JOIN stores s ON s.id = c.store_id
 JOIN categories g ON g.id = s.category_id
 JOIN users u ON u.id = c.author_id
 LEFT JOIN comment_replies r ON r.comment_id = c.id
-LEFT JOIN users ru ON ru.id = r.author_id
-WHERE c.id = ANY(:feed_ids::text[]) AND c.hidden_at IS NULL AND NOT c.store_archived AND s.archived_at IS NULL;
-
--- 5. CommentLikes.mark: which of the 20 the signed-in viewer liked.
-SELECT comment_id FROM comment_likes WHERE user_id = :viewer_id AND comment_id = ANY(:feed_ids::text[]);
+LEFT JOIN users ru ON ru.id = r.author_id) ON true
+ORDER BY p.segment, c.created_at DESC, c.id DESC;
