@@ -209,6 +209,106 @@ extension TestResponse {
         }
     }
 
+    /// Issue 22: a page is one or two statements, counted on the wire (the interests on a first page with clicks,
+    /// then the page: its walk across segments, comment views, the viewer's likes and, from a cursor, the names),
+    /// and the walk reads the same as through the API: order across segment boundaries, cursors, likes, names.
+    @Test func aPageIsOneOrTwoStatementsAndWalksAcrossSegments() async throws {
+        let clock = TestClock()
+        try await TestApp.run(clock: { clock.now }) { client, app in
+            // setup: clicks in 火锅 (twice) and 川菜 (once), so the walk is 火锅, 川菜, then the rest (甜品)
+            let world = try await FeedWorld.make(app, client)
+            let viewer = try await client.register("Viewer")
+            let (hotpot, sichuan, sweets) = (world.reviews["火锅"]!, world.reviews["川菜"]!, world.reviews["甜品"]!)
+            for id in [hotpot[0], hotpot[1], sichuan[0]] {
+                _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token)
+            }
+            let liked = [hotpot[3], sichuan[2], sweets[1]]
+            for id in liked {
+                #expect(
+                    try await client.send(.put, "/v1/comments/\(id)/like", token: viewer.token).status == .noContent)
+            }
+            // MUT: the walk through the API, three reviews a page
+            var pages: [[String: Any]] = []
+            var cursor: String? = nil
+            repeat {
+                let uri = "/v1/feed/featured?limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await client.send(.get, uri, token: viewer.token)
+                #expect(page.status == .ok)
+                pages.append(try page.json())
+                cursor = pages.last?["nextCursor"] as? String
+            } while cursor != nil && pages.count < 10
+            // validate: pages two and three cross from 火锅 to 川菜 and from 川菜 to the rest
+            let items = pages.flatMap { $0["items"] as? [[String: Any]] ?? [] }
+            #expect(items.compactMap { $0["id"] as? String } == hotpot + sichuan + sweets)
+            #expect(pages.count == 4)
+            #expect(items.filter { $0["liked"] as? Bool == true }.compactMap { $0["id"] as? String } == liked)
+            for page in pages {
+                let categories = (page["personalization"] as? [String: Any])?["categories"] as? [[String: Any]]
+                #expect(categories?.compactMap { $0["name"] as? String } == ["火锅", "川菜"])
+                #expect(categories?.compactMap { $0["score"] as? Double } == [2, 1])
+            }
+            let nobody = try await client.send(.get, "/v1/feed/featured?limit=50")
+            #expect(nobody.itemIDs == world.all)
+            #expect(
+                (try nobody.json()["items"] as? [[String: Any]])?.allSatisfy { $0["liked"] as? Bool == false } == true)
+
+            // validate: the statements of each kind of page, on the wire, the second time (a connection's first use
+            // of a prepared statement parses it: one more round trip, once per connection)
+            try await WireCounter.run(to: app.url) { counter, url in
+                let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
+                try await withDatabase(config, logger: TestDatabase.logger, poolSize: 1) { database in
+                    let feed = FeedController(
+                        feed: FeedRepository(database: database),
+                        interests: InterestRepository(
+                            database: database, halfLife: app.services.config.interestHalfLife),
+                        clock: app.services.clock)
+                    let user = Viewer.user(AuthUser(id: viewer.id, name: viewer.name, role: .user, tokenHash: []))
+                    let second = try #require(pages[1]["nextCursor"] as? String)
+                    let kinds: [(String, Viewer, String?, Int)] = [
+                        ("anonymous first page", .nobody, nil, 1),
+                        ("visitor first page", .visitor("visitor-0001"), nil, 2),
+                        ("signed-in first page", user, nil, 2),
+                        ("signed-in cursor page", user, pages[0]["nextCursor"] as? String, 1),
+                        ("anonymous cursor page", .nobody, second, 1),
+                    ]
+                    for (name, who, token, statements) in kinds {
+                        let request = PageRequest(limit: 3, cursor: try token.map { try Cursor(token: $0) })
+                        _ = try await feed.featuredPage(viewer: who, page: request)
+                        _ = counter.take()
+                        let page = try await feed.featuredPage(viewer: who, page: request)
+                        let counts = counter.take()
+                        #expect(counts.statements == statements, "\(name): \(counts.ran)")
+                        #expect(counts.roundTrips == statements, "\(name): \(counts)")
+                        if who == user {
+                            let expected = pages[token == nil ? 0 : 1]
+                            #expect(
+                                page.items.map(\.id)
+                                    == (expected["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
+                            #expect(
+                                page.items.map(\.liked)
+                                    == (expected["items"] as? [[String: Any]])?.compactMap { $0["liked"] as? Bool })
+                            // the same keys (JSONEncoder writes an object's keys in no fixed order)
+                            #expect(
+                                try page.nextCursor.map { try Cursor(token: $0) }
+                                    == (expected["nextCursor"] as? String).map { try Cursor(token: $0) })
+                            #expect(page.personalization.categories.map(\.name) == ["火锅", "川菜"])
+                        }
+                    }
+                }
+            }
+
+            // MUT: what the last cursor would show is hidden before it is followed
+            let last = try #require(pages[2]["nextCursor"] as? String)
+            for id in sweets.dropFirst() { _ = try await CommentModeration.hide(id: id, database: app.database) }
+            let empty = try await client.send(.get, "/v1/feed/featured?limit=3&cursor=\(last)", token: viewer.token)
+            // validate: no items and no next page, and the cursor's categories are still named
+            #expect(empty.itemIDs == [])
+            #expect((try empty.json()["nextCursor"]) is NSNull)
+            let named = (try empty.json()["personalization"] as? [String: Any])?["categories"] as? [[String: Any]]
+            #expect(named?.compactMap { $0["name"] as? String } == ["火锅", "川菜"])
+        }
+    }
+
     @Test func concurrentOpensCountExactly() async throws {
         try await TestApp.run { client, app in
             let world = try await FeedWorld.make(app, client)
