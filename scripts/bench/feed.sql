@@ -21,40 +21,44 @@ WHERE i.viewer = :viewer;
 WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
     SELECT 0, COALESCE(NULL::timestamptz, 'infinity'), COALESCE(NULL::text, ''), 0, '{}'::text[], :clicked::text[]
     UNION ALL
-    SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids), ARRAY(
-        (SELECT y.id FROM (
-             SELECT c.id, c.created_at FROM comments c
-             WHERE c.category_id = w.clicked[w.segment + 1]
-               AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-               AND (c.created_at, c.id) < (w.at, w.id)
-             ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
-         WHERE w.segment < cardinality(w.clicked)
-         ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids))
-        UNION ALL
-        (SELECT x.id FROM categories k CROSS JOIN LATERAL (
-             SELECT y.id, y.created_at FROM (
-                 SELECT c.id, c.created_at FROM comments c
-                 WHERE c.category_id = k.id
-                   AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                   AND (c.created_at, c.id) < (w.at, w.id)
-                 ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
-             ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids)
-         ) x
-         WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
-           AND k.id <> ALL(w.clicked)
-         ORDER BY x.created_at DESC, x.id DESC LIMIT 21 - w.before - cardinality(w.ids))
-        UNION ALL
-        (SELECT y.id FROM (
-             SELECT c.id, c.created_at FROM comments c
-             WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-               AND (c.created_at, c.id) < (w.at, w.id)
-             ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
-         WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
-         ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids))), w.clicked
+    SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids),
+        ARRAY(
+            SELECT y.id FROM (
+                SELECT c.id, c.created_at FROM comments c
+                WHERE c.category_id = w.clicked[w.segment + 1]
+                  AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                  AND (c.created_at, c.id) < (w.at, w.id)
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+            WHERE w.segment < cardinality(w.clicked)
+            ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids))
+        || ARRAY(
+            SELECT x.id FROM categories k CROSS JOIN LATERAL (
+                SELECT y.id, y.created_at FROM (
+                    SELECT c.id, c.created_at FROM comments c
+                    WHERE c.category_id = k.id
+                      AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                      AND (c.created_at, c.id) < (w.at, w.id)
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+                ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids)
+            ) x
+            WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
+              AND k.id <> ALL(w.clicked)
+            ORDER BY x.created_at DESC, x.id DESC LIMIT 21 - w.before - cardinality(w.ids))
+        || ARRAY(
+            SELECT y.id FROM (
+                SELECT c.id, c.created_at FROM comments c
+                WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                  AND (c.created_at, c.id) < (w.at, w.id)
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+            WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
+            ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids)),
+        w.clicked
     FROM walk w
     WHERE w.before + cardinality(w.ids) < 21 AND w.segment <= cardinality(w.clicked)
 ), page AS (
-    SELECT w.segment - 1 AS segment, p.id FROM walk w CROSS JOIN LATERAL unnest(w.ids) AS p(id)
+    SELECT w.segment - 1 AS segment, w.before + p.n AS position, p.id
+    FROM walk w CROSS JOIN LATERAL unnest(w.ids) WITH ORDINALITY AS p(id, n)
+    WHERE w.before + p.n < 21
 ), names AS (
     SELECT array_agg(k.id ORDER BY o.n) AS ids, array_agg(k.name ORDER BY o.n) AS names
     FROM unnest(:clicked::text[]) WITH ORDINALITY AS o(id, n) JOIN categories k ON k.id = o.id
@@ -67,12 +71,12 @@ SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
     ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
     c.like_count, r.body, ru.id, ru.name, r.created_at, r.updated_at,
     c.created_at, c.updated_at, c.version, c.created_at::text,
-    p.segment, s.archived_at IS NULL,
+    p.position, p.segment, s.archived_at IS NULL,
     EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = :viewer_id),
+    (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= 21,
     n.ids, n.names
 FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id JOIN stores s ON s.id = c.store_id
 JOIN categories g ON g.id = s.category_id
 JOIN users u ON u.id = c.author_id
 LEFT JOIN comment_replies r ON r.comment_id = c.id
-LEFT JOIN users ru ON ru.id = r.author_id) ON true
-ORDER BY p.segment, c.created_at DESC, c.id DESC;
+LEFT JOIN users ru ON ru.id = r.author_id) ON true;

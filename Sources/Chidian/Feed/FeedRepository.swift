@@ -54,10 +54,9 @@ public struct FeedRepository: Sendable {
             FeedStatements.Page(
                 clicked: ordering.categories.map(\.id), segment: position.segment, createdAt: position.createdAt,
                 id: position.id, limit: limit + 1, viewerID: viewerID, names: cursor != nil))
-        let walked = rows.compactMap(\.item)
-        let page = walked.prefix(limit)
+        let page = rows.compactMap(\.item).sorted { $0.position < $1.position }
         var next: String? = nil
-        if walked.count > limit, let last = page.last {
+        if rows.first?.more == true, let last = page.last {
             next =
                 Cursor(
                     list: Self.list,

@@ -3,12 +3,12 @@ import PostgresNIO
 
 /// The feed's statement: a whole page in one round trip.
 enum FeedStatements {
-    /// One page of the feed from a position: the walk through its segments, the reviews as comment views with
-    /// `liked` for the viewer, and (when asked) the names of the walk's categories.
+    /// One page of the feed from a position: the walk through its segments, the page's reviews as comment views
+    /// with `liked` for the viewer, whether there is more, and (when asked) the names of the walk's categories.
     ///
     /// The walk is a recursive CTE that takes one segment per step, in order, and stops once it holds `limit` rows
-    /// or has passed the last segment, so a page reads only the segments it reaches. A step is one of three
-    /// branches, each kept from running by a one-time filter unless it is the step's segment:
+    /// (the page and one more) or has passed the last segment, so a page reads only the segments it reaches. A step
+    /// is one of three ARRAYs, each kept from running by a one-time filter unless it is the step's segment:
     /// - a clicked category (segment < the number of clicked categories): a range scan of `comments_feed_category`;
     /// - the rest, when some category was clicked: one bounded scan of that index per other category, merged (a
     ///   single newest-first scan could walk far past the clicked categories' reviews);
@@ -16,7 +16,8 @@ enum FeedStatements {
     /// Each takes the reviews after the position, newest first, as many as the page still needs; only the first
     /// step starts at the position (NULL keys: from the newest review), later ones at the top of their segment.
     /// A state row is the next segment to walk, where in it to start, how many rows the steps before the last
-    /// found, the last step's ids (referenced once per step, so its ARRAY runs once) and the clicked categories.
+    /// found, the last step's ids in order (referenced once per step, so its ARRAYs run once) and the clicked
+    /// categories. A walked review's position in the feed is the rows before its step plus its place in the step.
     ///
     /// Two things keep the plan cheap to reuse. Every scan has a constant LIMIT (`maxRows`) under the page's own: the
     /// planner prices a LIMIT it cannot read as a tenth of its input, which priced this statement in the tens of
@@ -24,10 +25,11 @@ enum FeedStatements {
     /// scan after the rows the page needs. And the branches test the walk's copy of the categories, not `$1`, so a
     /// custom plan cannot fold branches away and look cheaper than the generic plan PostgreSQL then keeps.
     ///
-    /// Each walked review comes back once, in walk order, with its segment and `created_at` as text (the cursor's
-    /// keys) and whether its store is shown (what `CommentRepository.views` checks beyond the walk's index
-    /// predicate). The category names come on every row; a page that walked nothing is one row of names alone
-    /// (NULL comment columns and segment).
+    /// A row per review of the page (every walked row but one past the page, which is only counted), in no
+    /// order: the caller sorts by position (so PostgreSQL sorts no wide rows). Each has its segment and
+    /// `created_at` as text (the cursor's keys) and whether its store is shown (what `CommentRepository.views`
+    /// checks beyond the walk's index predicate). Whether the walk found more than the page, and the category names,
+    /// come on every row; a page that walked nothing is one row of those alone (NULL comment columns and position).
     struct Page: PostgresPreparedStatement {
         /// The most rows a walk may want: a page of the API's largest limit (100) and one more.
         static let maxRows = 101
@@ -36,51 +38,55 @@ enum FeedStatements {
             WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
                 SELECT $2::int, COALESCE($3::timestamptz, 'infinity'), COALESCE($4, ''), 0, '{}'::text[], $1::text[]
                 UNION ALL
-                SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids), ARRAY(
-                    (SELECT y.id FROM (
-                         SELECT c.id, c.created_at FROM comments c
-                         WHERE c.category_id = w.clicked[w.segment + 1]
-                           AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                           AND (c.created_at, c.id) < (w.at, w.id)
-                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
-                     WHERE w.segment < cardinality(w.clicked)
-                     ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids))
-                    UNION ALL
-                    (SELECT x.id FROM categories k CROSS JOIN LATERAL (
-                         SELECT y.id, y.created_at FROM (
-                             SELECT c.id, c.created_at FROM comments c
-                             WHERE c.category_id = k.id
-                               AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                               AND (c.created_at, c.id) < (w.at, w.id)
-                             ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
-                         ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids)
-                     ) x
-                     WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
-                       AND k.id <> ALL(w.clicked)
-                     ORDER BY x.created_at DESC, x.id DESC LIMIT $5 - w.before - cardinality(w.ids))
-                    UNION ALL
-                    (SELECT y.id FROM (
-                         SELECT c.id, c.created_at FROM comments c
-                         WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                           AND (c.created_at, c.id) < (w.at, w.id)
-                         ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
-                     WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
-                     ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids))), w.clicked
+                SELECT w.segment + 1, 'infinity'::timestamptz, ''::text, w.before + cardinality(w.ids),
+                    ARRAY(
+                        SELECT y.id FROM (
+                            SELECT c.id, c.created_at FROM comments c
+                            WHERE c.category_id = w.clicked[w.segment + 1]
+                              AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                              AND (c.created_at, c.id) < (w.at, w.id)
+                            ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
+                        WHERE w.segment < cardinality(w.clicked)
+                        ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids))
+                    || ARRAY(
+                        SELECT x.id FROM categories k CROSS JOIN LATERAL (
+                            SELECT y.id, y.created_at FROM (
+                                SELECT c.id, c.created_at FROM comments c
+                                WHERE c.category_id = k.id
+                                  AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                                  AND (c.created_at, c.id) < (w.at, w.id)
+                                ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
+                            ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids)
+                        ) x
+                        WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
+                          AND k.id <> ALL(w.clicked)
+                        ORDER BY x.created_at DESC, x.id DESC LIMIT $5 - w.before - cardinality(w.ids))
+                    || ARRAY(
+                        SELECT y.id FROM (
+                            SELECT c.id, c.created_at FROM comments c
+                            WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                              AND (c.created_at, c.id) < (w.at, w.id)
+                            ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
+                        WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
+                        ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids)),
+                    w.clicked
                 FROM walk w
                 WHERE w.before + cardinality(w.ids) < $5 AND w.segment <= cardinality(w.clicked)
             ), page AS (
-                SELECT w.segment - 1 AS segment, p.id FROM walk w CROSS JOIN LATERAL unnest(w.ids) AS p(id)
+                SELECT w.segment - 1 AS segment, w.before + p.n AS position, p.id
+                FROM walk w CROSS JOIN LATERAL unnest(w.ids) WITH ORDINALITY AS p(id, n)
+                WHERE w.before + p.n < $5
             ), names AS (
                 SELECT array_agg(k.id ORDER BY o.n) AS ids, array_agg(k.name ORDER BY o.n) AS names
                 FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN categories k ON k.id = o.id
                 WHERE $7
             )
             SELECT \(CommentRow.columns),
-                p.segment, s.archived_at IS NULL,
+                p.position, p.segment, s.archived_at IS NULL,
                 EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = $6),
+                (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= $5,
                 n.ids, n.names
             FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id \(CommentRow.joins)) ON true
-            ORDER BY p.segment, c.created_at DESC, c.id DESC
             """
         static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .text, .text, .int8, .text, .bool]
 
@@ -110,37 +116,44 @@ enum FeedStatements {
         }
 
         /// The columns after `CommentRow.columns`.
-        static let trailing = 5
+        static let trailing = 7
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let cells = row.makeRandomAccess()
             let base = cells.count - Self.trailing
             guard base >= 0 else { throw RowShapeMismatch(expected: Self.trailing, actual: cells.count) }
             var names: [String: String]? = nil
-            if let ids = try cells[base + 3].decode([String]?.self),
-                let values = try cells[base + 4].decode([String]?.self)
+            if let ids = try cells[base + 5].decode([String]?.self),
+                let values = try cells[base + 6].decode([String]?.self)
             {
                 names = Dictionary(zip(ids, values)) { a, _ in a }
             }
-            guard let segment = try cells[base].decode(Int?.self) else { return Row(item: nil, names: names) }
+            let more = try cells[base + 4].decode(Bool.self)
+            guard let position = try cells[base].decode(Int?.self) else {
+                return Row(item: nil, more: more, names: names)
+            }
             var decoded = try CommentRow.decode(row, trailing: Self.trailing)
-            decoded.view.liked = try cells[base + 2].decode(Bool.self)
+            decoded.view.liked = try cells[base + 3].decode(Bool.self)
             let item = Item(
-                segment: segment, createdAtKey: decoded.createdAtKey, view: decoded.view,
-                shown: try cells[base + 1].decode(Bool.self))
-            return Row(item: item, names: names)
+                position: position, segment: try cells[base + 1].decode(Int.self), createdAtKey: decoded.createdAtKey,
+                view: decoded.view, shown: try cells[base + 2].decode(Bool.self))
+            return Row(item: item, more: more, names: names)
         }
     }
 
     struct Row: Sendable {
         /// Nil on the one row of a page that walked nothing.
         var item: Item?
+        /// Whether the walk found a row past the page.
+        var more: Bool
         /// The walk's categories that still exist, id → name; nil unless asked for.
         var names: [String: String]?
     }
 
-    /// A walked review.
+    /// A review of the page.
     struct Item: Sendable {
+        /// Its place in the walk, from 1.
+        var position: Int
         var segment: Int
         var createdAtKey: String
         var view: CommentView
