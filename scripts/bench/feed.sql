@@ -72,7 +72,8 @@ SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
     c.like_count, r.body, ru.id, ru.name, r.created_at, r.updated_at,
     c.created_at, c.updated_at, c.version, c.created_at::text,
     p.position, p.segment, s.archived_at IS NULL,
-    EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = :viewer_id),
+    c.id = ANY(ARRAY(SELECT l.comment_id FROM comment_likes l
+        WHERE l.user_id = :viewer_id AND l.comment_id = ANY(ARRAY(SELECT q.id FROM page q)))),
     (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= 21,
     n.ids, n.names
 FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id JOIN stores s ON s.id = c.store_id

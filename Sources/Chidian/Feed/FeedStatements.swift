@@ -27,8 +27,9 @@ enum FeedStatements {
     ///
     /// A row per review of the page (every walked row but one past the page, which is only counted), in no
     /// order: the caller sorts by position (so PostgreSQL sorts no wide rows). Each has its segment and
-    /// `created_at` as text (the cursor's keys) and whether its store is shown (what `CommentRepository.views`
-    /// checks beyond the walk's index predicate). Whether the walk found more than the page, and the category names,
+    /// `created_at` as text (the cursor's keys), whether its store is shown (what `CommentRepository.views`
+    /// checks beyond the walk's index predicate) and `liked` (the viewer's likes among the page's ids, one scan of
+    /// `comment_likes_user` as `CommentLikes.mark` does, not a probe per row). Whether the walk found more than the page, and the category names,
     /// come on every row; a page that walked nothing is one row of those alone (NULL comment columns and position).
     struct Page: PostgresPreparedStatement {
         /// The most rows a walk may want: a page of the API's largest limit (100) and one more.
@@ -83,7 +84,8 @@ enum FeedStatements {
             )
             SELECT \(CommentRow.columns),
                 p.position, p.segment, s.archived_at IS NULL,
-                EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = $6),
+                c.id = ANY(ARRAY(SELECT l.comment_id FROM comment_likes l
+                    WHERE l.user_id = $6 AND l.comment_id = ANY(ARRAY(SELECT q.id FROM page q)))),
                 (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= $5,
                 n.ids, n.names
             FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id \(CommentRow.joins)) ON true
