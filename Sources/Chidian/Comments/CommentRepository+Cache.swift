@@ -60,7 +60,7 @@ extension CommentRepository {
             return try RenderedComments(found)
         }
         guard let cache, PlausibleID.check(storeID) else { return try await load() }
-        let key = "c:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue):\(page.limit):\(page.cursor?.token ?? "")"
+        let key = "c:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue):\(page.limit):\(page.cacheKey)"
         return try await cache.entry(
             key, tags: { ["c:" + storeID] + $0.authorIDs.map { "a:" + $0 } },
             cost: { $0.json.count + 48 * $0.ids.count }, load: load

@@ -7,6 +7,9 @@ public struct PageRequest: Sendable {
     public var limit: Int
     public var cursor: Cursor?
 
+    /// The cursor's keys as one string, for cache keys (its token's JSON key order may vary between encodings).
+    var cacheKey: String { cursor.map { ([$0.list] + $0.keys).joined(separator: "\u{1F}") } ?? "" }
+
     public init(limit: Int = 20, cursor: Cursor? = nil) {
         self.limit = limit
         self.cursor = cursor
@@ -51,8 +54,11 @@ public struct Cursor: Sendable, Equatable, Codable {
         self = cursor
     }
 
+    /// Sorted keys: the same cursor is the same token, so a cached page and a fresh one carry the same bytes.
     public var token: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(self)) ?? Data()
         return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }

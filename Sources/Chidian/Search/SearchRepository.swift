@@ -86,7 +86,7 @@ public struct SearchRepository: Sendable {
     func hits(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
         guard let cache else { return try await read(query, page: page) }
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
-        let key = "q:\(page.limit):\(page.cursor?.token ?? ""):\(query.text)"
+        let key = "q:\(page.limit):\(page.cacheKey):\(query.text)"
         let entry = try await cache.entry(
             key, tags: { _ in ["search"] }, cost: { 256 + 96 * $0.hits.count },
             load: { try await read(query, page: page) })
