@@ -377,7 +377,7 @@ warm_search() {
     distinct=$(sort -u "$paths/search-zipf" | wc -l)
     say "warming the cache: one read of each of the $distinct distinct search texts"
     t=$(now)
-    sort -u "$paths/search-zipf" | sed "s|^|$api|" | timeout 900 xargs -P 8 -n 25 curl -s -o /dev/null || say "warm-up ended early"
+    sort -u "$paths/search-zipf" | sed "s|^|$api|" | timeout 900 xargs -P 8 -n 1 curl -s -o /dev/null || say "warm-up ended early"
     warm_s=$(seconds_since "$t")
     echo "$distinct" >"$res/warm-distinct"
 }

@@ -76,7 +76,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let search = SearchController(
         database: services.database, budget: services.config.searchRowBudget,
         gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
-        cache: reads)
+        caching: services.caching)
     search.addRoutes(to: api)
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     let comments = CommentsController(

@@ -5,16 +5,20 @@ import NIOCore
 
 /// This server's caches and the listener that keeps them exact; nil in `AppServices` when `CACHE=off`.
 public struct Caching: Sendable {
-    /// Shared reads: store views, comment pages, daily promotions, categories, search pages.
+    /// Shared reads: store views, comment pages, daily promotions, categories.
     public let reads: ReadCache
+    /// Search pages' hits, apart: a search page brings twenty store views into `reads`, which would push the hits
+    /// of ten thousand texts out.
+    public let searches: ReadCache
     /// Sessions by token hash.
     public let sessions: ReadCache
     public let listener: CacheListener
 
     public init(config: AppConfiguration, database: Database) {
         reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes)
+        searches = ReadCache(name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 3))
         sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
-        listener = CacheListener(client: database.client, caches: [reads, sessions], logger: database.logger)
+        listener = CacheListener(client: database.client, caches: [reads, searches, sessions], logger: database.logger)
     }
 }
 

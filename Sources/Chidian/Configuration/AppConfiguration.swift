@@ -51,7 +51,7 @@ public struct AppConfiguration: Sendable {
     /// The read cache and the session cache (`CACHE`, on by default; `off` reads PostgreSQL every time).
     public var cacheEnabled = true
     /// The read cache's cap in bytes (`CACHE_MAX_MB`); sessions get a sixteenth of it besides.
-    public var cacheBytes = 40 << 20
+    public var cacheBytes = 24 << 20
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 

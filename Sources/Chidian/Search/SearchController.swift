@@ -6,8 +6,8 @@ import Hummingbird
 struct SearchController {
     let search: SearchRepository
 
-    init(database: Database, budget: Int, gate: AdmissionGate, cache: ReadCache? = nil) {
-        search = SearchRepository(database: database, budget: budget, gate: gate, cache: cache)
+    init(database: Database, budget: Int, gate: AdmissionGate, caching: Caching? = nil) {
+        search = SearchRepository(database: database, budget: budget, gate: gate, caching: caching)
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {

@@ -19,18 +19,19 @@ public struct SearchRepository: Sendable {
     /// Searches that count reviews run a few at a time (`SEARCH_CONCURRENCY`), so they cannot take every core.
     let gate: AdmissionGate
 
-    /// Shared search pages (`Caching.reads`); nil reads PostgreSQL every time.
+    /// Search pages' hits (`Caching.searches`, their own share so a flood of store views cannot push them out);
+    /// nil reads PostgreSQL every time.
     let cache: ReadCache?
 
     public init(
         database: Database, budget: Int = AppConfiguration.defaultSearchRowBudget,
-        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero), cache: ReadCache? = nil
+        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero), caching: Caching? = nil
     ) {
         self.database = database
         self.budget = budget
         self.gate = gate
-        self.cache = cache
-        stores = StoreRepository(database: database, cache: cache)
+        cache = caching?.searches
+        stores = StoreRepository(database: database, cache: caching?.reads)
     }
 
     static let cursorList = "search"
@@ -49,12 +50,29 @@ public struct SearchRepository: Sendable {
         var category: Bool
         var textCount: Int
         var dishes: [(name: String, count: Int)]
+    }
+
+    /// A hit as a page keeps it: what its matches need, without the sort keys (the cursor already holds the last).
+    struct Kept: Sendable {
+        let id: String
+        let name: Bool
+        let category: Bool
+        let textCount: Int32
+        let dishes: [(name: String, count: Int)]
+
+        init(_ hit: Hit) {
+            id = hit.position.id
+            name = hit.position.group == 0
+            category = hit.category
+            textCount = Int32(clamping: hit.textCount)
+            dishes = hit.dishes
+        }
 
         func matches(store: StoreView, query: SearchQuery) -> [SearchMatch] {
             var matches: [SearchMatch] = []
-            if position.group == 0 { matches.append(SearchMatch(field: .name, text: store.name)) }
+            if name { matches.append(SearchMatch(field: .name, text: store.name)) }
             if category { matches.append(SearchMatch(field: .category, text: store.category.name)) }
-            if textCount > 0 { matches.append(SearchMatch(field: .dish, text: query.text, count: textCount)) }
+            if textCount > 0 { matches.append(SearchMatch(field: .dish, text: query.text, count: Int(textCount))) }
             for dish in dishes { matches.append(SearchMatch(field: .dish, text: dish.name, count: dish.count)) }
             return matches
         }
@@ -62,12 +80,12 @@ public struct SearchRepository: Sendable {
 
     public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> SearchPage {
         let found = try await hits(query, page: page)
-        let shown = found.hits.map(\.position.id)
+        let shown = found.hits.map(\.id)
         let views = try await stores.views(ids: shown, viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A store archived since the hits were read drops out; the cursor still follows the keys read.
         let items = found.hits.compactMap { hit -> SearchResult? in
-            guard let store = byID[hit.position.id] else { return nil }
+            guard let store = byID[hit.id] else { return nil }
             return SearchResult(store: store, matches: hit.matches(store: store, query: query))
         }
         return SearchPage(items: items, nextCursor: found.nextCursor, approximate: found.approximate)
@@ -75,7 +93,7 @@ public struct SearchRepository: Sendable {
 
     /// A page without its stores: which stores, in which order, matching what.
     struct Hits: Sendable {
-        var hits: [Hit]
+        var hits: [Kept]
         var nextCursor: String?
         var approximate: Bool
     }
@@ -88,7 +106,7 @@ public struct SearchRepository: Sendable {
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
         let key = "q:\(page.limit):\(page.cacheKey):\(query.text)"
         let entry = try await cache.entry(
-            key, tags: { _ in ["search"] }, cost: { 256 + 96 * $0.hits.count },
+            key, tags: { _ in ["search"] }, cost: { 256 + 64 * $0.hits.count },
             load: { try await read(query, page: page) })
         return entry.value
     }
@@ -116,7 +134,7 @@ public struct SearchRepository: Sendable {
             }
         }
         let next = hits.count > limit ? Self.cursor(hits[limit - 1].position, query: query) : nil
-        return Hits(hits: Array(hits.prefix(limit)), nextCursor: next, approximate: approximate)
+        return Hits(hits: hits.prefix(limit).map(Kept.init), nextCursor: next, approximate: approximate)
     }
 
     static let rowsRead = Recorder(label: "chidian_search_rows_read")
