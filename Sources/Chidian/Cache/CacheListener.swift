@@ -31,7 +31,7 @@ public final class CacheListener: Service, Sendable {
 
     public func run() async throws {
         // Ends with the server's graceful shutdown, like the pool it listens on.
-        try await cancelWhenGracefulShutdown { await self.listen() }
+        await cancelWhenGracefulShutdown { await self.listen() }
     }
 
     private func listen() async {

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import NIOCore
 import Synchronization
 
@@ -47,12 +48,24 @@ public final class ReadCache: Sendable {
     /// request only checks.
     let bypassable: Bool
 
+    /// `chidian_cache_lookups_total{cache, result}`: hits, misses, and lookups while not live (`off`).
+    private let hits: Counter
+    private let misses: Counter
+    private let offs: Counter
+    /// `chidian_cache_wipes_total{cache}`: every entry dropped at once (`*`, a lost listener, a fence unheard).
+    private let wipes: Counter
+
     public init(name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true) {
         self.name = name
         self.bypassable = bypassable
         capacity = capacityBytes
         self.freshness = freshness
         state = Mutex(LRU())
+        let lookups = "chidian_cache_lookups_total"
+        hits = Counter(label: lookups, dimensions: [("cache", name), ("result", "hit")])
+        misses = Counter(label: lookups, dimensions: [("cache", name), ("result", "miss")])
+        offs = Counter(label: lookups, dimensions: [("cache", name), ("result", "off")])
+        wipes = Counter(label: "chidian_cache_wipes_total", dimensions: [("cache", name)])
     }
 
     // MARK: Liveness
@@ -82,8 +95,14 @@ public final class ReadCache: Sendable {
     @TaskLocal static var bypass = false
 
     public func get<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Entry<Value>? {
-        guard isLive, !(bypassable && Self.bypass) else { return nil }
-        return state.withLock { $0.get(key) as? Entry<Value> }
+        guard !(bypassable && Self.bypass) else { return nil }
+        guard isLive else {
+            offs.increment()
+            return nil
+        }
+        let found = state.withLock { $0.get(key) as? Entry<Value> }
+        (found == nil ? misses : hits).increment()
+        return found
     }
 
     /// Stores `entry` unless something it shows changed after `ticket`, or it alone exceeds an eighth of the cap.
@@ -108,7 +127,10 @@ public final class ReadCache: Sendable {
         state.withLock { $0.invalidate(tag) }
     }
 
-    public func removeAll() { state.withLock { $0.removeAll() } }
+    public func removeAll() {
+        wipes.increment()
+        state.withLock { $0.removeAll() }
+    }
 
     public var bytes: Int { state.withLock { $0.bytes } }
     public var count: Int { state.withLock { $0.index.count } }
