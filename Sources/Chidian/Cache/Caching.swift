@@ -8,7 +8,7 @@ public struct Caching: Sendable {
     /// Shared reads: store views, comment pages, daily promotions, categories.
     public let reads: ReadCache
     /// Search pages' hits, apart: a search page brings twenty store views into `reads`, which would push the hits
-    /// of ten thousand texts out.
+    /// of ten thousand texts out. Half the cap: ten thousand texts take about 12 MB by `SearchRepository`'s count.
     public let searches: ReadCache
     /// Sessions by token hash.
     public let sessions: ReadCache
@@ -16,7 +16,7 @@ public struct Caching: Sendable {
 
     public init(config: AppConfiguration, database: Database) {
         reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes)
-        searches = ReadCache(name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 3))
+        searches = ReadCache(name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2))
         sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
         listener = CacheListener(client: database.client, caches: [reads, searches, sessions], logger: database.logger)
     }
@@ -67,14 +67,24 @@ extension ReadCache.Entry {
     }
 }
 
-/// Strong validators from the bytes of a body: FNV-1a, 64 bits, in hex.
+/// Strong validators from the bytes of a body: FNV-1a's step over 8 bytes at a time (a search page is hashed on
+/// every request; a byte at a time took 20 µs of it), 64 bits, in hex.
 enum ContentTag {
     static func of(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
+                hash ^= hash >> 32
+                offset += 8
+            }
+            while offset < raw.count {
+                hash = (hash ^ UInt64(raw[offset])) &* 0x100_0000_01b3
+                offset += 1
+            }
         }
+        hash ^= UInt64(bytes.count)
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }

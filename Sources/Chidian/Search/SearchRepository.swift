@@ -91,11 +91,32 @@ public struct SearchRepository: Sendable {
         return SearchPage(items: items, nextCursor: found.nextCursor, approximate: found.approximate)
     }
 
+    /// The page as everyone sees it, nil without the cache: the hits and the stores' JSON from the cache.
+    func sharedPage(_ query: SearchQuery, page: PageRequest) async throws -> SharedSearchPage? {
+        guard cache != nil else { return nil }
+        let found = try await hits(query, page: page)
+        let entries = try await stores.sharedEntries(ids: found.hits.map(\.id))
+        let byID = Dictionary(entries.map { ($0.value.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let items = found.hits.compactMap { hit -> (ReadCache.Entry<StoreView>, [SearchMatch])? in
+            guard let store = byID[hit.id] else { return nil }
+            return (store, hit.matches(store: store.value, query: query))
+        }
+        return SharedSearchPage(items: items, nextCursor: found.nextCursor, approximate: found.approximate)
+    }
+
     /// A page without its stores: which stores, in which order, matching what.
     struct Hits: Sendable {
         var hits: [Kept]
         var nextCursor: String?
         var approximate: Bool
+
+        /// Its bytes: a hit is 40 (a store id fits in a `String` inline), a dish 32 and its name, the cursor its
+        /// characters.
+        var cost: Int {
+            hits.reduce(96 + (nextCursor?.utf8.count ?? 0)) { sum, hit in
+                sum + 40 + hit.dishes.reduce(0) { $0 + 32 + $1.name.utf8.count }
+            }
+        }
     }
 
     /// The page's hits, cached under `search` alone: any write that changes an order or a membership says
@@ -106,7 +127,7 @@ public struct SearchRepository: Sendable {
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
         let key = "q:\(page.limit):\(page.cacheKey):\(query.text)"
         let entry = try await cache.entry(
-            key, tags: { _ in ["search"] }, cost: { 256 + 64 * $0.hits.count },
+            key, tags: { _ in ["search"] }, cost: { $0.cost },
             load: { try await read(query, page: page) })
         return entry.value
     }
