@@ -125,6 +125,13 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// A value already written as JSON (a cached store's bytes), copied as it is.
+    public mutating func raw(_ value: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: value)
+        needsComma = true
+    }
+
     public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The contract's "Search" route. Open to everyone; the viewer only decides `favorited` and `adSpend`.
 struct SearchController {
@@ -17,7 +18,12 @@ struct SearchController {
     @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
         let viewer = context.viewer.user
-        let page = try await search.search(query, page: try PageRequest(request), viewer: viewer)
+        let pageRequest = try PageRequest(request)
+        if viewer == nil, let shared = try await search.sharedPage(query, page: pageRequest) {
+            let (json, etag) = try shared.rendered()
+            return CacheableJSON(body: ByteBuffer(bytes: json), etag: etag, shared: true)
+        }
+        let page = try await search.search(query, page: pageRequest, viewer: viewer)
         return try CacheableJSON(rendering: page, shared: viewer == nil)
     }
 

@@ -57,14 +57,47 @@ extension SearchResult: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("store"); json.value(store)
-            json.key("matches")
-            json.array(matches) { json, match in
+            json.key("matches"); Self.write(matches, to: &json)
+        }
+    }
+
+    static func write(_ matches: [SearchMatch], to json: inout JSONWriter) {
+        json.array(matches) { json, match in
+            json.object { json in
+                json.key("field"); json.string(match.field.rawValue)
+                json.key("text"); json.string(match.text)
+                json.key("count"); json.int(match.count)
+            }
+        }
+    }
+}
+
+/// A search page for everyone, written from cached parts: each store's JSON is copied from its cache entry
+/// instead of written again (the same bytes as `SearchPage` for an anonymous viewer; `SearchTests` compares).
+struct SharedSearchPage {
+    var items: [(store: ReadCache.Entry<StoreView>, matches: [SearchMatch])]
+    var nextCursor: String?
+    var approximate: Bool
+
+    /// The body and its validator (the same as the uncached page's).
+    func rendered() throws -> (json: [UInt8], etag: String) {
+        var body = JSONWriter(capacity: 256 + items.reduce(0) { $0 + $1.store.json.count + 128 })
+        write(to: &body) { json, store in json.raw(store.json) }
+        let bytes = try body.finish()
+        return (bytes, ContentTag.of(bytes))
+    }
+
+    private func write(to json: inout JSONWriter, store: (inout JSONWriter, ReadCache.Entry<StoreView>) -> Void) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in
                 json.object { json in
-                    json.key("field"); json.string(match.field.rawValue)
-                    json.key("text"); json.string(match.text)
-                    json.key("count"); json.int(match.count)
+                    json.key("store"); store(&json, item.store)
+                    json.key("matches"); SearchResult.write(item.matches, to: &json)
                 }
             }
+            json.key("nextCursor"); json.string(nextCursor)
+            json.key("approximate"); json.bool(approximate)
         }
     }
 }

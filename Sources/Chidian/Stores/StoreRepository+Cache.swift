@@ -6,27 +6,37 @@ import PostgresNIO
 extension StoreRepository {
     /// The live stores among `ids` as everyone sees them, in order; misses are read in one statement.
     func sharedViews(ids: [String]) async throws -> [StoreView] {
-        guard let cache else {
+        guard cache != nil else {
             return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
         }
-        var found: [String: StoreView] = [:]
-        for id in ids where found[id] == nil {
-            if let hit = cache.get("s:" + id, as: StoreView.self) { found[id] = hit.value }
+        return try await sharedEntries(ids: ids).map(\.value)
+    }
+
+    /// The cache entries of the live stores among `ids`, in order: each with its anonymous JSON, which a page for
+    /// everyone copies instead of writing the store again. Misses are read in one statement.
+    func sharedEntries(ids: [String]) async throws -> [ReadCache.Entry<StoreView>] {
+        var found: [String: ReadCache.Entry<StoreView>] = [:]
+        if let cache {
+            for id in ids where found[id] == nil {
+                if let hit = cache.get("s:" + id, as: StoreView.self) { found[id] = hit }
+            }
         }
         let missing = Array(Set(ids.filter { found[$0] == nil }))
         if !missing.isEmpty {
-            let ticket = cache.ticket()
+            let ticket = cache?.ticket()
             let read = try await ReadRouting.$floor.withValue(nil) {
                 missing.count == 1
                     ? try await database.run(StoreStatements.ByID(id: missing[0], viewer: nil, shared: true))
                     : try await database.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
             }
             for view in read {
-                found[view.id] = view
                 let entry = try ReadCache.Entry(
                     value: view, rendered: JSONWriter.bytes(of: view.personalised(for: nil)))
-                cache.insert(
-                    "s:" + view.id, entry, tags: ["s:" + view.id], cost: 2 * entry.json.count, since: ticket)
+                found[view.id] = entry
+                if let cache, let ticket {
+                    cache.insert(
+                        "s:" + view.id, entry, tags: ["s:" + view.id], cost: 2 * entry.json.count, since: ticket)
+                }
             }
         }
         return ids.compactMap { found[$0] }

@@ -128,9 +128,14 @@ import Testing
             _ = try await cached.send(.put, "/v1/comments/\(review)/like", token: manager.token)
             _ = try await cached.send(.put, "/v1/stores/\(id)/favorite", token: eater.token)
             _ = try await cached.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 30], token: manager.token)
+            // A second store matching 毛肚 by its name: a search page of two stores, or one and a cursor.
+            let named =
+                try await StoreFixture.store(cached, manager, name: "毛肚王", categoryID: category)["id"] as! String
+            _ = try await cached.send(.put, "/v1/stores/\(named)/favorite", token: eater.token)
             let paths = [
                 "/v1/stores/\(id)", "/v1/stores/\(id)/comments", "/v1/stores/\(id)/comments?sort=helpful&limit=1",
-                "/v1/promotions/daily", "/v1/categories", "/v1/search?q=%E6%AF%9B%E8%82%9A", "/v1/stores?sort=rating",
+                "/v1/promotions/daily", "/v1/categories", "/v1/search?q=%E6%AF%9B%E8%82%9A",
+                "/v1/search?q=%E6%AF%9B%E8%82%9A&limit=1", "/v1/stores?sort=rating",
             ]
             // MUT + validate: each path twice through the cache (a miss, then a hit) and once without it
             try await plain.test(.router) { uncached in
@@ -146,6 +151,10 @@ import Testing
                     }
                 }
             }
+            let searched = try await cached.send(.get, "/v1/search?q=%E6%AF%9B%E8%82%9A&limit=1").json()
+            #expect(searched["nextCursor"] is String)
+            #expect(
+                (try await cached.send(.get, "/v1/search?q=%E6%AF%9B%E8%82%9A").json()["items"] as? [Any])?.count == 2)
         }
     }
 
