@@ -129,7 +129,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         logger: services.logger)
     if runDatabase {
         app.addServices(services.database.client)
-        if let caching = services.caching { app.addServices(caching.listener) }
+        if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         if let replicas = services.database.replicas {
