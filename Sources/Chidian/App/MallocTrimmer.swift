@@ -5,11 +5,11 @@ import ServiceLifecycle
     import Glibc
 #endif
 
-/// Hands glibc's free pages back to the kernel every few seconds. A cache that replaces entries of a few kilobytes
+/// Hands glibc's free pages back to the kernel every two seconds. A cache that replaces entries of a few kilobytes
 /// leaves free chunks scattered through the heap, which glibc keeps mapped (it trims only the heap's top): RSS
 /// grew to twice what the cache held. `malloc_trim` releases the free pages inside the heap as well.
 struct MallocTrimmer: Service {
-    var every: Duration = .seconds(5)
+    var every: Duration = .seconds(2)
 
     func run() async throws {
         #if canImport(Glibc)

@@ -50,8 +50,8 @@ public struct AppConfiguration: Sendable {
     public var searchConcurrency = 1
     /// The read cache and the session cache (`CACHE`, on by default; `off` reads PostgreSQL every time).
     public var cacheEnabled = true
-    /// The read cache's cap in bytes (`CACHE_MAX_MB`); sessions get a sixteenth of it besides.
-    public var cacheBytes = 24 << 20
+    /// The read cache's cap in bytes (`CACHE_MAX_MB`); search hits get half of it and sessions a sixteenth besides.
+    public var cacheBytes = 30 << 20
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
