@@ -68,6 +68,7 @@ public final class CacheListener: Service, Sendable {
         while true {
             let payload = "beat:\(process):\(Monotonic.nanoseconds)"
             try await connection.rows("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+            for cache in caches { cache.report() }
             try await Task.sleep(for: .milliseconds(150))
         }
     }

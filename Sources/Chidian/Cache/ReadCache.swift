@@ -54,6 +54,9 @@ public final class ReadCache: Sendable {
     private let offs: Counter
     /// `chidian_cache_wipes_total{cache}`: every entry dropped at once (`*`, a lost listener, a fence unheard).
     private let wipes: Counter
+    /// `chidian_cache_bytes{cache}` and `chidian_cache_entries{cache}`, as counted against the cap (`report`).
+    private let bytesGauge: Gauge
+    private let entriesGauge: Gauge
 
     public init(name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true) {
         self.name = name
@@ -66,6 +69,15 @@ public final class ReadCache: Sendable {
         misses = Counter(label: lookups, dimensions: [("cache", name), ("result", "miss")])
         offs = Counter(label: lookups, dimensions: [("cache", name), ("result", "off")])
         wipes = Counter(label: "chidian_cache_wipes_total", dimensions: [("cache", name)])
+        bytesGauge = Gauge(label: "chidian_cache_bytes", dimensions: [("cache", name)])
+        entriesGauge = Gauge(label: "chidian_cache_entries", dimensions: [("cache", name)])
+    }
+
+    /// Publishes the size gauges (the listener does, with each heartbeat).
+    func report() {
+        let (bytes, count) = state.withLock { ($0.bytes, $0.index.count) }
+        bytesGauge.record(bytes)
+        entriesGauge.record(count)
     }
 
     // MARK: Liveness

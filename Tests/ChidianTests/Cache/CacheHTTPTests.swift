@@ -158,6 +158,29 @@ import Testing
         }
     }
 
+    @Test func metricsCountHitsAndMisses() async throws {
+        try await TestApp.run(configure: { $0.cacheEnabled = true }) { client, app in
+            // setup
+            let manager = try await client.register("店长", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            func counted(_ result: String) async throws -> Double {
+                let text = try await client.send(.get, "/metrics").text
+                let prefix = "chidian_cache_lookups_total{cache=\"reads\",result=\"\(result)\"} "
+                let line = text.split(separator: "\n").first { $0.hasPrefix(prefix) }
+                return line.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
+            }
+            let (hits, misses) = (try await counted("hit"), try await counted("miss"))
+            // MUT: a miss, then a hit (other suites running beside this one only add to the counters)
+            #expect(try await client.send(.get, "/v1/stores/\(id)").status == .ok)
+            #expect(try await client.send(.get, "/v1/stores/\(id)").status == .ok)
+            // validate
+            #expect(try await counted("miss") >= misses + 1)
+            #expect(try await counted("hit") >= hits + 1)
+            #expect(try await client.send(.get, "/metrics").text.contains("chidian_cache_bytes{cache=\"reads\"}"))
+        }
+    }
+
     @Test func aSessionEndsAtOnceAndARoleChangeAppliesAtOnce() async throws {
         try await TestApp.run { client, app in
             // setup
