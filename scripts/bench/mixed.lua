@@ -42,18 +42,5 @@ function request()
   return wrk.format(method, path, headers, body)
 end
 
-function done(summary, latency, requests)
-  local out = assert(io.open(os.getenv("BENCH_OUT"), "w"))
-  local seconds = summary.duration / 1e6
-  local e = summary.errors
-  out:write(string.format("requests=%d\n", summary.requests))
-  out:write(string.format("seconds=%.2f\n", seconds))
-  out:write(string.format("rps=%.1f\n", summary.requests / seconds))
-  out:write(string.format("p50=%.2f\n", latency:percentile(50) / 1000))
-  out:write(string.format("p95=%.2f\n", latency:percentile(95) / 1000))
-  out:write(string.format("p99=%.2f\n", latency:percentile(99) / 1000))
-  out:write(string.format("max=%.2f\n", latency.max / 1000))
-  out:write(string.format("non2xx=%d\n", e.status))
-  out:write(string.format("socket_errors=%d\n", e.connect + e.read + e.write + e.timeout))
-  out:close()
-end
+-- done(): the shared report, found beside this script whatever the working directory.
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")
