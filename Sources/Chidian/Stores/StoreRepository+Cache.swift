@@ -44,16 +44,10 @@ extension StoreRepository {
 
     /// The cache entry of one live store (its anonymous JSON ready to send), or 404 `store_not_found`.
     func sharedEntry(id: String) async throws -> ReadCache.Entry<StoreView> {
-        guard PlausibleID.check(id) else { throw Self.notFound(id) }
-        if let cache {
-            if let hit = cache.get("s:" + id, as: StoreView.self) { return hit }
-            _ = try await sharedViews(ids: [id])
-            if let filled = cache.get("s:" + id, as: StoreView.self) { return filled }
+        guard PlausibleID.check(id), let entry = try await sharedEntries(ids: [id]).first else {
+            throw Self.notFound(id)
         }
-        // No cache, or the fill was refused (a write raced it): read it once more, uncached.
-        guard let view = try await database.forReads.run(StoreStatements.ByID(id: id, viewer: nil, shared: true)).first
-        else { throw Self.notFound(id) }
-        return try ReadCache.Entry(value: view, rendered: JSONWriter.bytes(of: view.personalised(for: nil)))
+        return entry
     }
 
     /// Shared views as `viewer` sees them: `favorited` from one statement, `adSpend` for the manager and admins.
