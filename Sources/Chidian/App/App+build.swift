@@ -27,6 +27,8 @@ public struct AppServices: Sendable {
         self.loginThrottle = LoginThrottle(database: database, policy: loginThrottle)
         bcrypt = BcryptPool(capacity: config.bcryptQueue)
         self.clock = clock
+        // The caches' counters bind to the metrics backend present when they are made.
+        _ = MetricsRegistry.shared
         caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
     }
 }
