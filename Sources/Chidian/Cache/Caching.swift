@@ -59,6 +59,21 @@ extension ReadCache {
     }
 }
 
+extension ReadCache {
+    /// `entry` with its JSON rendered, through `cache` when there is one; with `CACHE=off`, read and rendered
+    /// every time.
+    static func rendered<Value: Sendable>(
+        in cache: ReadCache?, _ key: String, tags: @escaping @Sendable (Value) -> [String],
+        render: @escaping @Sendable (Value) throws -> [UInt8], load: @escaping @Sendable () async throws -> Value
+    ) async throws -> Entry<Value> {
+        guard let cache else {
+            let value = try await load()
+            return try Entry(value: value, rendered: render(value))
+        }
+        return try await cache.entry(key, tags: tags, render: render, load: load)
+    }
+}
+
 extension ReadCache.Entry {
     convenience init(value: Value, rendered: [UInt8]) {
         // A copy of exactly its size: the writer's array grew by doubling.

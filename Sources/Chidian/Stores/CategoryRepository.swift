@@ -28,11 +28,9 @@ public struct CategoryRepository: Sendable {
             }
             return try json.finish()
         }
-        guard let cache else {
-            let items = try await list()
-            return try ReadCache.Entry(value: items, rendered: render(items))
+        return try await ReadCache.rendered(in: cache, "categories", tags: { _ in ["categories"] }, render: render) {
+            try await list()
         }
-        return try await cache.entry("categories", tags: { _ in ["categories"] }, render: render) { try await list() }
     }
 
     /// Every category with its count of live stores, by name in code-point order.

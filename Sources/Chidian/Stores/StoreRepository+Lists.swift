@@ -104,12 +104,8 @@ extension StoreRepository {
         let render: @Sendable ([StoreView]) throws -> [UInt8] = {
             try JSONWriter.bytes(of: StoreList(items: $0.map { $0.personalised(for: nil) }))
         }
-        guard let cache else {
-            let items = try await load()
-            return try ReadCache.Entry(value: items, rendered: render(items))
-        }
-        return try await cache.entry(
-            "daily:\(limit)", tags: { ["daily"] + $0.map { "s:" + $0.id } }, render: render, load: load)
+        return try await ReadCache.rendered(
+            in: cache, "daily:\(limit)", tags: { ["daily"] + $0.map { "s:" + $0.id } }, render: render, load: load)
     }
 
     /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores. A forged cursor whose
