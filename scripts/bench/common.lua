@@ -1,5 +1,28 @@
--- done() for every wrk script: the figures as key=value lines in BENCH_OUT (requests, rps, p50/p95/p99 and max
--- in ms, non-2xx answers, socket errors), read back by scripts/bench.sh.
+-- What every wrk script of the bench shares: reading a file of lines, each thread walking them from its own
+-- offset (`counter`), and done(), which writes the figures as key=value lines in BENCH_OUT (requests, rps,
+-- p50/p95/p99 and max in ms, non-2xx answers, socket errors) for scripts/bench.sh.
+
+-- The non-empty lines of the file at `path`.
+function lines_of(path)
+  local lines = {}
+  for line in io.lines(path) do
+    if line ~= "" then lines[#lines + 1] = line end
+  end
+  return lines
+end
+
+local threads = {}
+counter = 0
+
+function setup(thread)
+  thread:set("offset", #threads * 7919)
+  threads[#threads + 1] = thread
+end
+
+function init(args)
+  counter = offset or 0
+end
+
 function done(summary, latency, requests)
   local out = assert(io.open(os.getenv("BENCH_OUT"), "w"))
   local seconds = summary.duration / 1e6

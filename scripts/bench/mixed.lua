@@ -5,27 +5,12 @@
 --                 BODY: empty, or JSON where "%n" is replaced by a per-request counter so bodies differ
 --   BENCH_TOKENS  bearer tokens, one a line
 --   BENCH_OUT     where done() writes key=value figures (the same as wrk.lua's)
+-- setup(), init(), done() and lines_of(), found beside this script whatever the working directory.
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 local tokens = {}
-for line in io.lines(os.getenv("BENCH_TOKENS")) do
-  if line ~= "" then tokens[#tokens + 1] = "Bearer " .. line end
-end
+for _, line in ipairs(lines_of(os.getenv("BENCH_TOKENS"))) do tokens[#tokens + 1] = "Bearer " .. line end
 -- Lines stay strings until they are sent: 200,000 parsed tables per thread would cost far more memory.
-local lines = {}
-for line in io.lines(os.getenv("BENCH_MIXED")) do
-  if line ~= "" then lines[#lines + 1] = line end
-end
-
-local threads = {}
-local counter = 0
-
-function setup(thread)
-  thread:set("offset", #threads * 7919)
-  threads[#threads + 1] = thread
-end
-
-function init(args)
-  counter = offset or 0
-end
+local lines = lines_of(os.getenv("BENCH_MIXED"))
 
 function request()
   counter = counter + 1
@@ -42,5 +27,3 @@ function request()
   return wrk.format(method, path, headers, body)
 end
 
--- done(): the shared report, found beside this script whatever the working directory.
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")

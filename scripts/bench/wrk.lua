@@ -5,34 +5,21 @@
 --   BENCH_TOKEN   a bearer token, when the scenario is signed in
 --   BENCH_OUT     where done() writes key=value figures (requests, rps, p50/p95/p99 in ms, errors)
 --   BENCH_DELAY_MS  a pause before each request of a connection, for a bounded load that leaves CPU to others
+-- setup(), init(), done() and lines_of(), found beside this script whatever the working directory.
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY")
 local token = os.getenv("BENCH_TOKEN")
-local paths = {}
-for line in io.lines(os.getenv("BENCH_PATHS")) do
-  if line ~= "" then paths[#paths + 1] = line end
-end
+local paths = lines_of(os.getenv("BENCH_PATHS"))
 
 local pause = tonumber(os.getenv("BENCH_DELAY_MS") or "")
 if pause and pause > 0 then
   function delay() return pause end
 end
 
-local threads = {}
-local counter = 0
-
-function setup(thread)
-  thread:set("offset", #threads * 7919)
-  threads[#threads + 1] = thread
-end
-
 local headers = {}
 if token and token ~= "" then headers["Authorization"] = "Bearer " .. token end
 if body then headers["Content-Type"] = "application/json" end
-
-function init(args)
-  counter = offset or 0
-end
 
 function request()
   counter = counter + 1
@@ -42,5 +29,3 @@ function request()
   return wrk.format(method, path, headers, payload)
 end
 
--- done(): the shared report, found beside this script whatever the working directory.
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")
