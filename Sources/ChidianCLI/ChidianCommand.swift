@@ -22,9 +22,7 @@ enum Entry {
             FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
             exit(1)
         } catch let error as PSQLError {
-            let reason = error.serverInfo?[.message] ?? "\(error.code)"
-            FileHandle.standardError.write(
-                Data("Error: database: \(reason) (\(error.serverCode?.raw ?? "no SQLSTATE"))\n".utf8))
+            FileHandle.standardError.write(Data("Error: database: \(error.summary)\n".utf8))
             exit(1)
         } catch {
             ChidianCommand.exit(withError: error)

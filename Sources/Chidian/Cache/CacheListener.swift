@@ -55,7 +55,7 @@ public final class CacheListener: Service, Sendable {
                 if !Task.isCancelled {
                     logger.warning(
                         "cache listener lost PostgreSQL; caches off until it listens again",
-                        metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                        metadata: DatabaseErrors.metadata(any: error))
                 }
             }
             for cache in caches { cache.silence() }

@@ -30,8 +30,26 @@ enum DatabaseErrors {
     static func metadata(_ error: PSQLError) -> Logger.Metadata {
         var metadata: Logger.Metadata = ["psql.kind": .string("\(error.code)")]
         if let state = error.serverCode { metadata["psql.sqlstate"] = .string(state.raw) }
+        if let message = error.serverInfo?[.message] { metadata["psql.message"] = .string(message) }
         if let constraint = error.serverInfo?[.constraintName] { metadata["psql.constraint"] = .string(constraint) }
         if let table = error.serverInfo?[.tableName] { metadata["psql.table"] = .string(table) }
         return metadata
+    }
+
+    /// `metadata(_:)` for a PostgreSQL error, else the error's type: background work (the cache's listener,
+    /// housekeeping) logs what failed without a description that could quote a row.
+    static func metadata(any error: any Error) -> Logger.Metadata {
+        if let error = error as? PSQLError { return metadata(error) }
+        return ["error": .string(String(reflecting: type(of: error)))]
+    }
+}
+
+extension PSQLError {
+    /// The SQLSTATE and PostgreSQL's message, or the client-side kind: enough to diagnose a failure from a log or a
+    /// test report. The message names objects (a constraint, a relation), not rows; the row is in `detail`, which
+    /// is left out, as are the statement and its binds.
+    public var summary: String {
+        guard let state = serverInfo?[.sqlState] else { return "PostgreSQL client error: \(code)" }
+        return "PostgreSQL \(state): \(serverInfo?[.message] ?? "no message")"
     }
 }

@@ -36,7 +36,7 @@ struct ProblemMiddleware: RouterMiddleware {
             logger.warning("database unavailable", metadata: ["reason": .string(error.reason)])
             return .databaseUnavailable()
         case let error as PSQLError where error.isConnectionFailure:
-            logger.warning("database connection failed", metadata: ["code": .string("\(error.code)")])
+            logger.warning("database connection failed", metadata: DatabaseErrors.metadata(error))
             return .databaseUnavailable()
         case let error as PSQLError where error.serverCode == .queryCanceled:
             logger.warning("statement past its deadline", metadata: DatabaseErrors.metadata(error))

@@ -119,7 +119,7 @@ public struct HousekeepingService: Service {
                     return
                 } catch {
                     database.logger.warning(
-                        "housekeeping failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                        "housekeeping failed", metadata: DatabaseErrors.metadata(any: error))
                 }
                 try await Task.sleep(for: interval)
             }
