@@ -30,6 +30,7 @@ import Testing
             let gina = try await client.register("Gina")
             try await app.database.query(
                 "UPDATE sessions SET expires_at = now() - interval '1 second', created_at = now() - interval '31 days'")
+            await app.settle()
             let expired = try await client.send(.get, "/v1/me", token: gina.token)
             #expect(expired.status == .unauthorized)
             #expect(expired.problemCode == "invalid_token")

@@ -37,6 +37,7 @@ import Testing
 
             // MUT
             let password = try await admin.resetPassword(name: "olga")
+            await app.settle()
             // validate: every session is gone, the new password works, the old one does not
             #expect(password.count == 16)
             #expect(try await client.send(.get, "/v1/me", token: olga.token).problemCode == "invalid_token")

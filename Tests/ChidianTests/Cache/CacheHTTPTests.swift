@@ -210,4 +210,23 @@ import Testing
             #expect(after.status == .unauthorized && after.problemCode == "invalid_token")
         }
     }
+
+    /// The promise for writes beside a server (the CLI, `psql`, another server): every server shows them within
+    /// 0.9 s of their commit, with no fence. Not a race against a timer: past 0.9 s a cache either heard a heartbeat
+    /// sent after the commit (so the invalidation before it) or serves nothing.
+    @Test func aWriteBesideTheServerShowsWithinTheBound() async throws {
+        try await TestApp.run { client, app in
+            // setup: the store page is cached
+            let manager = try await client.register("店长", role: "manager")
+            let category = try await StoreFixture.category(app, "火锅")
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            #expect(try await client.send(.get, "/v1/stores/\(id)").json()["name"] as? String == "老灶")
+            // MUT: `chidian store archive`'s work, then the bound
+            #expect(try await StoreAdmin(database: app.database).archiveStore(id: id))
+            try await Task.sleep(for: .milliseconds(950))
+            // validate
+            let after = try await client.send(.get, "/v1/stores/\(id)")
+            #expect(after.status == .notFound && after.problemCode == "store_not_found")
+        }
+    }
 }

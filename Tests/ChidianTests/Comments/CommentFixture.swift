@@ -50,14 +50,18 @@ struct CommentWorld {
 
 enum CommentFixture {
     static func category(_ app: TestApp, _ name: String) async throws -> String {
-        try await app.database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")[0].decode(
+        let id = try await app.database.query("INSERT INTO categories (name) VALUES (\(name)) RETURNING id")[0].decode(
             String.self)
+        await app.settle()
+        return id
     }
 
     static func store(_ app: TestApp, name: String, categoryID: String, managerID: String) async throws -> String {
-        try await app.database.query(
+        let id = try await app.database.query(
             "INSERT INTO stores (name, category_id, manager_id) VALUES (\(name), \(categoryID), \(managerID)) RETURNING id"
         )[0].decode(String.self)
+        await app.settle()
+        return id
     }
 
     static func image(_ app: TestApp, uploaderID: String) async throws -> String {
@@ -72,6 +76,7 @@ enum CommentFixture {
 
     static func archive(_ app: TestApp, storeID: String) async throws {
         try await app.database.query("UPDATE stores SET archived_at = now() WHERE id = \(storeID)")
+        await app.settle()
     }
 
     /// The store's trigger-kept totals and the same computed from its live reviews.

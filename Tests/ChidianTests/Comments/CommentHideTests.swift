@@ -29,6 +29,7 @@ import Testing
             let hide = try await ChidianBinary.run(["comment", "hide", id], databaseURL: app.url)
             let again = try await ChidianBinary.run(["comment", "hide", id], databaseURL: app.url)
             let unknown = try await ChidianBinary.run(["comment", "hide", "m_missing"], databaseURL: app.url)
+            await app.settle()
             // validate
             #expect(hide.status == 0, "\(hide.stderr)")
             #expect(hide.stdout.contains(id))

@@ -56,6 +56,7 @@ import Testing
                 try await client.send(.put, "/v1/comments/m_nothing/like", token: world.manager.token).problemCode
                     == "comment_not_found")
             #expect(try await CommentModeration.hide(id: review, database: app.database) == .hidden)
+            await app.settle()
             #expect(
                 try await client.send(.put, "/v1/comments/\(review)/like", token: world.manager.token).problemCode
                     == "comment_not_found")

@@ -168,8 +168,10 @@ import Testing
             // MUT
             let listed = try await ChidianBinary.run(["report", "list"], databaseURL: app.url)
             let hidden = try await ChidianBinary.run(["comment", "hide", bad, "--note", "广告"], databaseURL: app.url)
+            await app.settle()
             let afterHide = try await client.send(.get, "/v1/comments/\(bad)").status
             let restored = try await ChidianBinary.run(["comment", "restore", bad], databaseURL: app.url)
+            await app.settle()
             // validate
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains(bad) && listed.stdout.contains("\t2\t"))

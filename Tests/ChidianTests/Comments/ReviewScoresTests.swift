@@ -130,6 +130,7 @@ import Testing
             #expect(listed.count == 3)
             // hiding the latest brings the one before it back
             #expect(try await CommentModeration.hide(id: latest["id"] as! String, database: app.database) == .hidden)
+            await app.settle()
             store = try await Self.store(client, world.storeID)
             #expect((store["rating"] as? [String: Any])?["average"] as? Double == 1.0)
             #expect(store["pricePerPerson"] as? Int == 20)

@@ -300,6 +300,7 @@ extension TestResponse {
             // MUT: what the last cursor would show is hidden before it is followed
             let last = try #require(pages[2]["nextCursor"] as? String)
             for id in sweets.dropFirst() { _ = try await CommentModeration.hide(id: id, database: app.database) }
+            await app.settle()
             let empty = try await client.send(.get, "/v1/feed/featured?limit=3&cursor=\(last)", token: viewer.token)
             // validate: no items and no next page, and the cursor's categories are still named
             #expect(empty.itemIDs == [])

@@ -129,7 +129,7 @@ import Testing
             // MUT
             var caught: SeedError?
             do {
-                try await SeedImporter(database: app.database, config: app.services.config).run(
+                _ = try await SeedImporter(database: app.database, config: app.services.config).run(
                     directory: try fixture.write())
             } catch let error as SeedError { caught = error }
             // validate: both named, neither echoed, nothing written
@@ -262,6 +262,7 @@ import Testing
             try await app.database.query(
                 "UPDATE sessions SET created_at = now() - interval '11 days', last_used_at = now() - interval '2 minutes'"
             )
+            await app.settle()
             // validate
             let me = try await client.send(.get, "/v1/me", token: session.token)
             #expect(me.status == .unauthorized)
@@ -271,6 +272,7 @@ import Testing
             try await app.database.query(
                 "UPDATE sessions SET created_at = now() - interval '9 days', last_used_at = now() - interval '2 minutes' WHERE user_id = \(fresh.id)"
             )
+            await app.settle()
             #expect(try await client.send(.get, "/v1/me", token: fresh.token).status == .ok)
             let end = try await app.database.query(
                 "SELECT expires_at <= created_at + interval '10 days' FROM sessions WHERE user_id = \(fresh.id)")[0]

@@ -62,7 +62,9 @@ import Testing
             try await app.database.query("DELETE FROM search_dishes WHERE name = '宫保鸡丁'")
             _ = try await DishVocabulary(database: app.database).add(name: "招牌烤鱼")
             // MUT
-            try await app.database.withConnection { try await Migrator(logger: TestDatabase.logger).migrate(on: $0) }
+            _ = try await app.database.withConnection {
+                try await Migrator(logger: TestDatabase.logger).migrate(on: $0)
+            }
             // validate
             let entries = try await DishVocabulary(database: app.database).list()
             let kungPao = try #require(entries.first { $0.name == "宫保鸡丁" })

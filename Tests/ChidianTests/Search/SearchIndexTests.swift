@@ -117,6 +117,7 @@ import Testing
                             storesSQL: "SELECT id FROM stores", bulk: bulk, on: connection, logger: logger)
                     }
                 }
+                await app.settle()
                 // validate
                 #expect(try await Self.summaries(app.database).kept == expected, "\(label)")
                 let indexes = try await app.database.query(

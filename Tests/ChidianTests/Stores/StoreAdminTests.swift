@@ -69,6 +69,7 @@ import Testing
             // MUT
             #expect(try await admin.archiveStore(id: second))
             #expect(try await admin.archiveStore(id: second) == false, "archiving twice changes nothing")
+            await app.settle()
             let listed = try await admin.listStores()
             // validate
             #expect(
@@ -83,6 +84,7 @@ import Testing
             #expect(try await client.send(.get, "/v1/stores/\(second)").status == .notFound)
             #expect(try await admin.restoreStore(id: second))
             #expect(try await admin.restoreStore(id: second) == false)
+            await app.settle()
             #expect(try await client.send(.get, "/v1/stores/\(second)").status == .ok)
             await #expect(throws: StoreError.notFound(id: "s_nope")) { try await admin.archiveStore(id: "s_nope") }
             await #expect(throws: StoreError.notFound(id: "s_nope")) { try await admin.restoreStore(id: "s_nope") }

@@ -78,6 +78,7 @@ import Testing
                     .status == .noContent)
             // MUT
             try await StoreAdmin(database: app.database).restoreStore(id: id)
+            await app.settle()
             // validate
             let back = try await client.send(.get, "/v1/stores/\(id)", token: manager.token)
             #expect(back.status == .ok)

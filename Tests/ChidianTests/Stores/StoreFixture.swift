@@ -9,8 +9,11 @@ import Testing
 /// Test data for the store suites: categories, images and ratings go straight to the database,
 /// stores through the API.
 enum StoreFixture {
+    /// Adds a category beside the server, then waits until the server has applied its invalidations.
     static func category(_ app: TestApp, _ name: String) async throws -> String {
-        try await StoreAdmin(database: app.database).addCategory(name: name).id
+        let id = try await StoreAdmin(database: app.database).addCategory(name: name).id
+        await app.settle()
+        return id
     }
 
     static func image(_ app: TestApp, uploaderID: String) async throws -> String {
@@ -54,6 +57,8 @@ enum StoreFixture {
             SELECT 'review', \(storeID), coalesce(e.id, \(authorID)), r.rating, 'tasty'
             FROM r LEFT JOIN extra e ON e.n = r.n
             """)
+        // Written beside the server: a store view or comment page read before may be cached.
+        await app.settle()
     }
 
     static func items(_ response: TestResponse) throws -> [[String: Any]] {
