@@ -104,21 +104,25 @@ import Testing
             let posted = try a.request(
                 "POST", "/v1/stores/\(store)/comments", body: Self.json(["rating": 5, "body": "两家店都看得到"]), token: token)
             let written = ContinuousClock.now
-            // validate: A at once (it answered the write), B within the bound
+            // validate: A at once (it answered the write); B within the bound, which holds for reads that START 0.9 s
+            // after the write (the time a read itself takes on a loaded machine is not staleness). The store page and
+            // the comment page are invalidated by separate notifications of one commit, so both are polled.
             #expect(posted.status == 201, "\(posted.body)")
             #expect(try count(a) == before + 1)
-            var seen: Duration?
-            while ContinuousClock.now - written < .seconds(3) {
-                if try count(b) == before + 1 {
-                    seen = ContinuousClock.now - written
+            func shownByB() throws -> Bool {
+                guard try count(b) == before + 1 else { return false }
+                let newest = try b.request("GET", "/v1/stores/\(store)/comments?sort=newest&limit=1")
+                return (newest.json["items"] as? [[String: Any]])?.first?["body"] as? String == "两家店都看得到"
+            }
+            while true {
+                let started = ContinuousClock.now
+                if try shownByB() { break }
+                if started - written > .milliseconds(950) {
+                    Issue.record("B still showed the old page on a read started \(started - written) after the write")
                     break
                 }
                 try await Task.sleep(for: .milliseconds(5))
             }
-            let lag = try #require(seen, "B never showed the review")
-            #expect(lag <= .seconds(1), "B showed it after \(lag)")
-            let newest = try b.request("GET", "/v1/stores/\(store)/comments?sort=newest&limit=1")
-            #expect((newest.json["items"] as? [[String: Any]])?.first?["body"] as? String == "两家店都看得到")
         }
     }
 
