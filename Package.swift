@@ -1,6 +1,9 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// Our own code builds without warnings: a warning is an error here, so none hides among a thousand build lines.
+let ours: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
 let package = Package(
     name: "chidian",
     platforms: [.macOS(.v15)],
@@ -45,10 +48,11 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Web/Templates", "Web/Assets"],
+            swiftSettings: ours,
             plugins: ["EmbedResources"]
         ),
         // Reads sql/*.sql and the web client's files into the library, so the binary works from any directory.
-        .executableTarget(name: "EmbedFiles"),
+        .executableTarget(name: "EmbedFiles", swiftSettings: ours),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         .executableTarget(
             name: "ChidianCLI",
@@ -56,7 +60,8 @@ let package = Package(
                 "Chidian",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            swiftSettings: ours
         ),
         .testTarget(
             name: "ChidianTests",
@@ -65,7 +70,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-            ]
+            ],
+            swiftSettings: ours
         ),
     ],
     swiftLanguageModes: [.v6]

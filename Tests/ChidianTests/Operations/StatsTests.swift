@@ -6,7 +6,7 @@ import Testing
 @Suite struct StatsTests {
     @Test func countsAndLeadersOfASeededDatabase() async throws {
         try await TestApp.run { _, app in
-            try await SeedImporter(database: app.database, config: app.services.config).run(
+            _ = try await SeedImporter(database: app.database, config: app.services.config).run(
                 directory: try SeedFixture().write())
             // MUT
             let stats = try await Stats.load(app.database, top: 2)

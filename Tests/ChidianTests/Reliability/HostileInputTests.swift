@@ -337,7 +337,8 @@ import Testing
             // MUT
             var caught: SeedError?
             do {
-                try await SeedImporter(database: app.database, config: app.services.config).run(directory: directory)
+                _ = try await SeedImporter(database: app.database, config: app.services.config).run(
+                    directory: directory)
             } catch let error as SeedError {
                 caught = error
             }

@@ -11,7 +11,7 @@ import Testing
 @Suite struct ExportRoundTripTests {
     /// Builds data through the API on top of the seed fixture.
     static func populate(_ client: any TestClientProtocol, _ app: TestApp) async throws {
-        try await SeedImporter(database: app.database, config: app.services.config).run(
+        _ = try await SeedImporter(database: app.database, config: app.services.config).run(
             directory: try SeedFixture().write())
         try await app.database.query("INSERT INTO categories (name) VALUES ('西餐')")  // no store yet
         let manager = try await login(client, "Manager4")
@@ -123,10 +123,10 @@ import Testing
             let before = try await Self.views(client, app)
             let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
                 "export-\(UUID().uuidString)")
-            try await SeedExporter(database: app.database).run(directory: directory)
+            _ = try await SeedExporter(database: app.database).run(directory: directory)
             // MUT: seed the export into an empty database
             try await TestApp.run { otherClient, other in
-                try await SeedImporter(database: other.database, config: other.services.config).run(
+                _ = try await SeedImporter(database: other.database, config: other.services.config).run(
                     directory: directory)
                 // validate
                 let after = try await Self.views(otherClient, other)

@@ -139,7 +139,7 @@ import Testing
         try await TestApp.run { client, app in
             // setup: live data, two signed-in users, and a connection whose plans of the summaries are cached.
             let importer = SeedImporter(database: app.database, config: app.services.config)
-            try await importer.run(directory: try Self.liveFixture().write())
+            _ = try await importer.run(directory: try Self.liveFixture().write())
             let user1 = try await Self.login(client, "User1", "111")
             let user2 = try await Self.login(client, "User2", "222")
             let big = try Self.bigFixture().write()
@@ -256,7 +256,7 @@ import Testing
         try await TestApp.run { client, app in
             // setup
             let importer = SeedImporter(database: app.database, config: app.services.config)
-            try await importer.run(directory: try Self.liveFixture().write())
+            _ = try await importer.run(directory: try Self.liveFixture().write())
             let user1 = try await Self.login(client, "User1", "111")
             let user2 = try await Self.login(client, "User2", "222")
             // MUT: live edits of imported rows through the API and in SQL.

@@ -44,7 +44,7 @@ import Testing
 
     @Test func arrayOrderIsTimeOrderNewestLast() async throws {
         try await TestApp.run { client, app in
-            try await SeedImporter(database: app.database, config: app.services.config).run(
+            _ = try await SeedImporter(database: app.database, config: app.services.config).run(
                 directory: try Self.originalFiles())
             // comments of s001 in the file: c001, c002, c003, c005 → newest first is the reverse
             let page = try await client.send(.get, "/v1/stores/s001/comments").json()
@@ -63,7 +63,7 @@ import Testing
         try await TestApp.run { _, app in
             let directory = try Self.originalFiles()
             let importer = SeedImporter(database: app.database, config: app.services.config)
-            try await importer.run(directory: directory)
+            _ = try await importer.run(directory: directory)
             let before = try await SeedImportTests().snapshot(app.database)
             // MUT
             let again = try await importer.run(directory: directory)

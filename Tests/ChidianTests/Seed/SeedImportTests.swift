@@ -58,7 +58,7 @@ import Testing
     @Test func reimportingChangesNothing() async throws {
         try await TestApp.run { _, app in
             let directory = try SeedFixture().write()
-            try await importer(app).run(directory: directory)
+            _ = try await importer(app).run(directory: directory)
             let before = try await snapshot(app.database)
             // MUT
             let again = try await importer(app).run(directory: directory)
@@ -71,7 +71,7 @@ import Testing
     @Test func changesAreUpsertedById() async throws {
         try await TestApp.run { _, app in
             var fixture = SeedFixture()
-            try await importer(app).run(directory: try fixture.write())
+            _ = try await importer(app).run(directory: try fixture.write())
             fixture.comments[1]["rating"] = 1
             fixture.stores[1]["name"] = "老北京炸酱面·二店"
             fixture.stores[1]["sumCost"] = 70
@@ -133,7 +133,7 @@ import Testing
             let directory = try fixture.write()
             // MUT
             var caught: SeedError?
-            do { try await importer(app).run(directory: directory) } catch let error as SeedError { caught = error }
+            do { _ = try await importer(app).run(directory: directory) } catch let error as SeedError { caught = error }
             // validate: the issue is named exactly and nothing was written
             let error = try #require(caught, "\(name) was accepted")
             #expect(error.issues.map(\.description).contains(expected), "\(error.issues)")
@@ -148,7 +148,7 @@ import Testing
             fixture.comments[0]["rating"] = 9
             fixture.comments[2]["context"] = "   "
             var caught: SeedError?
-            do { try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError {
+            do { _ = try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError {
                 caught = error
             }
             let files = Set(try #require(caught).issues.map(\.file))
@@ -162,7 +162,7 @@ import Testing
             var fixture = SeedFixture()
             fixture.extraFiles["comment.json"] = Data("[\n  {\"id\": \"c1\",\n   \"store_id\" \"s001\"}\n]".utf8)
             var caught: SeedError?
-            do { try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError {
+            do { _ = try await importer(app).run(directory: try fixture.write()) } catch let error as SeedError {
                 caught = error
             }
             let issue = try #require(caught?.issues.first)
@@ -181,7 +181,7 @@ import Testing
     @Test func exportThenSeedReproducesTheData() async throws {
         try await TestApp.run { client, app in
             // setup: a seed plus API-made changes the original format cannot express
-            try await importer(app).run(directory: try SeedFixture().write())
+            _ = try await importer(app).run(directory: try SeedFixture().write())
             try await app.database.query("UPDATE stores SET description = '川味老店', address = '成都市武侯区' WHERE id = 's001'")
             try await app.database.query("UPDATE comments SET hidden_at = now() WHERE id = 'c004'")
             let exporter = SeedExporter(database: app.database)
@@ -194,10 +194,10 @@ import Testing
             // validate: seeding the export into an empty database and exporting again gives the same files
             try await TestDatabase.withFresh { database, url in
                 let config = TestApp.testConfig(url: url)
-                try await SeedImporter(database: database, config: config).run(directory: first)
+                _ = try await SeedImporter(database: database, config: config).run(directory: first)
                 let second = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
                     "export-\(UUID().uuidString)")
-                try await SeedExporter(database: database).run(directory: second)
+                _ = try await SeedExporter(database: database).run(directory: second)
                 for file in ["userInfo.json", "categories.json", "store.json", "comment.json"] {
                     let a = try String(contentsOf: first.appendingPathComponent(file), encoding: .utf8)
                     let b = try String(contentsOf: second.appendingPathComponent(file), encoding: .utf8)

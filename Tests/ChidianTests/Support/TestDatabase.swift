@@ -46,7 +46,7 @@ enum TestDatabase {
             try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(building)\" WITH (FORCE)"))
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(building)\""))
             let config = AppConfiguration(databaseURL: serverURL.with(database: building).description)
-            try await withDatabase(config, logger: logger, poolSize: 1) { database in
+            _ = try await withDatabase(config, logger: logger, poolSize: 1) { database in
                 try await database.with(timeout: .seconds(60)).withConnection { connection in
                     try await Migrator(logger: logger).migrate(on: connection)
                 }
@@ -65,7 +65,7 @@ enum TestDatabase {
     static func fresh(migrated: Bool = true) async throws -> DatabaseURL {
         let name = "chidian_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let source = migrated ? try await template.value : "template0"
-        try await withAdmin { admin in
+        _ = try await withAdmin { admin in
             try await admin.with(timeout: .seconds(60)).query(
                 PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\" TEMPLATE \"\(source)\""))
         }
@@ -79,7 +79,7 @@ enum TestDatabase {
     }
 
     static func drop(_ url: DatabaseURL) async throws {
-        try await withAdmin { admin in
+        _ = try await withAdmin { admin in
             try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(url.database)\" WITH (FORCE)"))
         }
     }
