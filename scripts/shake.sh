@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Shakes the Swift suite for flakes: RUNS runs in each cache mode (CACHE=off, then the cache), every other run with
-# a CPU hog on the other core when --hog is given, and a line per run plus the failed tests' names.
+# Shakes the Swift suite for flakes: RUNS runs in each cache mode (CACHE=off and the cache, alternating, so a stopped
+# shake has covered both), every other pair beside a CPU hog when --hog is given, and a line per run plus the failed
+# tests' names.
 #   DATABASE_URL=… scripts/shake.sh [RUNS] [--hog]      (after `swift build --build-tests`)
 # Logs stay in .build/shake/; the last line is the count of runs that passed and failed.
 set -uo pipefail
@@ -10,8 +11,8 @@ hog=${2:-}
 out=.build/shake
 mkdir -p "$out"
 passed=0 failed=0
-for mode in off on; do
-    for i in $(seq 1 "$runs"); do
+for i in $(seq 1 "$runs"); do
+    for mode in off on; do
         loaded=no hog_pid=
         if [ "$hog" = "--hog" ] && [ $((i % 2)) -eq 0 ]; then
             loaded=yes
@@ -20,7 +21,8 @@ for mode in off on; do
         fi
         log="$out/$mode-$i.log"
         start=$(date +%s)
-        CACHE=$mode BCRYPT_COST=4 timeout --signal=INT --kill-after=30 900 swift test --skip-build >"$log" 2>&1
+        CACHE=$mode BCRYPT_COST=4 timeout --signal=INT --kill-after=30 "${SWIFT_TEST_TIMEOUT:-1800}" \
+            stdbuf -oL -eL swift test --skip-build >"$log" 2>&1
         status=$?
         [ -n "$hog_pid" ] && kill "$hog_pid" 2>/dev/null && wait "$hog_pid" 2>/dev/null
         summary=$(grep -E '^.*Test run with [0-9]+ tests' "$log" | tail -1 | sed 's/^[^T]*//')
