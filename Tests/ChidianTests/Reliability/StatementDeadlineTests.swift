@@ -8,6 +8,15 @@ import Testing
 /// Every statement a request runs has a deadline that PostgreSQL itself enforces: past it the statement is
 /// cancelled (not left running) and the client is answered 503 `query_timeout` with `Retry-After`.
 @Suite struct StatementDeadlineTests {
+    /// Another session holds the categories table, so reading it waits. Its open transaction must outlive a slow
+    /// request: the pool's 5 s idle-in-transaction timeout ended it on a loaded machine, and a statement then sent on
+    /// the closed connection through PostgresNIO's `query` never answered (the suite hung). `rows` fails at once there.
+    static func lockCategories(_ connection: PostgresConnection) async throws {
+        try await connection.rows("SET idle_in_transaction_session_timeout = 0", logger: TestDatabase.logger)
+        try await connection.rows("BEGIN", logger: TestDatabase.logger)
+        try await connection.rows("LOCK TABLE categories IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.logger)
+    }
+
     @Test func aStatementPastItsDeadlineIsCancelledAndAnswered503() async throws {
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
@@ -21,13 +30,11 @@ import Testing
             let app = buildApplication(
                 AppServices(config: config, database: database, logger: TestDatabase.logger), runDatabase: false)
             try await app.test(.router) { client in
-                // setup: another session holds the categories table, so reading it waits
+                // setup
                 let blockerConfig = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
                 try await withDatabase(blockerConfig, logger: TestDatabase.logger, poolSize: 1) { blocker in
                     try await blocker.withConnection { connection in
-                        try await connection.query("BEGIN", logger: TestDatabase.logger)
-                        try await connection.query(
-                            "LOCK TABLE categories IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.logger)
+                        try await Self.lockCategories(connection)
                         // MUT
                         let started = ContinuousClock.now
                         let response = try await client.send(.get, "/v1/categories")
@@ -38,12 +45,11 @@ import Testing
                         #expect(response.headers[.retryAfter].flatMap { Int($0) } != nil)
                         #expect(waited < .seconds(20), "\(waited)")  // without the deadline it waits for ever
                         // and nothing of the request still runs or waits in PostgreSQL
-                        let waiting = try await connection.query(
+                        let waiting = try await connection.rows(
                             "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-                            logger: TestDatabase.logger
-                        ).collect()
+                            logger: TestDatabase.logger)
                         #expect(try waiting.first?.decode(Int.self) == 0)
-                        try await connection.query("ROLLBACK", logger: TestDatabase.logger)
+                        try await connection.rows("ROLLBACK", logger: TestDatabase.logger)
                     }
                 }
                 // the same request within its deadline is served
@@ -72,9 +78,7 @@ import Testing
                 let blockerConfig = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
                 try await withDatabase(blockerConfig, logger: TestDatabase.logger, poolSize: 1) { blocker in
                     try await blocker.withConnection { connection in
-                        try await connection.query("BEGIN", logger: TestDatabase.logger)
-                        try await connection.query(
-                            "LOCK TABLE categories IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.logger)
+                        try await Self.lockCategories(connection)
                         // MUT: a read waits for the lock
                         let started = ContinuousClock.now
                         let read = try await client.send(.get, "/v1/categories")
@@ -88,7 +92,7 @@ import Testing
                             .post, "/v1/stores", body: ["name": "限时小馆", "categoryId": category],
                             token: manager.token)
                         try await Task.sleep(for: .milliseconds(1500))
-                        try await connection.query("ROLLBACK", logger: TestDatabase.logger)
+                        try await connection.rows("ROLLBACK", logger: TestDatabase.logger)
                         // validate: the write outlived the read's deadline and succeeded
                         #expect(try await write.status == .created)
                     }
