@@ -31,7 +31,7 @@ import Testing
             let first = try await client.register("Kim", password: "old password")
             let second = try await client.send(
                 .post, "/v1/auth/login", body: ["name": "Kim", "password": "old password"])
-            let secondToken = try second.json()["token"] as! String
+            let secondToken = try #require(second.json()["token"] as? String)
 
             let wrong = try await client.send(
                 .put, "/v1/me/password", body: ["currentPassword": "nope nope", "newPassword": "new password"],

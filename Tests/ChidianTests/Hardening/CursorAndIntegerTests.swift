@@ -89,7 +89,7 @@ import Testing
                 let review = try await client.send(
                     .post, "/v1/stores/\(storeID)/comments", body: ["rating": 4, "body": "fine \(i)"],
                     token: viewer.token)
-                reviews.append(try review.json()["id"] as! String)
+                reviews.append(try #require(review.json()["id"] as? String))
             }
             for id in reviews { _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token) }
             // MUT

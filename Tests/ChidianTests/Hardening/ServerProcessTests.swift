@@ -28,7 +28,9 @@ final class ServerProcess: Sendable {
         child = try ChildProcess(
             ChidianBinary.url, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment,
             directory: "/tmp", errorToOutput: true)
-        for _ in 0..<400 {
+        // Up to a minute: a debug binary starting beside a parallel suite on a loaded machine took over 20 s.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             if (try? request("GET", "/health"))?.status == 200 { return }
             if await child.status(within: .milliseconds(50)) != nil { break }
         }

@@ -15,7 +15,7 @@ import Testing
             let user = try await client.register("整理")
             let expired = try await client.send(
                 .post, "/v1/auth/login", body: ["name": "整理", "password": "correct horse"])
-            let expiredToken = try expired.json()["token"] as! String
+            let expiredToken = try #require(expired.json()["token"] as? String)
             try await app.database.query(
                 "UPDATE sessions SET created_at = now() - interval '2 days', expires_at = now() - interval '1 second' WHERE token_hash = \(Data(Tokens.hash(expiredToken)))"
             )

@@ -26,7 +26,7 @@ import Testing
             let review = try await client.send(
                 .post, "/v1/stores/\(storeID)/comments", body: ["rating": 4, "body": "ok"], token: user.token)
             return Scene(
-                manager: manager, user: user, storeID: storeID, reviewID: try review.json()["id"] as! String,
+                manager: manager, user: user, storeID: storeID, reviewID: try #require(review.json()["id"] as? String),
                 categoryID: categoryID)
         }
     }
@@ -189,7 +189,7 @@ import Testing
             let session = try await client.send(
                 .post, "/v1/auth/register", body: ["name": name, "password": password, "role": "manager"])
             #expect(session.status == .created)
-            let token = try session.json()["token"] as! String
+            let token = try #require(session.json()["token"] as? String)
             let login = try await client.send(
                 .post, "/v1/auth/login", body: ["name": name.uppercased(), "password": password])
             let categoryID = try await StoreFixture.category(app, "' OR 1=1 --")
@@ -197,7 +197,7 @@ import Testing
                 .post, "/v1/stores",
                 body: ["name": "店 '\";--", "categoryId": categoryID, "description": text, "address": text], token: token
             )
-            let storeID = try created.json()["id"] as! String
+            let storeID = try #require(created.json()["id"] as? String)
             let eater = try await client.register("Eater")
             let review = try await client.send(
                 .post, "/v1/stores/\(storeID)/comments", body: ["rating": 5, "body": text], token: eater.token)
@@ -212,7 +212,7 @@ import Testing
             #expect(store["address"] as? String == text.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect((store["category"] as? [String: Any])?["name"] as? String == "' OR 1=1 --")
             #expect(review.status == .created)
-            let reviewID = try review.json()["id"] as! String
+            let reviewID = try #require(review.json()["id"] as? String)
             #expect(
                 try await client.send(.get, "/v1/comments/\(reviewID)").json()["body"] as? String
                     == text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -58,7 +58,7 @@ import Testing
                     .user: "correct horse", .otherUser: "correct horse", .manager: "correct horse",
                     .otherManager: "correct horse", .admin: "admin password",
                 ],
-                storeID: store["id"] as! String, reviewID: try review.json()["id"] as! String,
+                storeID: store["id"] as! String, reviewID: try #require(review.json()["id"] as? String),
                 userImageID: try await StoreFixture.image(app, uploaderID: user.id), suffix: suffix)
         }
     }

@@ -65,7 +65,7 @@ import Testing
             uri: "/v1/images", method: .post,
             headers: [.contentType: "image/gif", .authorization: "Bearer \(user.token)"],
             body: ByteBuffer(bytes: TestImages.gif(width: 3, height: 3)))
-        let imageID = try image.json()["id"] as! String
+        let imageID = try #require(image.json()["id"] as? String)
         let etag = try await client.send(.get, "/v1/images/\(imageID)").headers[.eTag] ?? ""
         return [
             ("200 health", try await client.send(.get, "/health")),
@@ -158,7 +158,7 @@ import Testing
                 uri: "/v1/images", method: .post,
                 headers: [.contentType: "image/png", .authorization: "Bearer \(user.token)"],
                 body: ByteBuffer(bytes: TestImages.png(width: 2, height: 2)))
-            let id = try upload.json()["id"] as! String
+            let id = try #require(upload.json()["id"] as? String)
             // MUT
             let served = try await client.send(.get, "/v1/images/\(id)")
             let notModified = try await client.send(

@@ -48,7 +48,7 @@ import Testing
             _ = try await SearchWorld.make(client, app)
             let page = try await SearchClient.page(client, "鱼", limit: 1)
             let storesPage = try await client.send(.get, "/v1/stores?limit=1")
-            let storeCursor = try storesPage.json()["nextCursor"] as! String
+            let storeCursor = try #require(storesPage.json()["nextCursor"] as? String)
             let forged = Cursor(list: "search", keys: ["鱼", "2", "x", "3.5", "s_1"]).token
             // MUT
             let otherQuery = try await client.send(.get, SearchClient.uri("火锅", limit: 1, cursor: page.next))

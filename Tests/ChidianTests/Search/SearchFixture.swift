@@ -91,7 +91,7 @@ struct SearchWorld {
         guard response.status == .created else {
             throw TestFailure("create store \(name): \(response.status) \(response.text)")
         }
-        return try response.json()["id"] as! String
+        return try #require(response.json()["id"] as? String)
     }
 
     func post(store: String, body: [String: Any], as session: Session) async throws -> String {
@@ -100,7 +100,7 @@ struct SearchWorld {
         guard response.status == .created else {
             throw TestFailure("post comment: \(response.status) \(response.text)")
         }
-        return try response.json()["id"] as! String
+        return try #require(response.json()["id"] as? String)
     }
 
     /// The store names of a page, in order.

@@ -20,7 +20,7 @@ import Testing
             for amount in [10, 20, 30] {
                 let response = try await client.send(
                     .post, "/v1/stores/\(id)/promotions", body: ["amount": amount], token: manager.token)
-                bought.append(try response.json()["id"] as! String)
+                bought.append(try #require(response.json()["id"] as? String))
             }
             let path = "/v1/stores/\(id)/promotions"
             // MUT

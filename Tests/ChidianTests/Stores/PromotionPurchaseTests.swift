@@ -112,7 +112,7 @@ import Testing
                         guard response.status == .created else {
                             throw TestFailure("purchase: \(response.status) \(response.text)")
                         }
-                        return try response.json()["adSpend"] as! Int
+                        return try #require(response.json()["adSpend"] as? Int)
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }

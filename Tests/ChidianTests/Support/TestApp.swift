@@ -13,9 +13,8 @@ struct TestApp: Sendable {
     let url: DatabaseURL
     var database: Database { services.database }
 
-    /// Rate limits are off (every test client is one address); `RateLimitTests` turns them on. The wait for a pool
-    /// connection is long: sixty-four purchases queued on one store's row lock waited past 30 s on a machine running
-    /// three builds beside the suite; tests of the wait itself set their own.
+    /// Rate limits are off (every test client is one address); `RateLimitTests` turns them on. The pool's wait is
+    /// `TestDatabase.withFresh`'s.
     static func testConfig(url: DatabaseURL) -> AppConfiguration {
         var config = AppConfiguration(
             databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(120),

@@ -74,7 +74,7 @@ enum TestDatabase {
 
     /// Runs `body` with a small pool on an existing test database (one that servers under test also use).
     static func withPool<T>(_ url: DatabaseURL, _ body: (Database) async throws -> T) async throws -> T {
-        let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
+        let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(120))
         return try await Chidian.withDatabase(config, logger: logger, poolSize: 2, body)
     }
 
@@ -89,8 +89,9 @@ enum TestDatabase {
     {
         let url = try await fresh(migrated: migrated)
         do {
-            // A generous wait for a pooled connection: tests run in parallel on shared, slow CI machines.
-            let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
+            // A generous wait for a pooled connection: tests run in parallel on shared, slow CI machines (sixty-four
+            // purchases queued on one store's row lock waited past 30 s beside three builds).
+            let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(120))
             let result = try await withDatabase(config, logger: logger, poolSize: 6) { try await body($0, url) }
             try await drop(url)
             return result
