@@ -26,7 +26,8 @@ public final class StatementDeadlines: Sendable {
         let wanted = Self.route.map(Self.milliseconds) ?? standard
         let last = applied.withLock { $0[connection.id] } ?? standard
         guard last != wanted else { return }
-        try await connection.query("SELECT set_config('statement_timeout', \(String(wanted)), false)", logger: logger)
+        // Through `rows`: a pooled connection the server has closed must fail here, not wait for ever.
+        try await connection.rows("SELECT set_config('statement_timeout', \(String(wanted)), false)", logger: logger)
         applied.withLock { $0[connection.id] = wanted }
     }
 }
