@@ -487,7 +487,8 @@ start_nginx() {
     [ "$(id -u)" -eq 0 ] && chown -R postgres "$root/nginx/tmp"
     [ "$tls" = 1 ] && make_certificate
     nginx_config > "$root/nginx/nginx.conf"
-    nginx_cmd -g 'daemon off;' >"$root/nginx/stdout.log" 2>&1 &
+    # nginx itself in the background (not a shell function, whose subshell's PID $! would be).
+    /usr/sbin/nginx -p "$root/nginx" -c "$root/nginx/nginx.conf" -g 'daemon off;' >"$root/nginx/stdout.log" 2>&1 &
     echo $! > "$root/nginx/master.pid"
     wait_for nginx 10 taken "$front_port"
 }

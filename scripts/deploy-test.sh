@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # `make deploy-test`: a rolling deploy under load loses nothing. A cluster of its own (state in .deploy-test/, TLS on
-# 8446, plain HTTP on 8093) under wrk (reads over HTTPS) and three API writers (registrations, reviews, favorites,
-# promotion purchases); `scripts/cluster.sh deploy` replaces both servers, twice. Checks: wrk saw no error and no
-# non-2xx answer, no writer saw a failure, every acknowledged review and purchase is in the database; then the TLS
-# front (HTTP redirects, HSTS, Secure cookies) and nginx's own 502 as problem+json with both servers gone.
+# 8446, plain HTTP on 8093) under wrk (reads over HTTPS), two kept-alive readers and three API writers
+# (registrations, reviews, favorites, promotion purchases); `scripts/cluster.sh deploy` replaces both servers, twice.
+# Checks: wrk got no non-2xx answer, no timeout and no refused connection; the readers and the writers saw no failure;
+# every acknowledged review and purchase is in the database; then the TLS front (HTTP redirects, HSTS, Secure
+# cookies) and nginx's own 502 as problem+json with both servers gone.
+# wrk's "read" socket errors are reported, not failed: when nginx reloads (to drain a server) its old worker closes
+# the client connections that are idle, and wrk never sends a request again on a connection closed under it. A
+# browser or HTTP library does (RFC 9112 §9.3.1 for idempotent requests), as the kept-alive readers here do.
 # The last line is `deploy-test: passed` or `deploy-test: failed`. Stops everything it started.
 set -euo pipefail
 
@@ -48,6 +52,11 @@ paths=(/v1/stores?limit=20 /v1/promotions/daily)
 for s in $stores; do paths+=("/v1/stores/$s" "/v1/stores/$s/comments?limit=10"); done
 wrk -t2 -c16 -d300s -s scripts/cluster/reads.lua "$FRONT" -- "${paths[@]}" > "$work/wrk.txt" 2>&1 &
 wrk_pid=$!
+for r in 1 2; do
+    python3 scripts/cluster/keepalive_reader.py "$FRONT" "/v1/stores/$(cut -d' ' -f$r <<< "$stores")" "$work/stop" \
+        > "$work/reader-$r.json" &
+    writer_pids+=($!)
+done
 for w in x y z; do
     API_WRITES_UNTIL=$work/stop python3 scripts/cluster/api_writes.py "$FRONT" "$w$RANDOM" 5 > "$work/writes-$w.json" &
     writer_pids+=($!)
@@ -65,7 +74,14 @@ kill -INT "$wrk_pid" 2>/dev/null || true
 wait "$wrk_pid" 2>/dev/null || true
 wrk_pid=""
 grep -E "requests in|Non-2xx|Socket errors|Latency" "$work/wrk.txt" | sed 's/^/deploy-test: wrk: /' >&2 || true
-if grep -qE "Non-2xx|Socket errors" "$work/wrk.txt"; then say "FAILED: wrk saw failed requests"; status=1; fi
+if grep -q "Non-2xx" "$work/wrk.txt" || grep -qE "Socket errors: connect [1-9]|write [1-9]|timeout [1-9]" "$work/wrk.txt"; then
+    say "FAILED: wrk saw failed requests"
+    status=1
+fi
+for r in 1 2; do
+    say "kept-alive reader $r: $(cat "$work/reader-$r.json")"
+    grep -q '"failures": \[\]' "$work/reader-$r.json" || { say "FAILED: reader $r saw failures"; status=1; }
+done
 grep -q "requests in" "$work/wrk.txt" || { say "FAILED: wrk did not report"; status=1; }
 
 # The writers: no failure, and everything they were told was written is there.
