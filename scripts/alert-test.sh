@@ -35,6 +35,7 @@ trap cleanup EXIT
 cleanup
 scripts/cluster.sh start
 eval "$(scripts/cluster.sh env | sed 's/^/export /')"
+status=0
 pgbr() {
     if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- pgbackrest --config="$PGBACKREST_CONFIG" --stanza=chidian "$@"
     else pgbackrest --config="$PGBACKREST_CONFIG" --stanza=chidian "$@"; fi
@@ -57,7 +58,6 @@ for a in json.load(sys.stdin)["data"]["alerts"]:
               {"summary": a["annotations"].get("summary")}, ensure_ascii=False))' "$1" >&2
 }
 
-status=0
 # wait_firing NAME: polls Prometheus' API until NAME fires (90 s at most).
 wait_firing() {
     local t0 state
@@ -90,6 +90,17 @@ done
 [ "$up" = 12 ] || { say "FAILED: Prometheus does not see all 6 targets up and the replica streaming (got $up)"; exit 1; }
 sleep 3
 say "Prometheus scrapes all 6 targets; the replica streams"
+
+# The scheduled first full backup reaches Prometheus (scripts/backup.sh → node_exporter's textfile → BackupTooOld).
+age=""
+for _ in $(seq 1 90); do
+    age=$(curl -fsS "$PROMETHEUS/api/v1/query" --data-urlencode 'query=time() - max(chidian_backup_last_success_timestamp_seconds)' \
+        | /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(round(float(r[0]["value"][1])) if r else "")')
+    [ -n "$age" ] && break
+    sleep 1
+done
+if [ -n "$age" ]; then say "Prometheus sees the first full backup, ${age} s old"
+else say "FAILED: no backup figure reached Prometheus within 90 s"; status=1; fi
 
 # 1. The replica stops.
 leader=$(scripts/cluster.sh leader)

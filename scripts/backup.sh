@@ -24,36 +24,36 @@ pgbr() {
 
 # The figures of the newest backup of each type, and the repository's size, as Prometheus text.
 metrics() {
-    local out=$root/metrics/backup.prom
-    pgbr info --output=json | /usr/bin/python3 -c '
-import json, sys
-stanzas = json.load(sys.stdin)
-backups = [b for s in stanzas for b in s.get("backup", [])]
-print("# HELP chidian_backup_last_success_timestamp_seconds When the newest backup of each type finished (Unix time).")
-print("# TYPE chidian_backup_last_success_timestamp_seconds gauge")
+    local out=$root/metrics/backup.prom info
+    info=$(pgbr info --output=json)
+    INFO=$info /usr/bin/python3 - > "$out.tmp" <<'PY'
+import json, os
+backups = [b for s in json.loads(os.environ["INFO"]) for b in s.get("backup", [])]
 latest = {}
 for b in backups:
     if b["type"] not in latest or b["timestamp"]["stop"] > latest[b["type"]]["timestamp"]["stop"]:
         latest[b["type"]] = b
-for kind, b in sorted(latest.items()):
-    print(f"chidian_backup_last_success_timestamp_seconds{{type=\"{kind}\"}} {b[\"timestamp\"][\"stop\"]}")
-print("# HELP chidian_backup_last_duration_seconds How long the newest backup of each type took.")
-print("# TYPE chidian_backup_last_duration_seconds gauge")
-for kind, b in sorted(latest.items()):
-    print(f"chidian_backup_last_duration_seconds{{type=\"{kind}\"}} {b[\"timestamp\"][\"stop\"] - b[\"timestamp\"][\"start\"]}")
-print("# HELP chidian_backup_last_stored_bytes What the newest backup of each type added to the repository (compressed).")
-print("# TYPE chidian_backup_last_stored_bytes gauge")
-for kind, b in sorted(latest.items()):
-    print(f"chidian_backup_last_stored_bytes{{type=\"{kind}\"}} {b[\"info\"][\"repository\"][\"delta\"]}")
-print("# HELP chidian_backup_database_bytes The database size at the newest backup.")
-print("# TYPE chidian_backup_database_bytes gauge")
-if backups:
-    newest = max(backups, key=lambda b: b["timestamp"]["stop"])
-    print(f"chidian_backup_database_bytes {newest[\"info\"][\"size\"]}")
-print("# HELP chidian_backup_count Backups the repository holds.")
-print("# TYPE chidian_backup_count gauge")
-print(f"chidian_backup_count {len(backups)}")
-' > "$out.tmp"
+
+
+def gauge(name, help, values):
+    print(f"# HELP {name} {help}")
+    print(f"# TYPE {name} gauge")
+    for labels, value in values:
+        print(f"{name}{labels} {value}")
+
+
+by_type = sorted(latest.items())
+gauge("chidian_backup_last_success_timestamp_seconds", "When the newest backup of each type finished (Unix time).",
+      [('{type="%s"}' % kind, b["timestamp"]["stop"]) for kind, b in by_type])
+gauge("chidian_backup_last_duration_seconds", "How long the newest backup of each type took.",
+      [('{type="%s"}' % kind, b["timestamp"]["stop"] - b["timestamp"]["start"]) for kind, b in by_type])
+gauge("chidian_backup_last_stored_bytes", "What the newest backup of each type added to the repository (compressed).",
+      [('{type="%s"}' % kind, b["info"]["repository"]["delta"]) for kind, b in by_type])
+newest = max(backups, key=lambda b: b["timestamp"]["stop"], default=None)
+gauge("chidian_backup_database_bytes", "The database cluster's size at the newest backup.",
+      [("", newest["info"]["size"])] if newest else [])
+gauge("chidian_backup_count", "Backups the repository holds.", [("", len(backups))])
+PY
     mv "$out.tmp" "$out"
 }
 

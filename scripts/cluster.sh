@@ -244,7 +244,9 @@ create_stanza() {
 # incremental every BACKUP_INCR_EVERY (an hour). One loop per cluster, started by `start`; cron lines doing the same
 # are in docs/OPERATIONS.md.
 backup_loop() {
-    local full_every=${BACKUP_FULL_EVERY:-604800} incr_every=${BACKUP_INCR_EVERY:-3600} last_full
+    local full_every=${BACKUP_FULL_EVERY:-604800} incr_every=${BACKUP_INCR_EVERY:-3600} last_full sleeper=""
+    # `stop` sends SIGTERM: the pending sleep goes too, not left behind for an hour.
+    trap '[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null; exit 0' TERM
     while true; do
         last_full=$("$project/scripts/backup.sh" last-full 2>/dev/null || echo 0)
         if [ $(($(date +%s) - last_full)) -ge "$full_every" ]; then
@@ -252,7 +254,9 @@ backup_loop() {
         else
             "$project/scripts/backup.sh" incr || true
         fi
-        sleep "$incr_every"
+        sleep "$incr_every" &
+        sleeper=$!
+        wait "$sleeper" || true
     done
 }
 
