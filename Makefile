@@ -21,8 +21,9 @@ run: db-start build
 
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
 # schemathesis run against a seeded server, a Python client generated from /openapi.json and called
-# (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), and the PostgreSQL
-# outage/SIGTERM faults (docs/RELIABILITY.md); the Swift suite runs twice, with CACHE=off and with the cache; every
+# (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), the PostgreSQL
+# outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults and a point-in-time restore (docs/OPERATIONS.md);
+# the Swift suite runs twice, with CACHE=off and with the cache; every
 # part runs, the Swift summary stays the last line, and any failure fails the target.
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
@@ -33,6 +34,7 @@ test: db-start
 	DATABASE_URL=$(DB_URL) scripts/web-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	scripts/cluster-test.sh || status=1; \
+	scripts/restore-test.sh || status=1; \
 	echo "swift tests with CACHE=off (reading PostgreSQL every time)"; \
 	DATABASE_URL=$(DB_URL) CACHE=off BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
 	echo "swift tests with the cache (the default)"; \
@@ -107,7 +109,7 @@ deploy: build
 	scripts/cluster.sh deploy
 
 # Point-in-time recovery proven on a throwaway PostgreSQL: backup, writes, a destructive statement, restore to the
-# time before it, the export compared (about a minute; not part of `make test`).
+# time before it, the export compared (about a minute; also part of `make test`).
 restore-test: build
 	scripts/restore-test.sh
 
