@@ -22,7 +22,8 @@ run: db-start build
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
 # schemathesis run against a seeded server, a Python client generated from /openapi.json and called
 # (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), the PostgreSQL
-# outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults and a point-in-time restore (docs/OPERATIONS.md);
+# outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling deploys under load and a point-in-time
+# restore (docs/OPERATIONS.md);
 # the Swift suite runs twice, with CACHE=off and with the cache; every
 # part runs, the Swift summary stays the last line, and any failure fails the target.
 test: db-start
@@ -34,6 +35,7 @@ test: db-start
 	DATABASE_URL=$(DB_URL) scripts/web-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	scripts/cluster-test.sh || status=1; \
+	scripts/deploy-test.sh || status=1; \
 	scripts/restore-test.sh || status=1; \
 	echo "swift tests with CACHE=off (reading PostgreSQL every time)"; \
 	DATABASE_URL=$(DB_URL) CACHE=off BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
@@ -117,6 +119,7 @@ restore-test: build
 alert-test: build
 	scripts/alert-test.sh
 
-# Two rolling deploys under wrk and API writers: 0 failed requests, 0 lost writes; TLS and nginx's own errors.
+# Two rolling deploys under wrk and API writers: 0 failed requests, 0 lost writes; TLS and nginx's own errors (also
+# part of `make test`).
 deploy-test: build
 	scripts/deploy-test.sh
