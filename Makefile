@@ -8,7 +8,8 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate seed bench abuse clean cluster cluster-stop cluster-status cluster-test
+.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate seed bench abuse clean cluster cluster-stop cluster-status cluster-test \
+	backup deploy restore-test alert-test deploy-test
 
 build:
 	swift build $(SWIFT_FLAGS) --product chidian
@@ -20,8 +21,10 @@ run: db-start build
 
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
 # schemathesis run against a seeded server, a Python client generated from /openapi.json and called
-# (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), and the PostgreSQL
-# outage/SIGTERM faults (docs/RELIABILITY.md); the Swift suite runs twice, with CACHE=off and with the cache; every
+# (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), the PostgreSQL
+# outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling deploys under load and a point-in-time
+# restore (docs/OPERATIONS.md);
+# the Swift suite runs twice, with CACHE=off and with the cache; every
 # part runs, the Swift summary stays the last line, and any failure fails the target.
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
@@ -32,6 +35,8 @@ test: db-start
 	DATABASE_URL=$(DB_URL) scripts/web-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	scripts/cluster-test.sh || status=1; \
+	scripts/deploy-test.sh || status=1; \
+	scripts/restore-test.sh || status=1; \
 	echo "swift tests with CACHE=off (reading PostgreSQL every time)"; \
 	DATABASE_URL=$(DB_URL) CACHE=off BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
 	echo "swift tests with the cache (the default)"; \
@@ -80,8 +85,9 @@ db-reset:
 clean:
 	rm -rf .build
 
-# The scaled-out topology on loopback (docs/SCALING.md): Patroni + etcd, a primary and a synchronous replica,
-# HAProxy, two servers from two working directories, nginx on 127.0.0.1:8090.
+# The scaled-out topology on loopback (docs/SCALING.md, docs/OPERATIONS.md): Patroni + etcd, a primary and a
+# synchronous replica archiving into pgBackRest, HAProxy, two servers from two working directories, nginx with TLS on
+# https://127.0.0.1:8443 (http://127.0.0.1:8090 redirects), Prometheus with its exporters and alert rules.
 cluster: build
 	scripts/cluster.sh start
 
@@ -94,3 +100,26 @@ cluster-status:
 # The cluster under wrk load while a server, the replica and the primary fail in turn (its own ports and data).
 cluster-test: build
 	scripts/cluster-test.sh
+
+# A backup of the running cluster (docs/OPERATIONS.md): `make backup` is incremental (full when none exists yet);
+# `make backup TYPE=full` forces a full one.
+backup:
+	scripts/backup.sh $${TYPE:-incr}
+
+# Replaces the cluster's servers one at a time with the freshly built binary, behind nginx, without failing a request.
+deploy: build
+	scripts/cluster.sh deploy
+
+# Point-in-time recovery proven on a throwaway PostgreSQL: backup, writes, a destructive statement, restore to the
+# time before it, the export compared (about a minute; also part of `make test`).
+restore-test: build
+	scripts/restore-test.sh
+
+# Three alerts made to fire for real on a cluster of its own (replica stopped, listener frozen, archiving stopped).
+alert-test: build
+	scripts/alert-test.sh
+
+# Two rolling deploys under wrk and API writers: 0 failed requests, 0 lost writes; TLS and nginx's own errors (also
+# part of `make test`).
+deploy-test: build
+	scripts/deploy-test.sh

@@ -8,7 +8,9 @@ set -euo pipefail
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"
 # The probes and wrk come from one address (the per-client rate limits would refuse most of the load).
-export CLUSTER_STATE=$project/.cluster-test CLUSTER_PORT=${CLUSTER_TEST_PORT:-8091} RATE_LIMITS=off
+# Plain HTTP and no backup schedule: the figures stay comparable with earlier runs (scripts/deploy-test.sh covers TLS).
+export CLUSTER_STATE=$project/.cluster-test CLUSTER_PORT=${CLUSTER_TEST_PORT:-8091} RATE_LIMITS=off CLUSTER_TLS=0 \
+    CLUSTER_BACKUPS=0
 say() { echo "cluster-test: $*" >&2; }
 
 if ! command -v wrk >/dev/null; then

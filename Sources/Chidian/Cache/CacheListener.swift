@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -17,6 +18,9 @@ public final class CacheListener: Service, Sendable {
     /// Tells this server's own heartbeats and fences from other servers'.
     let process = String(UUID().uuidString.prefix(8))
     private let fences = Mutex<Fences>(Fences())
+    /// `chidian_cache_heartbeat_heard_timestamp_seconds`: when (Unix time) this server last heard its own heartbeat.
+    /// It stops moving while the listener is deaf, so an alert watches `time() - it` (scripts/cluster/alerts.yml).
+    private let heardAt: Gauge
 
     struct Fences: ~Copyable {
         var next: UInt64 = 0
@@ -27,6 +31,8 @@ public final class CacheListener: Service, Sendable {
         self.client = client
         self.caches = caches
         self.logger = logger
+        _ = MetricsRegistry.shared
+        heardAt = Gauge(label: "chidian_cache_heartbeat_heard_timestamp_seconds")
     }
 
     public func run() async throws {
@@ -79,6 +85,7 @@ public final class CacheListener: Service, Sendable {
             guard parts.count == 3, parts[1] == process, let number = UInt64(parts[2]) else { return }
             if parts[0] == "beat" {
                 for cache in caches { cache.heard(sentAt: Int64(number)) }
+                heardAt.record(Date().timeIntervalSince1970)
             } else {
                 let waiter = fences.withLock { $0.waiting.removeValue(forKey: number) }
                 waiter?.resume(returning: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import Synchronization
 
@@ -91,12 +92,15 @@ public struct Database: Sendable {
         let timeout = self.timeout
         let deadlines = self.deadlines
         let logger = self.logger
+        let waits = replicaIndex == nil ? Self.primaryWaits : Self.replicaWaits
+        let asked = ContinuousClock.now
         do {
             return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
                 group.addTask {
                     .value(
                         try await client.withConnection { connection in
                             started.set()
+                            waits.record(asked.duration(to: .now))
                             try await deadlines?.prepare(connection, logger: logger)
                             return try await body(connection)
                         })
@@ -112,6 +116,7 @@ public struct Database: Sendable {
                         return value
                     case .deadline where !started.isSet:
                         group.cancelAll()
+                        waits.record(timeout)
                         throw DatabaseUnavailable(reason: "no connection within \(timeout)")
                     case .deadline:
                         continue
@@ -124,6 +129,15 @@ public struct Database: Sendable {
         } catch is CancellationError where !started.isSet {
             throw DatabaseUnavailable(reason: "cancelled while waiting for a connection")
         }
+    }
+
+    /// `chidian_db_connection_wait_seconds{pool}`: how long a statement waited for a pooled connection (a wait that
+    /// timed out counts as the whole bound). Made after the metrics backend exists, like the caches' counters.
+    static let primaryWaits = waitTimer("primary")
+    static let replicaWaits = waitTimer("replica")
+    private static func waitTimer(_ pool: String) -> Metrics.Timer {
+        _ = MetricsRegistry.shared
+        return Metrics.Timer(label: "chidian_db_connection_wait_seconds", dimensions: [("pool", pool)])
     }
 
     /// Runs `body` in a transaction on a pooled connection (see `PostgresConnection.transaction`).
@@ -182,6 +196,13 @@ extension PostgresConnection {
             _ = try? await rows("ROLLBACK", logger: logger)
             throw error
         }
+    }
+}
+
+extension Metrics.Timer {
+    fileprivate func record(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 

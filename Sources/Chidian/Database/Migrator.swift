@@ -92,8 +92,12 @@ public struct Migrator: Sendable {
     /// must be the first ones in order (a new file sorting before an applied one means the histories diverged).
     public func plan(applied: [Applied]) throws -> [Migration] {
         let byName = Dictionary(uniqueKeysWithValues: migrations.map { ($0.name, $0) })
+        let newest = migrations.map(\.name).max() ?? ""
         for entry in applied {
             guard let file = byName[entry.name] else {
+                // A newer release's migration (it sorts after all of ours): during a rolling deploy or a rollback
+                // this binary runs against the expanded schema (docs/OPERATIONS.md, expand then contract).
+                if entry.name > newest { continue }
                 throw MigrationError(description: "applied migration \(entry.name) is missing from sql/")
             }
             if file.checksum != entry.checksum {
@@ -102,7 +106,9 @@ public struct Migrator: Sendable {
         }
         let appliedNames = Set(applied.map(\.name))
         let pending = migrations.filter { !appliedNames.contains($0.name) }
-        if let lastApplied = applied.map(\.name).max(), let early = pending.first(where: { $0.name < lastApplied }) {
+        if let lastApplied = applied.map(\.name).filter({ byName[$0] != nil }).max(),
+            let early = pending.first(where: { $0.name < lastApplied })
+        {
             throw MigrationError(
                 description: "migration \(early.name) sorts before the applied \(lastApplied): the history has diverged"
             )

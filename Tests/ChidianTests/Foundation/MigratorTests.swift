@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    @Test func anOlderBinaryRunsAgainstANewerReleasesSchema() async throws {
+        try await TestDatabase.withFresh(migrated: false) { database, _ in
+            // setup: the newer release migrated (both files); the older binary knows only the first
+            _ = try await database.withConnection {
+                try await Migrator(migrations: files, logger: logger).migrate(on: $0)
+            }
+            let older = Migrator(migrations: [files[0]], logger: logger)
+            // MUT
+            let applied = try await database.withConnection { try await older.migrate(on: $0) }
+            let current = try await database.withConnection { try await older.isCurrent(on: $0) }
+            // validate: nothing to do, and its /ready says ready (a rolling deploy, or a rollback)
+            #expect(applied == [])
+            #expect(current)
+            #expect(try await appliedNames(database) == ["001_a.sql", "002_b.sql"])
+        }
+    }
+
     @Test func refusesAFileSortingBeforeAnAppliedOne() async throws {
         try await TestDatabase.withFresh(migrated: false) { database, _ in
             _ = try await database.withConnection {
