@@ -23,9 +23,8 @@ run: db-start build
 # schemathesis run against a seeded server, a Python client generated from /openapi.json and called
 # (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), the PostgreSQL
 # outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling deploys under load and a point-in-time
-# restore (docs/OPERATIONS.md);
-# the Swift suite runs twice, with CACHE=off and with the cache; every
-# part runs, the Swift summary stays the last line, and any failure fails the target.
+# restore (docs/OPERATIONS.md); the Swift suite runs twice, with CACHE=off and with the cache; every part runs, the
+# Swift summary stays the last line, and any failure fails the target.
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
 	@status=0; \

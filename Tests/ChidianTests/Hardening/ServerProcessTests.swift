@@ -137,20 +137,25 @@ final class ServerProcess: Sendable {
             status: status, headers: headers, body: String(decoding: bodyBytes, as: UTF8.self), bytes: bodyBytes)
     }
 
+    /// A port nothing listens on, below Linux's ephemeral range (32768–60999): a port the kernel hands out for
+    /// port 0 can be taken, before the server binds it, by one of the suite's hundreds of outgoing PostgreSQL
+    /// connections (a shake run's server failed with "Address already in use").
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        for _ in 0..<1000 {
+            let port = Int.random(in: 20_000...29_999)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
             }
+            if bound { return port }
         }
-        guard ok else { throw TestFailure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw TestFailure("no free port in 20000–29999")
     }
 }
 
