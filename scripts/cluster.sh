@@ -35,6 +35,7 @@ install_missing() {
     command -v haproxy >/dev/null || missing+=(haproxy)
     [ -x /usr/sbin/nginx ] || missing+=(nginx)
     [ -x "$pgbin/initdb" ] || missing+=(postgresql-15 postgresql-contrib)
+    [ -f /usr/share/postgresql/15/extension/postgis.control ] || missing+=(postgresql-15-postgis-3)
     [ ${#missing[@]} -eq 0 ] && return 0
     say "installing ${missing[*]}"
     local sudo=""
