@@ -144,6 +144,7 @@ struct GeneratorRun {
         }
         let totalWeight = Self.categoryWeights.reduce(0, +)
         var chains: [Chain] = []
+        var places = SeededRandom(seed: seed, stream: 4)
 
         storeCategory.reserveCapacity(storeCount)
         storeManager.reserveCapacity(storeCount)
@@ -176,6 +177,10 @@ struct GeneratorRun {
             try writeStore(
                 index: index, name: name, category: category, manager: manager, city: city, district: district,
                 writer: &writer, rng: &rng, categoryName: categoryNames[category], dishes: dishNames[category])
+            writer.raw(",")
+            GeneratedPlaces.write(city: cities[city].name, to: &writer, rng: &places)
+            writer.raw("}")
+            try writer.flushIfFull()
             report(SeedFormat.storesFile, index + 1, storeCount)
         }
         writer.raw(storeCount == 0 ? "]\n" : "\n]\n")
@@ -236,8 +241,7 @@ struct GeneratorRun {
         writer.string(address)
         writer.raw(",\"createdAt\":")
         writer.timestamp(Self.epoch - 30 * 86_400 + index * max(1, 30 * 86_400 / max(storeCount, 1)))
-        writer.raw("}")
-        try writer.flushIfFull()
+        // The caller adds the place and hours and closes the object.
     }
 
     private static func weightedCategory(total: Int, rng: inout SeededRandom) -> Int {
