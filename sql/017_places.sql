@@ -31,10 +31,11 @@ CREATE FUNCTION store_week_minutes(hours jsonb) RETURNS int4multirange LANGUAGE 
     ) AS parts (part)
 $$;
 
--- The minute of the week `at` falls on in zone `zone`.
+-- The minute of the week `at` falls on in zone `zone`: minutes since a Monday midnight (2024-01-01 was one) of
+-- the local time. One expression without FROM, so the planner inlines it into each query.
 CREATE FUNCTION store_week_minute(at timestamptz, zone text) RETURNS int LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT ((extract(isodow FROM local) - 1) * 1440 + extract(hour FROM local) * 60 + extract(minute FROM local))::int
-    FROM (SELECT at AT TIME ZONE zone AS local) l
+    SELECT ((floor(extract(epoch FROM (at AT TIME ZONE zone) - timestamp '2024-01-01') / 60)::bigint % 10080 + 10080)
+        % 10080)::int
 $$;
 
 ALTER TABLE stores

@@ -25,8 +25,18 @@ enum GeneratedPlaces {
     /// How often each schedule is drawn (of 100).
     static let weights = [30, 25, 10, 15, 8, 10, 2]
 
-    /// `"location":{…},"hours":[…]` for one store in `city`, after a comma the caller writes.
-    static func write(city: String, to writer: inout JSONTextWriter, rng: inout SeededRandom) {
+    /// The schedule a generated description states ("营业时间 17:00–次日02:00，人均 …"), every day; nil without one.
+    static func stated(in description: String) -> WeeklyHours? {
+        guard let start = description.range(of: "营业时间 "),
+            let end = description.range(of: "，", range: start.upperBound..<description.endIndex)
+        else { return nil }
+        let text = description[start.upperBound..<end.lowerBound].replacingOccurrences(of: "次日", with: "")
+        return try? HoursText.parse(text)
+    }
+
+    /// `"location":{…},"hours":[…]` for one store in `city`, after a comma the caller writes: the hours its
+    /// description states, or else one of the common schedules.
+    static func write(city: String, description: String, to writer: inout JSONTextWriter, rng: inout SeededRandom) {
         let centre = centres[city] ?? (31.2304, 121.4737)
         // Within about 8 km of the centre, more often near it.
         let distance = 8000 * pow(rng.unit(), 0.7)
@@ -45,19 +55,21 @@ enum GeneratedPlaces {
             index += 1
         }
         let schedule = schedules[index]
-        var first = true
-        for day in schedule.days {
-            for (open, close) in schedule.ranges {
-                if !first { writer.raw(",") }
-                first = false
-                writer.raw("{\"day\":")
-                writer.int(day)
-                writer.raw(",\"open\":")
-                writer.string(open)
-                writer.raw(",\"close\":")
-                writer.string(close)
-                writer.raw("}")
-            }
+        var ranges: [(day: Int, open: String, close: String)] = []
+        if let stated = stated(in: description) {
+            ranges = stated.ranges.map { ($0.day, WeeklyHours.clock($0.open), WeeklyHours.clock($0.close)) }
+        } else {
+            for day in schedule.days { for (open, close) in schedule.ranges { ranges.append((day, open, close)) } }
+        }
+        for (n, range) in ranges.enumerated() {
+            if n > 0 { writer.raw(",") }
+            writer.raw("{\"day\":")
+            writer.int(range.day)
+            writer.raw(",\"open\":")
+            writer.string(range.open)
+            writer.raw(",\"close\":")
+            writer.string(range.close)
+            writer.raw("}")
         }
         writer.raw("]")
     }
