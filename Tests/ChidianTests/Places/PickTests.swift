@@ -107,15 +107,17 @@ import Testing
             try await StoreFixture.review(
                 app, storeID: best, authorID: critic.id, ratings: Array(repeating: 5, count: 30))
             await app.settle()
-            // MUT: with exploration at 30 %, 60 calls all answering `best` has a chance of 0.7^60 (about 5e-10)
+            // MUT: with exploration at 30 % (and the noise), `plain` is first in about a third of the calls: 100 calls
+            // without it have a chance near 3e-17, and `best` first in at most 40 of them a chance near 1e-9.
             var first: [String: Int] = [:]
-            for _ in 0..<60 {
+            for _ in 0..<100 {
                 let response = try await client.send(.get, "/v1/pick?near=30.659,104.081")
                 first[try Self.pickedIDs(response)[0], default: 0] += 1
             }
             // validate
             #expect(first.keys.count == 2, "\(first)")
-            #expect((first[best] ?? 0) > (first[plain] ?? 0), "the better store is still picked more often")
+            #expect((first[best] ?? 0) > 40, "the better store is still picked more often: \(first)")
+            #expect((first[plain] ?? 0) >= 1)
         }
     }
 
