@@ -264,12 +264,18 @@ import Testing
                 }
                 #expect(sql == hours.weekIntervals.map { [$0.start, $0.end] }, "\(hours.storedJSON)")
             }
-            // And on the minute of the week in a zone.
-            let moment = WeeklyHoursTests.date("2026-11-29 23:59")  // a Sunday in Shanghai
-            for zone in ["Asia/Shanghai", "America/New_York", "Pacific/Kiritimati"] {
-                let sql = try await app.database.query("SELECT store_week_minute(\(moment)::timestamptz, \(zone))")
-                    .first!.decode(Int.self)
-                #expect(sql == WeeklyHours.weekMinute(of: moment, in: TimeZone(identifier: zone)!), "\(zone)")
+            // And on the minute of the week in a zone, in summer and winter time and across a change of offset.
+            let moments = [
+                WeeklyHoursTests.date("2026-11-29 23:59"), WeeklyHoursTests.date("2026-07-01 12:00"),
+                Date(timeIntervalSince1970: 1_772_953_200), Date(timeIntervalSince1970: 1_772_956_800 + 59),
+            ]
+            for moment in moments {
+                for zone in ["Asia/Shanghai", "America/New_York", "Pacific/Kiritimati", "Europe/London"] {
+                    let sql = try await app.database.query("SELECT store_week_minute(\(moment)::timestamptz, \(zone))")
+                        .first!.decode(Int.self)
+                    #expect(
+                        sql == WeeklyHours.weekMinute(of: moment, in: TimeZone(identifier: zone)!), "\(zone) \(moment)")
+                }
             }
         }
     }
