@@ -213,6 +213,18 @@ sql "$bench_url" "SELECT '/v1/comments/' || id FROM comments WHERE kind = 'revie
 echo /health >"$paths/health"
 echo /v1/feed/featured >"$paths/feed"
 echo /v1/promotions/daily >"$paths/daily"
+# Near me and 今天吃点啥: positions within about 5 km of the generator's city centres (GeneratedPlaces), fixed seed.
+awk -v n=2000 'BEGIN {
+    srand(29)
+    k = split("30.6598,104.0633 23.1291,113.2644 28.2282,112.9388 29.5630,106.5516 31.2304,121.4737 39.9087,116.3975 " \
+        "22.5431,114.0579 30.2741,120.1551 34.2658,108.9541 32.0603,118.7969 41.8057,123.4315 30.5928,114.3055", c, " ")
+    for (i = 0; i < n; i++) {
+        split(c[int(rand() * k) + 1], p, ",")
+        printf "%.5f,%.5f\n", p[1] + (rand() - 0.5) * 0.09, p[2] + (rand() - 0.5) * 0.104
+    }
+}' >"$paths/near-points"
+sed 's|^|/v1/stores?radius=3000\&open=now\&sort=distance\&near=|' "$paths/near-points" >"$paths/near"
+sed 's|^|/v1/pick?near=|' "$paths/near-points" >"$paths/pick"
 urlencode() { printf %s "$1" | od -An -tx1 | tr -d ' \n' | sed 's/../%&/g'; }
 search_queries=("1-char Chinese:鱼" "2-char Chinese:火锅" "3-char Chinese:水煮鱼" "pinyin:huoguo" "English:noodles")
 for i in "${!search_queries[@]}"; do
@@ -320,6 +332,7 @@ prepare() {
     vars=(
         [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
         [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
+        [dlat]=0 [dlng]=0
     )
     pgbench_defines=()
     for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
@@ -405,6 +418,10 @@ run_mode() {
     run_pgbench reviews
     run_wrk "daily.$m" "$paths/daily" "" GET ""
     run_pgbench daily
+    run_wrk "near.$m" "$paths/near" "" GET ""
+    run_pgbench near
+    run_wrk "pick.$m" "$paths/pick" "" GET ""
+    run_pgbench pick
     for i in "${!search_queries[@]}"; do
         run_wrk "search$i.$m" "$paths/search$i" "" GET ""
         run_wrk "search$i-c1.$m" "$paths/search$i" "" GET "" 1 1 "$short"
@@ -433,7 +450,7 @@ explain() {
     env "${exports[@]}" perl "$here/explain.pl" "$here/$1.sql" >"$res/$1.explain.sql"
     psql "$bench_url" -P pager=off -f "$res/$1.explain.sql" >"$res/$1.explain.txt" 2>&1 || true
 }
-for name in feed store reviews daily; do explain "$name"; done
+for name in feed store reviews daily near pick; do explain "$name"; done
 
 # Search builds its SQL from the query (SearchPlan), so its plans are taken from the running server instead:
 # auto_explain on the benchmark database only, one request per query class, plans read from the private
@@ -571,6 +588,8 @@ t_stale() {
     row store "Store page (Zipf)" store "$(cached store)"
     row reviews "Store reviews page (\`/v1/stores/{id}/comments\`, Zipf)" reviews "$(cached reviews)"
     row daily "Daily promotions" daily "$(cached daily)"
+    row near "Near me (3 km, open now, nearest first; random positions in 12 cities)" near "$(t_p95 on near 20); $(t_pg on near 0.5)"
+    row pick "今天吃点啥 (\`GET /v1/pick?near=\`, the same positions)" pick "$(t_p95 on pick 20); $(t_pg on pick 0.5)"
     row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews, Zipf)"
     quotient "Store page HTML ÷ JSON store page" store-html store
     row home-html "Home page as HTML (\`/\`: daily promotions and the featured feed, a new visitor)"
@@ -653,7 +672,7 @@ t_stale() {
     echo "- Search endpoint answered HTTP ${search_status:-?} before the runs"
 } >"$res/MACHINE.md"
 {
-    for name in feed store reviews daily; do
+    for name in feed store reviews daily near pick; do
         echo "#### $name (\`scripts/bench/$name.sql\`)"
         echo
         echo '```'

@@ -47,6 +47,7 @@ install_missing() {
     command -v prometheus-postgres-exporter >/dev/null || missing+=(prometheus-postgres-exporter)
     command -v prometheus-node-exporter >/dev/null || missing+=(prometheus-node-exporter)
     command -v openssl >/dev/null || missing+=(openssl)
+    [ -f /usr/share/postgresql/15/extension/postgis.control ] || missing+=(postgresql-15-postgis-3)
     [ ${#missing[@]} -eq 0 ] && return 0
     say "installing ${missing[*]}"
     local sudo=""

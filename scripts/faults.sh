@@ -15,7 +15,8 @@ pgbin=/usr/lib/postgresql/15/bin
 say() { echo "faults: $*" >&2; }
 
 [ -x "$bin" ] || { say "$bin is missing: run swift build first"; exit 1; }
-[ -x "$pgbin/initdb" ] || scripts/db.sh start >/dev/null  # installs PostgreSQL 15 when missing
+# db.sh installs PostgreSQL 15 and PostGIS when either is missing.
+{ [ -x "$pgbin/initdb" ] && [ -f /usr/share/postgresql/15/extension/postgis.control ]; } || scripts/db.sh start >/dev/null
 
 # initdb refuses root: as root the throwaway cluster belongs to the postgres user, as db.sh does it.
 as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }

@@ -15,6 +15,7 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE = ""  # set by main(), or by a script that imports these flows
+OUT = "."  # set by main(): where screenshots go
 REPORTED = []  # (path, body) of the review user1's flow reports, for the admin's flow
 
 
@@ -233,16 +234,55 @@ def english_when_preferred(driver):
     assert driver.find_element(By.TAG_NAME, "h2").text == "Daily promotions"
 
 
+def set_round_the_clock(driver, store):
+    """Manager4 writes a store's hours as people do on its manage page, so the pick does not depend on the hour."""
+    driver.get(f"{BASE}/manage/stores/{store}")
+    hours = driver.find_element(By.ID, "store-hours")
+    hours.clear()
+    hours.send_keys("每天 00:00-00:00")
+    location = driver.find_element(By.ID, "store-location").get_attribute("value")
+    assert location.startswith("30.6"), location  # the demo store's position near its Chengdu address
+    load(driver, driver.find_element(By.CSS_SELECTOR, f"form[action='/manage/stores/{store}'] button[type=submit]"))
+    assert "saved=edit" in driver.current_url, driver.current_url
+    assert driver.find_element(By.ID, "store-hours").get_attribute("value") == "每天 00:00-00:00"
+
+
+def picks_near_chunxi_road_and_another(driver):
+    sign_in(driver, "Manager4", "111")
+    for store in ("s001", "s002"):
+        set_round_the_clock(driver, store)
+    # Chromium is told where it is (Chunxi Road, Chengdu) and may say so.
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": BASE, "permissions": ["geolocation"]})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                           {"latitude": 30.6590, "longitude": 104.0810, "accuracy": 10})
+    driver.get(BASE + "/")
+    load(driver, driver.find_element(By.ID, "pick-button"))
+    WebDriverWait(driver, 10).until(ec.url_contains("/pick?"))
+    assert "near=30.659" in driver.current_url, driver.current_url
+    first = WebDriverWait(driver, 10).until(
+        ec.presence_of_element_located((By.CSS_SELECTOR, "[data-pick]"))).get_attribute("data-pick")
+    reasons = [item.text for item in driver.find_elements(By.CSS_SELECTOR, ".reasons li")]
+    assert any(reason.endswith(" m") or reason.endswith(" km") for reason in reasons), reasons
+    assert any(reason.startswith("营业") or reason == "24 小时营业" for reason in reasons), reasons
+    driver.save_screenshot(f"{OUT}/pick.png")
+    follow(driver, "换一个", "skip=")
+    second = text(driver, ".pick .store-name") and driver.find_element(
+        By.CSS_SELECTOR, "[data-pick]").get_attribute("data-pick")
+    assert second and second != first, (first, second)
+    no_console_errors(driver)
+
+
 def fits_a_phone(driver):
-    for path in ("/", "/stores/s001", "/search?q=hg", "/login"):
+    for path in ("/", "/stores/s001", "/search?q=hg", "/login", "/pick?city=30.6598,104.0633"):
         driver.get(BASE + path)
         overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, (path, overflow)
 
 
 def main():
-    global BASE
+    global BASE, OUT
     BASE, out = sys.argv[1], sys.argv[2]
+    OUT = out
     failed = 0
     for flow, settings in FLOWS:
         driver = browser(**settings)
@@ -267,6 +307,7 @@ FLOWS = [
     (admin_hides_the_reported_review, {}),
     (wrong_password_shows_the_original_message, {}),
     (english_when_preferred, {"language": "en-US"}),
+    (picks_near_chunxi_road_and_another, {}),
     (fits_a_phone, {"width": 375, "height": 812}),
 ]
 

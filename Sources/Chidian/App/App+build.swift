@@ -97,6 +97,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         feed: FeedRepository(database: services.database),
         interests: interests, clock: services.clock)
     feed.addRoutes(to: api)
+    let pick = PickController(database: services.database, cache: reads, interests: interests, clock: services.clock)
+    pick.addRoutes(to: api)
 
     // The web client: the same controllers behind cookies, CSRF tokens and HTML.
     let pages = WebPages.shared
@@ -112,6 +114,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         database: services.database,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
     ).addRoutes(to: web)
+    WebPickPages(pages: pages, pick: pick).addRoutes(to: web)
     return router
 }
 

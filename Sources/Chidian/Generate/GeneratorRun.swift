@@ -144,6 +144,7 @@ struct GeneratorRun {
         }
         let totalWeight = Self.categoryWeights.reduce(0, +)
         var chains: [Chain] = []
+        var places = SeededRandom(seed: seed, stream: 4)
 
         storeCategory.reserveCapacity(storeCount)
         storeManager.reserveCapacity(storeCount)
@@ -175,7 +176,10 @@ struct GeneratorRun {
             }
             try writeStore(
                 index: index, name: name, category: category, manager: manager, city: city, district: district,
-                writer: &writer, rng: &rng, categoryName: categoryNames[category], dishes: dishNames[category])
+                writer: &writer, rng: &rng, places: &places, categoryName: categoryNames[category],
+                dishes: dishNames[category])
+            writer.raw("}")
+            try writer.flushIfFull()
             report(SeedFormat.storesFile, index + 1, storeCount)
         }
         writer.raw(storeCount == 0 ? "]\n" : "\n]\n")
@@ -189,7 +193,8 @@ struct GeneratorRun {
 
     private mutating func writeStore(
         index: Int, name: String, category: Int, manager: Int32, city: Int, district: Int,
-        writer: inout JSONTextWriter, rng: inout SeededRandom, categoryName: [UInt8], dishes: [String]
+        writer: inout JSONTextWriter, rng: inout SeededRandom, places: inout SeededRandom, categoryName: [UInt8],
+        dishes: [String]
     ) throws {
         let style = StoreVocabulary.styles[category]
         let quality = Self.quality(&rng)
@@ -236,8 +241,10 @@ struct GeneratorRun {
         writer.string(address)
         writer.raw(",\"createdAt\":")
         writer.timestamp(Self.epoch - 30 * 86_400 + index * max(1, 30 * 86_400 / max(storeCount, 1)))
-        writer.raw("}")
-        try writer.flushIfFull()
+        writer.raw(",")
+        // The hours the description states (营业时间 …), every day; the caller closes the object.
+        GeneratedPlaces.write(
+            city: StoreVocabulary.cities[city].name, description: description, to: &writer, rng: &places)
     }
 
     private static func weightedCategory(total: Int, rng: inout SeededRandom) -> Int {

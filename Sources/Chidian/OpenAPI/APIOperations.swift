@@ -9,7 +9,7 @@ import OpenAPIKit
 /// its handler can answer (paging, bodies and `If-Match` add theirs). New objects go to `APISchemas.all`.
 public enum APIOperations {
     public static let all: [APIOperation] =
-        operations + accounts + stores + comments + moderation + feed + images + search
+        operations + accounts + stores + comments + moderation + feed + images + search + pick
 
     // MARK: Parameters
 
@@ -143,7 +143,20 @@ public enum APIOperations {
 
     // MARK: Stores, favorites, promotion
 
-    static let storeSorts = APISchemas.oneOf(["rating", "newest", "name", "popular", "price"], default: "rating")
+    static let storeSorts = APISchemas.oneOf(
+        ["rating", "newest", "name", "popular", "price", "distance"], default: "rating")
+
+    /// `near` and `radius`, shared by the lists that take a position.
+    static let nearParameters = [
+        query(
+            "near",
+            "LAT,LNG in WGS-84 degrees (latitude -90 to 90, longitude -180 to 180); keeps stores with a location "
+                + "within `radius` and gives each `distanceMeters`. Malformed or out of range: `invalid_near`.",
+            schema: APISchemas.text(max: 64, pattern: "^-?[0-9]{1,2}(\\.[0-9]+)?,-?[0-9]{1,3}(\\.[0-9]+)?$")),
+        query(
+            "radius", "Metres from `near`, 1–50,000 (default 3,000); else `invalid_radius`.",
+            schema: APISchemas.int(min: 1, max: 50_000, default: 3000)),
+    ]
 
     /// What the cached reads say about HTTP caching (docs/CACHING.md).
     static let cacheable = """
@@ -168,16 +181,25 @@ public enum APIOperations {
                 3.5 stars, so score = (sum + 17.5) / (count + 5)); `popular` by `favoriteCount`; `newest` by \
                 `createdAt`; each descending, then by id descending. `name` is code-point order, then id ascending. \
                 `price` is `pricePerPerson` ascending, stores without one last, then id descending. An empty \
-                `category` means no filter; `maxPrice` keeps stores whose `pricePerPerson` is at most that.
+                `category` means no filter; `maxPrice` keeps stores whose `pricePerPerson` is at most that. \
+                `near` (with `radius`) keeps stores within the radius and adds `distanceMeters`; `distance` sorts \
+                nearest first, then id descending, and needs `near` (else `near_required`). `open=now` keeps stores \
+                whose `openNow` is true. All of them combine.
                 """,
             access: .anyone,
             parameters: [
                 query("category", "Only stores of this category id.", schema: .string),
                 query("sort", "The order.", schema: storeSorts),
                 query("maxPrice", "Only stores whose 人均 is at most this (1–100,000).", schema: .integer),
-            ],
+                query("open", "`now`: only stores open now in their own zone.", schema: APISchemas.oneOf(["now"])),
+            ] + nearParameters,
             successes: [.init(200, "A page of stores.", schema: "StorePage")],
-            problems: [400: ["invalid_sort", "unknown_category", "invalid_price"]], paged: true),
+            problems: [
+                400: [
+                    "invalid_sort", "unknown_category", "invalid_price", "invalid_near", "invalid_radius",
+                    "near_required", "invalid_open",
+                ]
+            ], paged: true),
         APIOperation(
             "post", "/v1/stores", id: "createStore", tag: "Stores", summary: "Open a store (managers)",
             description: """
@@ -190,7 +212,7 @@ public enum APIOperations {
             problems: [
                 400: [
                     "name_required", "invalid_name", "invalid_description", "invalid_address", "invalid_images",
-                    "unknown_category",
+                    "unknown_category", "invalid_location", "invalid_hours", "invalid_time_zone",
                 ],
                 403: ["manager_required"],
             ]),
@@ -211,7 +233,7 @@ public enum APIOperations {
             problems: [
                 400: [
                     "name_required", "invalid_name", "invalid_description", "invalid_address", "invalid_images",
-                    "unknown_category",
+                    "unknown_category", "invalid_location", "invalid_hours", "invalid_time_zone",
                 ],
                 403: ["not_store_owner"], 404: ["store_not_found"],
             ],
@@ -437,13 +459,46 @@ public enum APIOperations {
                     "q", "The text to find, 1–64 characters after trimming; read as a form value, so `+` is a space.",
                     schema: .string, required: true),
                 header("If-None-Match"),
-            ],
+            ] + nearParameters,
             successes: [
                 .init(
                     200, "A page of matching stores.", schema: "SearchPage", headers: ["ETag", "Cache-Control", "Vary"]),
                 notModified,
             ],
-            problems: [400: ["query_required", "query_too_long"], 503: ["busy"]], paged: true)
+            problems: [400: ["query_required", "query_too_long", "invalid_near", "invalid_radius"], 503: ["busy"]],
+            paged: true)
+    ]
+
+    // MARK: 今天吃点啥
+
+    static let pick: [APIOperation] = [
+        APIOperation(
+            "get", "/v1/pick", id: "pick", tag: "Stores", summary: "今天吃点啥: one store for here and now",
+            description: """
+                One store and up to two alternatives, all distinct. Every store is live, open now in its own zone, \
+                within `radius` of `near` when given, at most `maxPrice` per person when given (stores without a \
+                price are then left out), in `category` when given, not in `skip`, and not reviewed by the \
+                signed-in viewer in the last 30 days. Ranked by the viewer's interests (the categories they open, \
+                their favorites), the store's rating, favorites and distance, with a random element: where two or \
+                more stores qualify, repeated calls do not always answer the same store (30 % of calls explore). \
+                `reasons` (never empty) say why in the viewer's language (Chinese unless `Accept-Language` prefers \
+                English). Nothing qualifies: 404 `nothing_to_pick`. Not cached (`Cache-Control: private, no-store`).
+                """,
+            access: .anyone,
+            parameters: nearParameters + [
+                query(
+                    "maxPrice", "Only stores whose 人均 is at most this (1–100,000).",
+                    schema: APISchemas.int(min: 1, max: 100_000)),
+                query("category", "Only stores of this category id.", schema: .string),
+                query(
+                    "skip", "Store ids not to answer (换一个), comma-separated, at most 50.",
+                    schema: APISchemas.text(max: 3300)),
+            ],
+            successes: [.init(200, "The pick.", schema: "Pick")],
+            problems: [
+                400: ["invalid_near", "invalid_radius", "invalid_price", "unknown_category", "invalid_skip"],
+                404: ["nothing_to_pick"],
+            ])
     ]
 
     // MARK: Images

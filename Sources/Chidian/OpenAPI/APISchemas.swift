@@ -43,6 +43,50 @@ enum APISchemas {
         .number(nullable: nullable, description: description, minimum: min.map { ($0, exclusive: exclusiveMin) })
     }
 
+    /// A number within inclusive bounds.
+    static func number(between min: Double, and max: Double, nullable: Bool = false, description: String? = nil)
+        -> JSONSchema
+    {
+        .number(
+            nullable: nullable, description: description, maximum: (max, exclusive: false),
+            minimum: (min, exclusive: false))
+    }
+
+    /// "HH:MM" from 00:00 to 23:59.
+    static let clockTime = text(
+        "A time \"HH:MM\" from 00:00 to 23:59.", min: 5, max: 5, pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$")
+
+    /// `{lat, lng}` in WGS-84 degrees.
+    static func location(nullable: Bool, description: String) -> JSONSchema {
+        object(
+            [
+                ("lat", number(between: -90, and: 90, description: "Latitude in degrees.")),
+                ("lng", number(between: -180, and: 180, description: "Longitude in degrees.")),
+            ], nullable: nullable, description: description)
+    }
+
+    /// A weekly schedule: `[{day, open, close}]`.
+    static func hours(nullable: Bool, description: String) -> JSONSchema {
+        list(
+            object([
+                ("day", int(min: 1, max: 7, description: "1 = Monday … 7 = Sunday.")), ("open", clockTime),
+                ("close", clockTime),
+            ]), max: WeeklyHours.maxRanges, nullable: nullable, description: description)
+    }
+
+    /// A time of the store's week.
+    static func moment(_ description: String) -> JSONSchema {
+        object(
+            [("day", int(min: 1, max: 7, description: "1 = Monday … 7 = Sunday.")), ("time", clockTime)],
+            nullable: true, description: description)
+    }
+
+    static let hoursRules = """
+        Several ranges a day; a range whose `close` is not after its `open` ends the next day (17:00–02:00; \
+        equal times are 24 hours; Sunday's runs on into Monday). Ranges starting the same day may not overlap. \
+        At most \(WeeklyHours.maxRanges) ranges.
+        """
+
     static func list(
         _ items: JSONSchema, min: Int? = nil, max: Int? = nil, unique: Bool? = nil, nullable: Bool = false,
         description: String? = nil
@@ -224,13 +268,58 @@ enum APISchemas {
                         ("promoted", boolean("adSpend > 0.")),
                         ("createdAt", timestamp), ("updatedAt", timestamp),
                         ("version", int(min: 1)),
+                        ("location", location(nullable: true, description: "Where the store is (WGS-84), or null.")),
+                        (
+                            "hours",
+                            hours(
+                                nullable: true, description: "The weekly schedule, or null when unknown. " + hoursRules)
+                        ),
+                        (
+                            "timeZone",
+                            text("The IANA zone its hours are read in (default Asia/Shanghai).", min: 1, max: 64)
+                        ),
+                        (
+                            "openNow",
+                            JSONSchema.boolean(
+                                nullable: true, description: "Open now in the store's zone; null without hours.")
+                        ),
+                        (
+                            "closesAt",
+                            moment(
+                                "When open: when it next closes (its zone); null otherwise or when open round the clock."
+                            )
+                        ),
+                        ("opensAt", moment("When closed: when it next opens (its zone); null otherwise.")),
+                        (
+                            "distanceMeters",
+                            int(
+                                min: 0,
+                                description:
+                                    "Great-circle metres from the request's `near` (a sphere of 6,371 km); only with `near`."
+                            )
+                        ),
                         (
                             "adSpend",
                             int(min: 0, description: "Total ad spend; present only for the store's manager and admins.")
                         ),
-                    ], optional: ["adSpend"])
+                    ], optional: ["adSpend", "distanceMeters"])
             ),
             ("StorePage", page(of: "Store")),
+            (
+                "Pick",
+                object([
+                    ("store", ref("Store")),
+                    (
+                        "reasons",
+                        list(
+                            object([
+                                ("kind", oneOf(PickReason.Kind.allCases.map(\.rawValue))),
+                                ("text", text("For people, in the viewer's language (Accept-Language).", min: 1)),
+                            ]), min: 1, description: "Why this store: never empty.")
+                    ),
+                    ("alternatives", list(ref("Store"), max: 2, description: "Up to two more, all three distinct.")),
+                ])
+            ),
             ("StoreList", object([("items", list(ref("Store")))])),
             (
                 "Promotion",
@@ -376,6 +465,12 @@ enum APISchemas {
                     [
                         ("name", text(min: 1, max: 64)), ("categoryId", id), ("description", text(max: 2000)),
                         ("address", text(max: 200)), ("imageIds", list(id, max: 9)),
+                        ("location", location(nullable: true, description: "`invalid_location` unless in range.")),
+                        ("hours", hours(nullable: true, description: "`invalid_hours` unless valid. " + hoursRules)),
+                        (
+                            "timeZone",
+                            text("An IANA name (`invalid_time_zone`); null: Asia/Shanghai.", max: 64, nullable: true)
+                        ),
                     ], required: ["name", "categoryId"])
             ),
             (
@@ -390,7 +485,19 @@ enum APISchemas {
                             "imageIds",
                             list(id, max: 9, nullable: true, description: "Replaces the carousel, in this order.")
                         ),
-                    ], description: "Absent or null fields stay unchanged.")
+                        ("location", location(nullable: true, description: "Absent: unchanged; null: cleared.")),
+                        (
+                            "hours",
+                            hours(nullable: true, description: "Absent: unchanged; null: cleared. " + hoursRules)
+                        ),
+                        (
+                            "timeZone",
+                            text("Absent: unchanged; null: back to Asia/Shanghai.", max: 64, nullable: true)
+                        ),
+                    ],
+                    description:
+                        "Absent or null fields stay unchanged, except `location`, `hours` and `timeZone`, which null clears."
+                )
             ),
             (
                 "PromotionRequest",

@@ -19,6 +19,13 @@ struct SearchController {
         let query = try SearchQuery(Self.formValue("q", in: request.uri.query))
         let viewer = context.viewer.user
         let pageRequest = try PageRequest(request)
+        let parameters = request.uri.queryParameters
+        let near = try NearQuery.parse(
+            near: parameters["near"].map(String.init), radius: parameters["radius"].map(String.init))
+        if let near {
+            let page = try await search.search(query, page: pageRequest, viewer: viewer, near: near)
+            return try CacheableJSON(rendering: page, shared: viewer == nil)
+        }
         if viewer == nil, let shared = try await search.sharedPage(query, page: pageRequest) {
             let (json, etag) = try shared.rendered()
             return CacheableJSON(body: ByteBuffer(bytes: json), etag: etag, shared: true)

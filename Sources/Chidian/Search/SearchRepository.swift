@@ -78,10 +78,19 @@ public struct SearchRepository: Sendable {
         }
     }
 
-    public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?) async throws -> SearchPage {
+    /// With `near`, search keeps its order and each page keeps only the stores within the radius (so a page may
+    /// hold fewer than `limit`; the cursor still walks the whole result), each with `distanceMeters`.
+    public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?, near: NearQuery? = nil) async throws
+        -> SearchPage
+    {
         let found = try await hits(query, page: page)
         let shown = found.hits.map(\.id)
-        let views = try await stores.views(ids: shown, viewer: viewer)
+        var views = try await stores.views(ids: shown, viewer: viewer)
+        if let near {
+            views = views.map { $0.measured(from: near.point) }.filter { view in
+                view.distanceMeters.map { Double($0) <= Double(near.radius) } ?? false
+            }
+        }
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A store archived since the hits were read drops out; the cursor still follows the keys read.
         let items = found.hits.compactMap { hit -> SearchResult? in

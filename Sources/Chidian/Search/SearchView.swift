@@ -82,7 +82,7 @@ struct SharedSearchPage {
     /// The body and its validator (the same as the uncached page's).
     func rendered() throws -> (json: [UInt8], etag: String) {
         var body = JSONWriter(capacity: 256 + items.reduce(0) { $0 + $1.store.json.count + 128 })
-        write(to: &body) { json, store in json.raw(store.json) }
+        write(to: &body) { json, store in json.raw(store.currentJSON) }
         let bytes = try body.finish()
         return (bytes, ContentTag.of(bytes))
     }

@@ -67,18 +67,27 @@ public struct SeedExporter: Sendable {
                 let (
                     id, name, category, categoryID, manager, spend, description, address, archived, createdAt,
                     updatedAt, version,
-                    images, fans, favoritedAt, purchaseIDs, amounts, buyers, purchasedAt
+                    images, fans, favoritedAt, purchaseIDs, amounts, buyers, purchasedAt, lat, lng, hours, timeZone
                 ) =
                     try row.decode(
                         (
                             String, String, String, String, String, Int, String, String, Bool, Date, Date, Int,
                             [String], [String], [Date],
-                            [String], [Int], [String], [Date]
+                            [String], [Int], [String], [Date], Double?, Double?, String?, String
                         ).self)
                 var store = SeedFormat.Store(
                     id: id, name: name, imageName: images, category: category, manager: manager, sumCost: spend,
                     staredUserId: fans, categoryId: categoryID, description: description, address: address,
                     archived: archived, createdAt: createdAt, updatedAt: updatedAt, version: version)
+                if let lat, let lng { store.location = SeedFormat.Location(lat: lat, lng: lng) }
+                store.hours = hours.flatMap(WeeklyHours.init(stored:)).map { hours in
+                    hours.ranges.map {
+                        SeedFormat.HoursRange(
+                            day: $0.day, open: WeeklyHours.clock($0.open), close: WeeklyHours.clock($0.close))
+                    }
+                }
+                // The default zone is left out, as the original app's files have none.
+                store.timeZone = timeZone == StoreTimeZone.defaultName ? nil : timeZone
                 store.favorites = zip(fans, favoritedAt).map { SeedFormat.Favorite(userId: $0, createdAt: $1) }
                 store.promotions = purchaseIDs.indices.map {
                     SeedFormat.Purchase(
@@ -163,7 +172,8 @@ public struct SeedExporter: Sendable {
                s.created_at, s.updated_at, s.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM store_images WHERE store_id = s.id), '{}'),
                coalesce(f.users, '{}'), coalesce(f.times, '{}'),
-               coalesce(p.ids, '{}'), coalesce(p.amounts, '{}'), coalesce(p.buyers, '{}'), coalesce(p.times, '{}')
+               coalesce(p.ids, '{}'), coalesce(p.amounts, '{}'), coalesce(p.buyers, '{}'), coalesce(p.times, '{}'),
+               ST_Y(s.location::geometry), ST_X(s.location::geometry), s.hours::text, s.time_zone
         FROM stores s JOIN categories c ON c.id = s.category_id
         LEFT JOIN LATERAL (
             SELECT array_agg(user_id ORDER BY created_at, user_id) AS users, array_agg(created_at ORDER BY created_at, user_id) AS times

@@ -63,6 +63,22 @@ public enum SeedFormat {
         public var favorites: [Favorite]?
         /// The purchase history behind `sumCost`.
         public var promotions: [Purchase]?
+        /// Where the store is (WGS-84 degrees), its weekly hours and the IANA zone they are read in.
+        public var location: Location?
+        public var hours: [HoursRange]?
+        public var timeZone: String?
+    }
+
+    public struct Location: Codable, Sendable, Equatable {
+        public var lat: Double
+        public var lng: Double
+    }
+
+    /// A range of opening: day 1 (Monday) to 7, "HH:MM" times; a close not after the open is the next day's.
+    public struct HoursRange: Codable, Sendable, Equatable {
+        public var day: Int
+        public var open: String
+        public var close: String
     }
 
     public struct Favorite: Codable, Sendable, Equatable {

@@ -204,6 +204,8 @@ struct SeedReader: @unchecked Sendable {
             if let version, version < 1 {
                 field.fail("version", .integer(version), "must be at least 1"); ok = false
             }
+            let place = Self.place(field)
+            if place == nil { ok = false }
             // staredUserId is the original's list; `favorites` adds the time each was made (an export writes both).
             var times: [String: Date] = [:]
             var fans = stars.enumerated().map { ("staredUserId[\($0.offset)]", $0.element) }
@@ -226,13 +228,43 @@ struct SeedReader: @unchecked Sendable {
                     SeedStore(
                         id: id, name: name, imageNames: keptImages, category: categoryName, categoryID: categoryID,
                         managerID: manager, sumCost: sumCost, favorites: favorites, purchases: purchases,
-                        description: description, address: address, archived: archived, createdAt: createdAt,
+                        description: description, address: address, location: place?.location, hours: place?.hours,
+                        timeZone: place?.timeZone ?? StoreTimeZone.defaultName, archived: archived,
+                        createdAt: createdAt,
                         updatedAt: updatedAt, version: version, position: index))
                 managers[id] = manager
                 for image in keptImages { images.claim(image, by: manager) }
             }
         }
         stores = parsed
+    }
+
+    /// The store's optional `location`, `hours` and `timeZone` (the API's rules), or nil after recording why not.
+    private static func place(_ field: FieldReader) -> (location: GeoPoint?, hours: WeeklyHours?, timeZone: String)? {
+        var ok = true
+        var location: GeoPoint?
+        var hours: WeeklyHours?
+        if let raw = field.object["location"], raw != .null {
+            do {
+                location = try GeoPoint.location(raw)
+            } catch {
+                field.fail("location", raw, "must be {\"lat\": -90…90, \"lng\": -180…180}"); ok = false
+            }
+        }
+        if let raw = field.object["hours"], raw != .null {
+            do {
+                hours = try WeeklyHours.parse(raw)
+            } catch let error as PlaceError {
+                field.fail("hours", raw, error.message); ok = false
+            } catch {
+                field.fail("hours", raw, "is not a weekly schedule"); ok = false
+            }
+        }
+        let zone = field.string("timeZone", required: false) ?? StoreTimeZone.defaultName
+        if (try? StoreTimeZone.valid(zone)) == nil {
+            field.fail("timeZone", .string(zone), "is not an IANA time zone name"); ok = false
+        }
+        return ok ? (location, hours, zone) : nil
     }
 
     /// The store's purchase history (`promotions`), when given; their sum may not exceed `sumCost`.

@@ -43,6 +43,9 @@ struct SeedStore {
     var purchases: [SeedPurchase]
     var description: String
     var address: String
+    var location: GeoPoint?
+    var hours: WeeklyHours?
+    var timeZone: String
     var archived: Bool
     var createdAt: Date?
     var updatedAt: Date?

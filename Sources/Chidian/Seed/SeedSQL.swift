@@ -8,7 +8,8 @@ extension SeedWriter {
         CREATE TEMP TABLE seed_categories (id text, name text, created_at timestamptz, position integer) ON COMMIT DROP;
         CREATE TEMP TABLE seed_stores (id text, name text, category text, category_id text, manager_id text,
             sum_cost bigint, description text, address text, archived boolean, created_at timestamptz,
-            updated_at timestamptz, version integer, position integer) ON COMMIT DROP;
+            updated_at timestamptz, version integer, position integer, lat float8, lng float8, hours jsonb,
+            time_zone text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_store_images (store_id text, position smallint, image_id text) ON COMMIT DROP;
         CREATE TEMP TABLE seed_favorites (user_id text, store_id text, created_at timestamptz) ON COMMIT DROP;
         CREATE TEMP TABLE seed_promotions (id text, store_id text, buyer_id text, amount bigint, created_at timestamptz)
@@ -106,7 +107,7 @@ extension SeedWriter {
         """
         WITH merged AS (
             INSERT INTO stores AS st (id, name, category_id, manager_id, description, address, archived_at,
-                                      created_at, updated_at, version)
+                                      created_at, updated_at, version, location, hours, time_zone)
             SELECT s.id, s.name,
                    coalesce((SELECT c.id FROM categories c WHERE c.id = s.category_id AND lower(c.name) = lower(s.category)),
                             (SELECT c.id FROM categories c WHERE lower(c.name) = lower(s.category))),
@@ -114,15 +115,19 @@ extension SeedWriter {
                    CASE WHEN s.archived THEN coalesce(e.archived_at, now()) END,
                    coalesce(s.created_at, e.created_at, \(arrayTime("seed_stores"))),
                    coalesce(s.updated_at, CASE WHEN e.id IS NULL THEN coalesce(s.created_at, \(arrayTime("seed_stores"))) ELSE now() END),
-                   coalesce(s.version, e.version + 1, 1)
+                   coalesce(s.version, e.version + 1, 1),
+                   ST_SetSRID(ST_MakePoint(s.lng, s.lat), 4326)::geography, s.hours, s.time_zone
             FROM seed_stores s LEFT JOIN stores e ON e.id = s.id
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category_id = EXCLUDED.category_id,
                 manager_id = EXCLUDED.manager_id, description = EXCLUDED.description, address = EXCLUDED.address,
                 archived_at = EXCLUDED.archived_at, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-                version = EXCLUDED.version
-            WHERE (st.name, st.category_id, st.manager_id, st.description, st.address, st.archived_at IS NULL, st.created_at)
+                version = EXCLUDED.version, location = EXCLUDED.location, hours = EXCLUDED.hours,
+                time_zone = EXCLUDED.time_zone
+            WHERE (st.name, st.category_id, st.manager_id, st.description, st.address, st.archived_at IS NULL, st.created_at,
+                   st.location::text, st.hours, st.time_zone)
                 IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category_id, EXCLUDED.manager_id, EXCLUDED.description,
-                                  EXCLUDED.address, EXCLUDED.archived_at IS NULL, EXCLUDED.created_at)
+                                  EXCLUDED.address, EXCLUDED.archived_at IS NULL, EXCLUDED.created_at,
+                                  EXCLUDED.location::text, EXCLUDED.hours, EXCLUDED.time_zone)
             RETURNING 1
         )
         SELECT count(*)::int FROM merged

@@ -53,7 +53,7 @@ struct SeedWriter: Sendable {
             "seed_stores",
             [
                 "id", "name", "category", "category_id", "manager_id", "sum_cost", "description", "address", "archived",
-                "created_at", "updated_at", "version", "position",
+                "created_at", "updated_at", "version", "position", "lat", "lng", "hours", "time_zone",
             ], on: connection
         ) { buffer in
             for store in stores {
@@ -61,6 +61,8 @@ struct SeedWriter: Sendable {
                     store.id, store.name, store.category, store.categoryID, store.managerID, String(store.sumCost),
                     store.description, store.address, store.archived ? "t" : "f", CopyBuffer.date(store.createdAt),
                     CopyBuffer.date(store.updatedAt), store.version.map(String.init), String(store.position),
+                    store.location.map { String($0.lat) }, store.location.map { String($0.lng) },
+                    store.hours?.storedJSON, store.timeZone,
                 ])
             }
         }

@@ -70,7 +70,12 @@ struct PromotionsController {
         }
         let entry = try await stores.promotedEntry(limit: limit)
         guard let viewer = context.viewer.user else {
-            return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
+            // A store with hours has an `openNow` that the cached bytes may no longer tell right.
+            guard entry.value.contains(where: { $0.hours != nil }) else {
+                return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
+            }
+            return try CacheableJSON(
+                rendering: StoreList(items: entry.value.map { $0.personalised(for: nil) }), shared: true)
         }
         let items = try await stores.personalised(entry.value, for: viewer)
         return try CacheableJSON(rendering: StoreList(items: items), shared: false)

@@ -5,19 +5,40 @@ import PostgresNIO
 /// them exactly) and `views(ids:viewer:)` then loads the stores in that order: two queries per page.
 /// A nil cursor key disables the keyset condition (`NULL IS NULL` folds away when the statement is planned).
 extension StoreRepository {
-    /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists) and at most a price.
+    /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists), at most a price,
+    /// within `near`'s radius and open at `now`. `near` is a GiST search on `stores_location` (ST_DWithin on the
+    /// sphere); `openNow` a containment test of migration 017's minutes of the week in each store's zone.
     public func list(
-        sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, page: PageRequest, viewer: AuthUser?
+        sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, near: NearQuery? = nil, openNow: Bool = false,
+        now: Date = Date(), page: PageRequest, viewer: AuthUser?
     ) async throws -> Page<StoreView> {
         let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
         let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
+        let (lat, lng, radius) = (near?.point.lat, near?.point.lng, near.map { Double($0.radius) })
         let query: PostgresQuery
         switch sort {
+        case .distance:
+            guard near != nil else { throw PlaceError.nearRequired }
+            query = """
+                SELECT s.id, d.meters::text, s.id FROM stores s
+                CROSS JOIN LATERAL (SELECT ST_Distance(s.location,
+                    ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) AS meters) d
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
+                        \(radius)::float8, false)
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::float8 IS NULL OR d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id < \(k1)::text))
+                ORDER BY d.meters, s.id DESC LIMIT \(limit)
+                """
         case .rating:
             query = """
                 SELECT s.id, s.rating_score::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
                     AND (\(k0)::float8 IS NULL OR (s.rating_score, s.id) < (\(k0)::float8, \(k1)::text))
                 ORDER BY s.rating_score DESC, s.id DESC LIMIT \(limit)
                 """
@@ -26,6 +47,9 @@ extension StoreRepository {
                 SELECT s.id, s.created_at::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
                     AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
                 ORDER BY s.created_at DESC, s.id DESC LIMIT \(limit)
                 """
@@ -34,6 +58,9 @@ extension StoreRepository {
                 SELECT s.id, s.name, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
                     AND (\(k0)::text IS NULL OR (s.name COLLATE "C", s.id) > (\(k0)::text COLLATE "C", \(k1)::text))
                 ORDER BY s.name COLLATE "C", s.id LIMIT \(limit)
                 """
@@ -42,6 +69,9 @@ extension StoreRepository {
                 SELECT s.id, s.favorite_count::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
                     AND (\(k0)::int IS NULL OR (s.favorite_count, s.id) < (\(k0)::int, \(k1)::text))
                 ORDER BY s.favorite_count DESC, s.id DESC LIMIT \(limit)
                 """
@@ -52,12 +82,15 @@ extension StoreRepository {
                 SELECT s.id, coalesce(s.price_per_person, \(unescaped: none))::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
                     AND (\(k0)::int IS NULL OR coalesce(s.price_per_person, \(unescaped: none)) > \(k0)::int
                          OR (coalesce(s.price_per_person, \(unescaped: none)) = \(k0)::int AND s.id < \(k1)::text))
                 ORDER BY coalesce(s.price_per_person, \(unescaped: none)), s.id DESC LIMIT \(limit)
                 """
         }
-        return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer)
+        return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer, near: near?.point)
     }
 
     /// `GET /v1/me/stores`: a manager's live stores, newest first.
@@ -110,7 +143,9 @@ extension StoreRepository {
 
     /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores. A forged cursor whose
     /// keys do not parse as their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
-    func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?) async throws -> Page<StoreView> {
+    func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?, near: GeoPoint? = nil) async throws
+        -> Page<StoreView>
+    {
         let rows: [PostgresRow]
         do {
             rows = try await database.forReads.query(query)
@@ -124,7 +159,7 @@ extension StoreRepository {
         let views = try await self.views(ids: keyed.prefix(limit).map(\.id), viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A store archived between the two queries drops out; the cursor still follows the keys read.
-        let items = keyed.prefix(limit).compactMap { byID[$0.id] }
+        let items = keyed.prefix(limit).compactMap { byID[$0.id]?.measured(from: near) }
         let next = keyed.count > limit ? Cursor(list: list, keys: keyed[limit - 1].keys).token : nil
         return Page(items: items, nextCursor: next)
     }

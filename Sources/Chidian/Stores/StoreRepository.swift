@@ -60,15 +60,19 @@ public struct StoreRepository: Sendable {
         public var description: String
         public var address: String
         public var imageIDs: [String]
+        /// Only `set` values count here: a new store has no place or hours unless given.
+        public var place: PlaceFields
 
         public init(
-            name: String, categoryID: String, description: String = "", address: String = "", imageIDs: [String] = []
+            name: String, categoryID: String, description: String = "", address: String = "", imageIDs: [String] = [],
+            place: PlaceFields = PlaceFields()
         ) {
             self.name = name
             self.categoryID = categoryID
             self.description = description
             self.address = address
             self.imageIDs = imageIDs
+            self.place = place
         }
     }
 
@@ -80,10 +84,14 @@ public struct StoreRepository: Sendable {
             try await database.transaction { connection in
                 try await Self.requireCategory(draft.categoryID, on: connection, logger: logger)
                 try await Self.requireOwnImages(draft.imageIDs, uploaderID: managerID, on: connection, logger: logger)
+                try await Self.requireTimeZone(draft.place.timeZoneName, on: connection, logger: logger)
                 let rows = try await connection.rows(
                     """
-                    INSERT INTO stores (name, category_id, manager_id, description, address)
-                    VALUES (\(draft.name), \(draft.categoryID), \(managerID), \(draft.description), \(draft.address))
+                    INSERT INTO stores (name, category_id, manager_id, description, address, location, hours, time_zone)
+                    VALUES (\(draft.name), \(draft.categoryID), \(managerID), \(draft.description), \(draft.address),
+                        ST_SetSRID(ST_MakePoint(\(draft.place.lng)::float8, \(draft.place.lat)::float8), 4326)::geography,
+                        \(draft.place.hoursJSON)::jsonb,
+                        coalesce(\(draft.place.timeZoneName)::text, \(StoreTimeZone.defaultName)))
                     RETURNING id
                     """, logger: logger)
                 let id = try rows[0].decodeAll(String.self)
@@ -100,20 +108,23 @@ public struct StoreRepository: Sendable {
         public var description: String?
         public var address: String?
         public var imageIDs: [String]?
+        public var place: PlaceFields
 
         public init(
             name: String? = nil, categoryID: String? = nil, description: String? = nil, address: String? = nil,
-            imageIDs: [String]? = nil
+            imageIDs: [String]? = nil, place: PlaceFields = PlaceFields()
         ) {
             self.name = name
             self.categoryID = categoryID
             self.description = description
             self.address = address
             self.imageIDs = imageIDs
+            self.place = place
         }
 
         public var isEmpty: Bool {
             name == nil && categoryID == nil && description == nil && address == nil && imageIDs == nil
+                && place.isEmpty
         }
     }
 
@@ -133,6 +144,7 @@ public struct StoreRepository: Sendable {
                 if let imageIDs = changes.imageIDs {
                     try await Self.requireOwnImages(imageIDs, uploaderID: actorID, on: connection, logger: logger)
                 }
+                try await Self.requireTimeZone(changes.place.timeZoneName, on: connection, logger: logger)
                 let updated: [PostgresRow]
                 if changes.isEmpty {
                     updated = try await connection.rows(
@@ -148,6 +160,11 @@ public struct StoreRepository: Sendable {
                             category_id = COALESCE(\(changes.categoryID)::text, category_id),
                             description = COALESCE(\(changes.description)::text, description),
                             address = COALESCE(\(changes.address)::text, address),
+                            location = CASE WHEN \(changes.place.location.writes) THEN
+                                ST_SetSRID(ST_MakePoint(\(changes.place.lng)::float8, \(changes.place.lat)::float8), 4326)::geography
+                                ELSE location END,
+                            hours = CASE WHEN \(changes.place.hours.writes) THEN \(changes.place.hoursJSON)::jsonb ELSE hours END,
+                            time_zone = COALESCE(\(changes.place.timeZoneName)::text, time_zone),
                             updated_at = now(), version = version + 1, edited_version = version + 1
                         WHERE id = \(id) AND archived_at IS NULL
                             AND (\(expectedVersion)::bigint IS NULL OR \(expectedVersion)::bigint BETWEEN edited_version AND version)
@@ -208,6 +225,17 @@ public struct StoreRepository: Sendable {
             logger: logger)
         guard try rows[0].decodeAll(Int.self) == distinct.count else {
             throw StoreError.invalidImages("Every image must be one you uploaded.")
+        }
+    }
+
+    /// 400 `invalid_time_zone` unless PostgreSQL reads the zone too (the lists compute `openNow` there): a name the
+    /// system's list has and PostgreSQL's lacks must not fail a list later.
+    static func requireTimeZone(_ name: String?, on connection: PostgresConnection, logger: Logger) async throws {
+        guard let name else { return }
+        do {
+            try await connection.rows("SELECT now() AT TIME ZONE \(name)", logger: logger)
+        } catch let error as PSQLError where error.serverCode == .invalidParameterValue {
+            throw PlaceError.invalidTimeZone
         }
     }
 

@@ -10,6 +10,8 @@ public enum StoreSort: String, Sendable, CaseIterable {
     case popular
     /// `pricePerPerson` ascending, stores without one last, then id descending.
     case price
+    /// `distanceMeters` ascending from `near` (which it needs), then id descending.
+    case distance
 
     /// `?sort=` (absent or empty: `rating`), else 400 `invalid_sort`.
     public init(query raw: String?) throws {
@@ -18,7 +20,8 @@ public enum StoreSort: String, Sendable, CaseIterable {
             return
         }
         guard let sort = StoreSort(rawValue: raw) else {
-            throw Problem.badRequest("invalid_sort", "sort must be one of rating, newest, name, popular, price.")
+            throw Problem.badRequest(
+                "invalid_sort", "sort must be one of rating, newest, name, popular, price, distance.")
         }
         self = sort
     }
@@ -37,6 +40,7 @@ public enum StoreSort: String, Sendable, CaseIterable {
         case .name: return [.text(limit: StoreRules.maxNameLength), .id]
         case .popular: return [.integer(0...Int(Int32.max)), .id]
         case .price: return [.integer(1...Self.noPrice), .id]
+        case .distance: return [.number, .id]
         }
     }
 }

@@ -112,7 +112,8 @@ enum StoreViewRow {
             s.environment_sum, s.service_count, s.service_sum, s.price_per_person, s.dish_names, s.dish_counts,
             s.favorite_count,
             EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
-            s.ad_spend, s.created_at, s.updated_at, s.version
+            s.ad_spend, s.created_at, s.updated_at, s.version,
+            ST_Y(s.location::geometry), ST_X(s.location::geometry), s.hours::text, s.time_zone
         """
     /// The joins those columns need after `stores s`.
     static let joins = """
@@ -124,11 +125,13 @@ enum StoreViewRow {
         let (
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
             ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
-            serviceSum, price, dishNames, dishCounts, favoriteCount, favorited, adSpend, createdAt, updatedAt, version
+            serviceSum, price, dishNames, dishCounts, favoriteCount, favorited, adSpend, createdAt, updatedAt, version,
+            lat, lng, hours, timeZone
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String, String, [String],
-                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Bool, Int, Date, Date, Int
+                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Bool, Int, Date, Date, Int,
+                Double?, Double?, String?, String
             ).self)
         func average(_ sum: Int, _ count: Int) -> Double? { count == 0 ? nil : Double(sum) / Double(count) }
         return StoreView(
@@ -143,6 +146,9 @@ enum StoreViewRow {
             dishes: zip(dishNames, dishCounts).map { StoreView.Dish(name: $0, count: $1) },
             favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
             updatedAt: updatedAt, version: version,
-            adSpend: keepAdSpend || StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil)
+            adSpend: keepAdSpend || StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil,
+            location: lat.flatMap { lat in lng.map { GeoPoint(lat: lat, lng: $0) } },
+            hours: hours.flatMap(WeeklyHours.init(stored:)),
+            timeZone: timeZone)
     }
 }

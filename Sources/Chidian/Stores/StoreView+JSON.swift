@@ -1,3 +1,5 @@
+import Foundation
+
 /// `StoreView` as `JSONEncoder` would write it, without the encoder (see `JSONWritable`).
 extension StoreView: JSONWritable {
     public func write(to json: inout JSONWriter) {
@@ -40,9 +42,71 @@ extension StoreView: JSONWritable {
             json.key("createdAt"); json.date(createdAt)
             json.key("updatedAt"); json.date(updatedAt)
             json.key("version"); json.int(version)
+            writePlace(to: &json)
             // Present only for the manager and admins: absent, not null, otherwise.
             if let adSpend { json.key("adSpend"); json.int(adSpend) }
         }
+    }
+}
+
+extension StoreView {
+    /// `location`, `hours`, `timeZone`, `openNow`, `closesAt`, `opensAt` and, for a request with `near`,
+    /// `distanceMeters`. `openNow` is computed now, in the store's zone: cached bytes of a store with hours are
+    /// never sent as they are (`currentJSON`).
+    func writePlace(to json: inout JSONWriter, at now: Date = Date()) {
+        json.key("location")
+        if let location {
+            json.object { json in
+                json.key("lat"); json.double(location.lat)
+                json.key("lng"); json.double(location.lng)
+            }
+        } else {
+            json.null()
+        }
+        json.key("hours")
+        if let hours {
+            json.array(hours.ranges) { json, range in
+                json.object { json in
+                    json.key("day"); json.int(range.day)
+                    json.key("open"); json.string(WeeklyHours.clock(range.open))
+                    json.key("close"); json.string(WeeklyHours.clock(range.close))
+                }
+            }
+        } else {
+            json.null()
+        }
+        json.key("timeZone"); json.string(timeZone)
+        let status = self.status(at: now)
+        json.key("openNow")
+        if let status { json.bool(status.open) } else { json.null() }
+        json.key("closesAt"); Self.write(status?.closesAt, to: &json)
+        json.key("opensAt"); Self.write(status?.opensAt, to: &json)
+        if let distanceMeters { json.key("distanceMeters"); json.int(distanceMeters) }
+    }
+
+    private static func write(_ moment: WeeklyHours.Moment?, to json: inout JSONWriter) {
+        guard let moment else { return json.null() }
+        json.object { json in
+            json.key("day"); json.int(moment.day)
+            json.key("time"); json.string(moment.time)
+        }
+    }
+
+    /// This view with `distanceMeters` from `point`, when both are known.
+    func measured(from point: GeoPoint?) -> StoreView {
+        guard let point, let location else { return self }
+        var view = self
+        view.distanceMeters = Int(point.distance(to: location).rounded())
+        return view
+    }
+}
+
+extension ReadCache.Entry where Value == StoreView {
+    /// The anonymous JSON to send now: the cached bytes, or, for a store with hours (whose `openNow` moves with
+    /// the clock), the view written again.
+    var currentJSON: [UInt8] {
+        guard value.hours != nil else { return json }
+        return (try? JSONWriter.bytes(of: value.personalised(for: nil))) ?? json
     }
 }
 

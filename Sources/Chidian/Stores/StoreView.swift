@@ -26,6 +26,19 @@ public struct StoreView: Encodable, Sendable, Equatable {
     public var updatedAt: Date
     public var version: Int
     public var adSpend: Int?
+    /// Where the store is (WGS-84), or nil.
+    public var location: GeoPoint? = nil
+    /// Its weekly schedule, or nil when unknown; `openNow` is computed from it when written, never cached.
+    public var hours: WeeklyHours? = nil
+    /// The IANA zone its hours are read in.
+    public var timeZone: String = StoreTimeZone.defaultName
+    /// How far from the `near` of the request, in whole metres; nil (left out) without one.
+    public var distanceMeters: Int? = nil
+
+    /// The schedule's state at `date` in the store's zone; nil without hours.
+    public func status(at date: Date) -> WeeklyHours.Status? {
+        hours?.status(at: date, in: StoreTimeZone.zone(timeZone))
+    }
 
     public struct CategoryRef: Encodable, Sendable, Equatable {
         public var id: String

@@ -40,22 +40,75 @@ struct StoresController {
             }
             return price
         }
+        let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
+        let openNow = try Self.openFilter(query["open"].map(String.init))
+        if sort == .distance, near == nil { throw PlaceError.nearRequired }
         if let categoryID, try await !categories.exists(id: categoryID) {
             throw StoreError.unknownCategory(id: categoryID)
         }
         return JSONResponse(
             try await stores.list(
-                sort: sort, categoryID: categoryID, maxPrice: maxPrice, page: page, viewer: context.viewer.user))
+                sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, page: page,
+                viewer: context.viewer.user))
+    }
+
+    /// `?open=now` (absent or empty: no filter), else 400 `invalid_open`.
+    static func openFilter(_ raw: String?) throws -> Bool {
+        guard let raw, !raw.isEmpty else { return false }
+        guard raw == "now" else { throw PlaceError.invalidOpen }
+        return true
     }
 
     /// Field types are checked by the decoder (400 `invalid_body` naming the field); absent or null means
     /// "not given" (for PATCH: unchanged).
+    /// `location`, `hours` and `timeZone` tell absent (unchanged) from null (cleared), so they are kept raw.
     struct StoreBody: Decodable {
         var name: String?
         var categoryId: String?
         var description: String?
         var address: String?
         var imageIds: [String]?
+        var location: JSONValue?
+        var hours: JSONValue?
+        var timeZone: JSONValue?
+
+        enum CodingKeys: String, CodingKey {
+            case name, categoryId, description, address, imageIds, location, hours, timeZone
+        }
+
+        init(
+            name: String? = nil, categoryId: String? = nil, description: String? = nil, address: String? = nil,
+            imageIds: [String]? = nil, location: JSONValue? = nil, hours: JSONValue? = nil, timeZone: JSONValue? = nil
+        ) {
+            self.name = name
+            self.categoryId = categoryId
+            self.description = description
+            self.address = address
+            self.imageIds = imageIds
+            self.location = location
+            self.hours = hours
+            self.timeZone = timeZone
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            categoryId = try container.decodeIfPresent(String.self, forKey: .categoryId)
+            description = try container.decodeIfPresent(String.self, forKey: .description)
+            address = try container.decodeIfPresent(String.self, forKey: .address)
+            imageIds = try container.decodeIfPresent([String].self, forKey: .imageIds)
+            // A present key decodes to `.null` when null, so "clear" survives.
+            func raw(_ key: CodingKeys) throws -> JSONValue? {
+                container.contains(key) ? try container.decode(JSONValue.self, forKey: key) : nil
+            }
+            location = try raw(.location)
+            hours = try raw(.hours)
+            timeZone = try raw(.timeZone)
+        }
+
+        func place() throws -> PlaceFields {
+            try PlaceFields(location: location, hours: hours, timeZone: timeZone)
+        }
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreView> {
@@ -72,7 +125,8 @@ struct StoresController {
             categoryID: body.categoryId ?? "",
             description: try StoreRules.validDescription(body.description),
             address: try StoreRules.validAddress(body.address),
-            imageIDs: try StoreRules.checkImageCount(body.imageIds ?? []))
+            imageIDs: try StoreRules.checkImageCount(body.imageIds ?? []),
+            place: try body.place())
         let id = try await stores.create(draft, managerID: user.id)
         return try await stores.requireView(id: id, viewer: user)
     }
@@ -88,7 +142,9 @@ struct StoresController {
         }
         let entry = try await stores.sharedEntry(id: id)
         let etag = Versioning.tag(entry.value.version)
-        guard let viewer else { return CacheableJSON(body: entry.body, etag: etag, shared: true) }
+        guard let viewer else {
+            return CacheableJSON(body: ByteBuffer(bytes: entry.currentJSON), etag: etag, shared: true)
+        }
         if ContentTag.matches(request, etag) { return CacheableJSON(body: ByteBuffer(), etag: etag, shared: false) }
         let view = try await stores.personalised([entry.value], for: viewer)[0]
         return try CacheableJSON(rendering: view, etag: etag, shared: false)
@@ -114,7 +170,8 @@ struct StoresController {
             categoryID: body.categoryId,
             description: try body.description.map(StoreRules.validDescription),
             address: try body.address.map(StoreRules.validAddress),
-            imageIDs: try body.imageIds.map(StoreRules.checkImageCount))
+            imageIDs: try body.imageIds.map(StoreRules.checkImageCount),
+            place: try body.place())
         try await stores.update(id: id, changes: changes, actorID: user.id, expectedVersion: expected)
         return try await stores.requireView(id: id, viewer: user)
     }

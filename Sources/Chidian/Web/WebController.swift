@@ -58,6 +58,7 @@ struct WebController {
             "hasInterests": !featured.personalization.categories.isEmpty,
             "next": featured.nextCursor.map { "/?cursor=\(Self.escapeQuery($0))" } as Any,
             "back": "/",
+            "cities": WebPickPages.cityOptions(language),
         ]
         return pages.render("home", title: language.text("home"), model: model, context: context)
     }

@@ -126,6 +126,9 @@ struct WebManagePages {
             "store": [
                 "id": view.id, "name": view.name, "description": view.description, "address": view.address,
                 "version": view.version, "images": view.imageUrls,
+                "location": view.location.map { "\($0.lat),\($0.lng)" } ?? "",
+                "hours": view.hours.map { HoursText.format($0, english: language == .en) } ?? "",
+                "timeZone": view.timeZone,
             ] as [String: Any],
             "categories": try await categories.list().map {
                 ["id": $0.id, "name": $0.name, "selected": $0.id == view.category.id] as [String: Any]
@@ -158,6 +161,12 @@ struct WebManagePages {
             var body = StoresController.StoreBody(
                 name: form["name"], categoryId: form["categoryId"], description: form["description"],
                 address: form["address"], imageIds: nil)
+            body.location = try Self.location(form["location"])
+            body.hours = try Self.hours(form["hours"])
+            body.timeZone = form["timeZone"].map { name in
+                let name = name.trimmingCharacters(in: .whitespaces)
+                return name.isEmpty ? .null : .string(name)
+            }
             guard let version = form["version"].flatMap({ Int($0) }) else { throw Versioning.versionConflict }
             _ = try StoreRules.validName(body.name)
             if !form.photos.isEmpty {
@@ -172,6 +181,28 @@ struct WebManagePages {
             _ = try await storesAPI.edit(user, id: id, body: body, expectedVersion: version)
             return WebPages.redirect(to: "/manage/stores/\(WebController.escapePath(id))?saved=edit")
         }
+    }
+
+    /// The form's "lat,lng" as the API's `location` (empty clears it; a field not sent keeps it).
+    static func location(_ text: String?) throws -> JSONValue? {
+        guard let text else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "，", with: ",")
+        guard !trimmed.isEmpty else { return .null }
+        guard let point = try? GeoPoint.near(query: trimmed) else { throw PlaceError.invalidLocation }
+        return .object(["lat": .number(point.lat), "lng": .number(point.lng)])
+    }
+
+    /// Hours as people write them, as the API's `hours` (empty clears them; a field not sent keeps them).
+    static func hours(_ text: String?) throws -> JSONValue? {
+        guard let text else { return nil }
+        guard let hours = try HoursText.parse(text) else { return .null }
+        return .array(
+            hours.ranges.map { range in
+                .object([
+                    "day": .integer(range.day), "open": .string(WeeklyHours.clock(range.open)),
+                    "close": .string(WeeklyHours.clock(range.close)),
+                ])
+            })
     }
 
     @Sendable func reply(_ request: Request, context: AppRequestContext) async throws -> Response {

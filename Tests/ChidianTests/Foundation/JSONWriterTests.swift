@@ -65,6 +65,23 @@ import Testing
         #expect((written as? NSDictionary)?["adSpend"] == nil || adSpend != nil)
     }
 
+    @Test func aPlacedStoreReadsBackTheSame() throws {
+        // setup: a position, hours past midnight, another zone and a distance
+        var store = Self.store(average: 4.5, adSpend: nil)
+        store.location = GeoPoint(lat: 30.659, lng: -104.081_234_567)
+        store.hours = try WeeklyHours([.init(day: 5, open: 17 * 60, close: 2 * 60), .init(day: 1, open: 0, close: 0)])
+        store.timeZone = "America/New_York"
+        store.distanceMeters = 812
+        // MUT
+        let (written, encoded) = try Self.sameJSON(store)
+        // validate
+        #expect(written as? NSDictionary == encoded as? NSDictionary)
+        let object = try #require(written as? NSDictionary)
+        #expect(object["distanceMeters"] as? Int == 812)
+        #expect(object["openNow"] is Bool)
+        #expect((object["hours"] as? [Any])?.count == 2)
+    }
+
     @Test func searchResultsAndAnEmptyLastPageReadBackTheSame() throws {
         let result = SearchResult(
             store: Self.store(average: 5, adSpend: nil),

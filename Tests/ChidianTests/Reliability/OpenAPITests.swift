@@ -28,7 +28,7 @@ import Testing
         "POST /me/avatar", "POST /interests/reset", "GET /manage", "POST /manage/stores", "GET /manage/stores/{id}",
         "POST /manage/stores/{id}", "POST /manage/stores/{id}/promotions", "POST /comments/{id}/reply",
         "GET /admin", "POST /admin/comments/{id}", "POST /admin/stores/{id}/archive", "POST /admin/stores/{id}/restore",
-        "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report",
+        "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report", "GET /pick",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

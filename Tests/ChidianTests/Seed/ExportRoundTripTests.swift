@@ -23,6 +23,14 @@ import Testing
             #expect(bought.status == .created)
         }
         #expect(try await client.send(.put, "/v1/stores/s002/favorite", token: user2).status == .noContent)
+        // A position, round-the-clock hours (so `openNow` cannot change between the two reads) and a zone.
+        let placed = try await client.send(
+            .patch, "/v1/stores/s001",
+            body: [
+                "location": ["lat": 30.630012345678, "lng": 104.054098765432],
+                "hours": (1...7).map { ["day": $0, "open": "00:00", "close": "00:00"] }, "timeZone": "America/New_York",
+            ], token: manager)
+        #expect(placed.status == .ok)
         #expect(try await client.send(.put, "/v1/stores/s003/favorite", token: user2).status == .noContent)
         let edit = try await client.send(
             .patch, "/v1/comments/c001", body: ["body": "毛肚很新鲜，第二次来也一样", "pricePerPerson": 120], token: user1)
@@ -67,6 +75,7 @@ import Testing
             "/v1/search?q=huoguo",
         ]
         for sort in ["rating", "newest", "name", "popular", "price"] { paths.append("/v1/stores?sort=\(sort)") }
+        paths.append("/v1/stores?near=30.63,104.054&sort=distance")
         let stores = try await app.database.query("SELECT id FROM stores ORDER BY id").map {
             try $0.decode(String.self)
         }

@@ -29,6 +29,7 @@ import Testing
                     "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls",
                     "rating", "scores", "pricePerPerson", "dishes",
                     "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
+                    "location", "hours", "timeZone", "openNow", "closesAt", "opensAt",
                 ])
             #expect((store["id"] as? String)?.hasPrefix("s_") == true)
             #expect(store["name"] as? String == "小龙坎")

@@ -52,3 +52,33 @@ if (refresh) {
     startY = null;
   }, { passive: true });
 }
+
+// 今天吃点啥: ask the browser where we are; when it refuses (or cannot), the city picker beside the button is used.
+for (const form of document.querySelectorAll("form[data-locate]")) {
+  const status = form.querySelector("[data-locate-status]");
+  let located = false;
+  form.addEventListener("submit", (event) => {
+    if (located || !navigator.geolocation) return;
+    event.preventDefault();
+    status.textContent = status.dataset.locating || "…";
+    navigator.geolocation.getCurrentPosition((position) => {
+      form.elements.near.value = `${position.coords.latitude.toFixed(6)},${position.coords.longitude.toFixed(6)}`;
+      located = true;
+      form.submit();
+    }, () => {
+      status.textContent = status.dataset.refused || "";
+      form.elements.city.focus();
+      located = true; // the next press uses the city chosen
+    }, { timeout: 8000, maximumAge: 300000 });
+  });
+}
+
+// A store's position from the manager's browser.
+for (const button of document.querySelectorAll("[data-use-location]")) {
+  button.addEventListener("click", () => {
+    const input = document.getElementById(button.dataset.useLocation);
+    navigator.geolocation?.getCurrentPosition((position) => {
+      input.value = `${position.coords.latitude.toFixed(6)},${position.coords.longitude.toFixed(6)}`;
+    });
+  });
+}

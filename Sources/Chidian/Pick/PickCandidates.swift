@@ -1,0 +1,70 @@
+import Foundation
+import PostgresNIO
+
+/// What `GET /v1/pick` may answer: the stores that pass every rule, with what ranking needs.
+struct PickCandidates: Sendable {
+    let database: Database
+
+    /// The rules of a pick, checked before it is read.
+    struct Rules: Sendable {
+        var near: NearQuery?
+        var maxPrice: Int?
+        var categoryID: String?
+        var skip: [String]
+        /// A signed-in viewer's id: stores they reviewed in the last 30 days are left out.
+        var reviewerID: String?
+        var now: Date
+    }
+
+    /// One qualifying store.
+    struct Candidate: Sendable, Equatable {
+        var id: String
+        var categoryID: String
+        var ratingScore: Double
+        var favoriteCount: Int
+        /// Metres from `near`, when given.
+        var distance: Double?
+        /// The viewer favorited it.
+        var favorited: Bool
+    }
+
+    /// How many qualifying stores ranking looks at, best rated first: bounded work when no radius narrows them.
+    static let limit = 200
+    static let reviewedWithin: TimeInterval = 30 * 86_400
+
+    /// Live, open at `now` in its own zone, within the radius, at most the price (a store without one is left
+    /// out then), in the category, not skipped and not reviewed by the viewer lately.
+    func read(_ rules: Rules) async throws -> [Candidate] {
+        let (lat, lng, radius) = (rules.near?.point.lat, rules.near?.point.lng, rules.near.map { Double($0.radius) })
+        let since = rules.now.addingTimeInterval(-Self.reviewedWithin)
+        let rows = try await database.forReads.query(
+            """
+            SELECT s.id, s.category_id, s.rating_score, s.favorite_count,
+                CASE WHEN \(lat)::float8 IS NULL THEN NULL ELSE ST_Distance(s.location,
+                    ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) END,
+                \(rules.reviewerID)::text IS NOT NULL
+                    AND EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(rules.reviewerID)::text AND f.store_id = s.id)
+            FROM stores s
+            WHERE s.archived_at IS NULL
+                AND s.open_minutes @> store_week_minute(\(rules.now)::timestamptz, s.time_zone)
+                AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                    ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                AND (\(rules.maxPrice)::int IS NULL OR s.price_per_person <= \(rules.maxPrice)::int)
+                AND (\(rules.categoryID)::text IS NULL OR s.category_id = \(rules.categoryID)::text)
+                AND NOT (s.id = ANY(\(rules.skip)::text[]))
+                AND (\(rules.reviewerID)::text IS NULL OR NOT EXISTS (
+                    SELECT 1 FROM comments c
+                    WHERE c.author_id = \(rules.reviewerID)::text AND c.store_id = s.id AND c.kind = 'review'
+                        AND c.created_at > \(since)::timestamptz))
+            ORDER BY s.rating_score DESC, s.id DESC
+            LIMIT \(Self.limit)
+            """)
+        return try rows.map { row in
+            let (id, category, score, favorites, distance, favorited) = try row.decodeAll(
+                (String, String, Double, Int, Double?, Bool).self)
+            return Candidate(
+                id: id, categoryID: category, ratingScore: score, favoriteCount: favorites, distance: distance,
+                favorited: favorited)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `GET /v1/pick` (今天吃点啥): one store and up to two alternatives for this viewer, here and now.
+struct PickController {
+    let stores: StoreRepository
+    let categories: CategoryRepository
+    let candidates: PickCandidates
+    let interests: InterestRepository
+    let clock: @Sendable () -> Date
+
+    init(database: Database, cache: ReadCache?, interests: InterestRepository, clock: @escaping @Sendable () -> Date) {
+        stores = StoreRepository(database: database, cache: cache)
+        categories = CategoryRepository(database: database, cache: cache)
+        candidates = PickCandidates(database: database)
+        self.interests = interests
+        self.clock = clock
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("pick", use: pick)
+    }
+
+    /// The answer: `{store, reasons, alternatives}`.
+    struct Answer: Encodable, Sendable {
+        var store: StoreView
+        var reasons: [PickReason]
+        var alternatives: [StoreView]
+    }
+
+    /// What a pick asks, from a query string (400 `invalid_near`, `invalid_radius`, `invalid_price`,
+    /// `invalid_skip`, `unknown_category`).
+    struct Question: Sendable {
+        var near: NearQuery?
+        var maxPrice: Int?
+        var categoryID: String?
+        var skip: [String]
+
+        static let maxSkip = 50
+
+        init(parameters: [String: String]) throws {
+            near = try NearQuery.parse(near: parameters["near"], radius: parameters["radius"])
+            maxPrice = try parameters["maxPrice"].flatMap { $0.isEmpty ? nil : $0 }.map { raw in
+                guard raw.count <= 12, let price = Int(raw), CommentRules.priceRange.contains(price) else {
+                    throw Problem.badRequest("invalid_price", "maxPrice must be an integer from 1 to 100000.")
+                }
+                return price
+            }
+            categoryID = parameters["category"].flatMap { $0.isEmpty ? nil : $0 }
+            let skipped = (parameters["skip"] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+            guard skipped.count <= Self.maxSkip, skipped.allSatisfy({ $0.count <= 64 }) else {
+                throw PlaceError.invalidSkip
+            }
+            skip = skipped
+        }
+    }
+
+    @Sendable func pick(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Answer> {
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where parameters[String(key)] == nil {
+            parameters[String(key)] = String(value)
+        }
+        let question = try Question(parameters: parameters)
+        let english = WebLanguage(acceptLanguage: request.headers[.acceptLanguage]) == .en
+        var generator = SystemRandomNumberGenerator()
+        return JSONResponse(
+            try await answer(question, viewer: context.viewer, english: english, using: &generator),
+            headers: [.cacheControl: "private, no-store"])
+    }
+
+    /// The pick's rules and ranking, for the API and the web client alike; 404 `nothing_to_pick`.
+    func answer<G: RandomNumberGenerator>(
+        _ question: Question, viewer: Viewer, english: Bool, using generator: inout G
+    ) async throws -> Answer {
+        if let categoryID = question.categoryID, try await !categories.exists(id: categoryID) {
+            throw StoreError.unknownCategory(id: categoryID)
+        }
+        let now = clock()
+        let found = try await candidates.read(
+            .init(
+                near: question.near, maxPrice: question.maxPrice, categoryID: question.categoryID,
+                skip: question.skip, reviewerID: viewer.user?.id, now: now))
+        guard !found.isEmpty else { throw PlaceError.nothingToPick }
+        var known: [InterestRepository.Interest] = []
+        if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
+        let ranking = PickRanking(
+            interests: PickRanking.weights(known), radius: question.near.map { Double($0.radius) })
+        let (ranked, explored) = ranking.choose(found, using: &generator)
+        let views = try await stores.views(ids: ranked.map { $0.id }, viewer: viewer.user).map {
+            $0.measured(from: question.near?.point)
+        }
+        // A store archived between the two reads drops out; another call finds the rest.
+        guard let chosen = views.first else { throw PlaceError.nothingToPick }
+        let reasons = PickReasons.reasons(
+            for: chosen, interest: ranking.interests[chosen.category.id] ?? 0,
+            explored: explored && chosen.id == ranked.first?.id, at: now, english: english)
+        return Answer(store: chosen, reasons: reasons, alternatives: Array(views.dropFirst().prefix(2)))
+    }
+}
