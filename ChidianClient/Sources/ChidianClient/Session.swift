@@ -7,15 +7,20 @@ import OpenAPIRuntime
 actor Session {
     private(set) var token: String?
     let visitorId: String
+    /// The primary's WAL position after this client's last write (`Chidian-LSN`), sent back on every request so
+    /// a read served by a replica waits for it: the client reads its own writes.
+    private(set) var lastWrite: String?
 
     init(visitorId: String) { self.visitorId = visitorId }
+
+    func wrote(at position: String) { lastWrite = position }
 
     func signIn(_ token: String) { self.token = token }
     func signOut() { token = nil }
 }
 
 /// Adds `Authorization: Bearer` when signed in, else `X-Visitor-Id` (the server ignores a visitor id sent with a
-/// token), to every request the generated client makes.
+/// token), and the last write's `Chidian-LSN`, to every request the generated client makes.
 ///
 /// It also sends entity tags as written: the generated code percent-encodes every header parameter (RFC 6570, as
 /// OpenAPI describes parameters; apple/swift-openapi-generator#529), so `If-Match: "3"` would leave as `%223%22`
@@ -23,6 +28,7 @@ actor Session {
 struct SessionMiddleware: ClientMiddleware {
     static let visitorHeader = HTTPField.Name("X-Visitor-Id")!
     static let entityTagHeaders = [HTTPField.Name.ifMatch, .ifNoneMatch]
+    static let positionHeader = HTTPField.Name("Chidian-LSN")!
 
     let session: Session
 
@@ -41,6 +47,9 @@ struct SessionMiddleware: ClientMiddleware {
         } else {
             request.headerFields[Self.visitorHeader] = session.visitorId
         }
-        return try await next(request, body, baseURL)
+        if let position = await session.lastWrite { request.headerFields[Self.positionHeader] = position }
+        let (response, responseBody) = try await next(request, body, baseURL)
+        if let position = response.headerFields[Self.positionHeader] { await session.wrote(at: position) }
+        return (response, responseBody)
     }
 }
