@@ -4,7 +4,7 @@ import OpenAPIRuntime
 /// What a signed-in user does: photos, reviews (and their edits), likes, favorites.
 extension ChidianClient {
     /// Uploads an image's bytes; its `id` goes into a review's or store's `imageIds`.
-    public func uploadImage(_ data: Data, type: ImageType) async throws -> Image {
+    public func uploadImage(_ data: Data, type: ImageType) async throws -> UploadedImage {
         let body = HTTPBody(data)
         let request: Operations.UploadImage.Input.Body =
             switch type {

@@ -134,7 +134,8 @@ public struct Comment: Codable, Sendable, Hashable, Identifiable {
     public var version: Int
 }
 
-public struct Image: Codable, Sendable, Hashable, Identifiable {
+/// An uploaded image (not `Image`, which SwiftUI apps already have).
+public struct UploadedImage: Codable, Sendable, Hashable, Identifiable {
     public var id: String
     /// `/v1/images/{id}`.
     public var url: String
