@@ -2,8 +2,8 @@ extension ChidianError {
     /// The contract's `code`, what clients branch on: every code the document's `ProblemCode` schema lists, and
     /// `.unknown` for one this build does not know (a newer server), kept as sent.
     ///
-    /// `ChidianErrorTests` fails when openapi.json lists a code this enum lacks: add its case to the enum, to
-    /// `allKnown` and to `rawValue`.
+    /// Written by scripts/client-error-codes.py from openapi.json; `ChidianErrorTests` fails when the document
+    /// lists a code this enum lacks.
     public enum Code: Hashable, Sendable {
         case adminRequired
         case alreadyReported

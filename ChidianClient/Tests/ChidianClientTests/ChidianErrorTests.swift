@@ -16,7 +16,9 @@ import Testing
         // MUT / validate: a new code in openapi.json fails here until the enum has its case
         for code in Components.Schemas.ProblemCode.allCases {
             let mapped = ChidianError.Code(rawValue: code.rawValue)
-            #expect(mapped != .unknown(code.rawValue), "ChidianError.Code lacks a case for \(code.rawValue)")
+            #expect(
+                mapped != .unknown(code.rawValue),
+                "ChidianError.Code lacks \(code.rawValue): run scripts/client-error-codes.py")
             #expect(mapped.rawValue == code.rawValue)
         }
         #expect(ChidianError.Code.allKnown.count == Components.Schemas.ProblemCode.allCases.count)
