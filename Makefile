@@ -21,16 +21,18 @@ run: db-start build
 
 # Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
 # schemathesis run against a seeded server, a Python client generated from /openapi.json and called
-# (scripts/client-test.sh), the web client's flows in headless Chromium (scripts/web-test.sh), the PostgreSQL
-# outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling deploys under load and a point-in-time
-# restore (docs/OPERATIONS.md); the Swift suite runs twice, with CACHE=off and with the cache; every part runs, the
-# Swift summary stays the last line, and any failure fails the target.
+# (scripts/client-test.sh), the Swift client package (ChidianClient/) built from openapi.json and walked through the
+# app's screens against a seeded server (scripts/swift-client-test.sh), the web client's flows in headless Chromium
+# (scripts/web-test.sh), the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling
+# deploys under load and a point-in-time restore (docs/OPERATIONS.md); the Swift suite runs twice, with CACHE=off and
+# with the cache; every part runs, the Swift summary stays the last line, and any failure fails the target.
 test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
 	@status=0; \
 	$(MAKE) --no-print-directory lint || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
+	DATABASE_URL=$(DB_URL) scripts/swift-client-test.sh || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/web-test.sh || status=1; \
 	scripts/faults.sh || status=1; \
 	scripts/cluster-test.sh || status=1; \
@@ -43,9 +45,10 @@ test: db-start
 	exit $$status
 
 # The toolchain's formatter, with the rules in .swift-format: `swift format format -i -r Sources Tests Package.swift
-# Plugins` fixes what it reports.
+# Plugins` fixes what it reports (the same with the client package's ChidianClient/Package.swift, Sources, Tests).
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift Plugins
+	swift format lint --strict --recursive ChidianClient/Package.swift ChidianClient/Sources ChidianClient/Tests
 
 # schemathesis (installed into .venv/) against a freshly seeded server, every operation, anonymous and signed in.
 fuzz: db-start
@@ -82,7 +85,7 @@ db-reset:
 	@scripts/db.sh reset
 
 clean:
-	rm -rf .build
+	rm -rf .build ChidianClient/.build
 
 # The scaled-out topology on loopback (docs/SCALING.md, docs/OPERATIONS.md): Patroni + etcd, a primary and a
 # synchronous replica archiving into pgBackRest, HAProxy, two servers from two working directories, nginx with TLS on

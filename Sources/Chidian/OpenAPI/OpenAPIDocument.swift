@@ -4,10 +4,12 @@ import OpenAPIKit
 /// The OpenAPI 3.1 document, built from `APIOperations.all` and `APISchemas` as OpenAPIKit values, so the library
 /// that defines the format encodes (and the tests validate) it.
 public enum OpenAPIDocument {
-    /// Encoded once: the document is constant for a build.
+    /// Encoded once: the document is constant for a build. Keys sorted, so every process writes the same bytes
+    /// (dictionaries hash in a per-process order) and `chidian openapi` reproduces the served document exactly;
+    /// indented, so a change to the committed `openapi.json` shows as a readable diff.
     public static let json: String = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys, .prettyPrinted]
         // Every value is built in code; encoding cannot fail short of a bug the tests catch.
         let data = try! encoder.encode(document)
         return String(decoding: data, as: UTF8.self)

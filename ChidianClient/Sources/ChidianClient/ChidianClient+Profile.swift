@@ -1,0 +1,51 @@
+/// 个人中心: a user's page, the account's name and password, forgetting the feed's clicks, reporting a comment.
+extension ChidianClient {
+    /// A user's public page.
+    public func user(_ id: String) async throws -> User {
+        let output = try await api.getUser(path: .init(id: id))
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        return try mirror(ok.body.json)
+    }
+
+    /// A user's reviews and notices, newest first.
+    public func comments(ofUser id: String, pageSize: Int = 20) -> Paginated<Comment> {
+        Paginated { cursor in
+            let output = try await self.api.listUserComments(
+                path: .init(id: id), query: .init(limit: pageSize, cursor: cursor))
+            guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+            let page = try ok.body.json
+            return (try mirror(page.items), page.nextCursor)
+        }
+    }
+
+    /// Renames the signed-in user (the registration rules apply).
+    public func rename(to name: String) async throws -> User {
+        let output = try await api.renameMe(body: .json(.init(name: name)))
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        return try mirror(ok.body.json)
+    }
+
+    /// Changes the password; the user's other sessions are signed out, this one stays.
+    public func changePassword(from current: String, to new: String) async throws {
+        let output = try await api.changePassword(body: .json(.init(currentPassword: current, newPassword: new)))
+        guard case .noContent = output else { throw await ChidianError.from(output) }
+    }
+
+    /// Forgets the viewer's clicks: the featured feed starts over.
+    public func resetInterests() async throws {
+        let output = try await api.resetInterests()
+        guard case .noContent = output else { throw await ChidianError.from(output) }
+    }
+
+    /// Why a comment is reported.
+    public enum ReportReason: String, Sendable, CaseIterable {
+        case spam, offensive, offTopic = "off_topic", fake, other
+    }
+
+    /// Reports a comment to the admins.
+    public func report(comment id: String, reason: ReportReason, note: String? = nil) async throws {
+        guard let reason = Components.Schemas.ReportRequest.ReasonPayload(rawValue: reason.rawValue) else { return }
+        let output = try await api.reportComment(path: .init(id: id), body: .json(.init(note: note, reason: reason)))
+        guard case .created = output else { throw await ChidianError.from(output) }
+    }
+}

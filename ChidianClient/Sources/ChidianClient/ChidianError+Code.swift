@@ -1,0 +1,149 @@
+extension ChidianError {
+    /// The contract's `code`, what clients branch on: every code the document's `ProblemCode` schema lists, and
+    /// `.unknown` for one this build does not know (a newer server), kept as sent.
+    ///
+    /// Written by scripts/client-error-codes.py from openapi.json; `ChidianErrorTests` fails when the document
+    /// lists a code this enum lacks.
+    public enum Code: Hashable, Sendable {
+        case adminRequired
+        case alreadyReported
+        case bodyRequired
+        case bodyTooLarge
+        case bodyTooLong
+        case busy
+        case commentNotFound
+        case databaseUnavailable
+        case forbidden
+        case imageNotFound
+        case imageTooLarge
+        case invalidAction
+        case invalidAddress
+        case invalidAmount
+        case invalidBody
+        case invalidCursor
+        case invalidDescription
+        case invalidImage
+        case invalidImages
+        case invalidKind
+        case invalidLimit
+        case invalidName
+        case invalidNote
+        case invalidPassword
+        case invalidPrice
+        case invalidRating
+        case invalidReason
+        case invalidRole
+        case invalidScores
+        case invalidSort
+        case invalidStatus
+        case invalidToken
+        case invalidVisitorId
+        case loginRequired
+        case managerRequired
+        case nameRequired
+        case nameTaken
+        case notAReview
+        case notAuthor
+        case notFound
+        case notStoreOwner
+        case ownComment
+        case passwordTooLong
+        case queryRequired
+        case queryTimeout
+        case queryTooLong
+        case rateLimited
+        case replyNotFound
+        case schemaBehind
+        case storeNotFound
+        case tooManyAttempts
+        case unknownCategory
+        case unsupportedMediaType
+        case userNotFound
+        case versionConflict
+        case weakPassword
+        case wrongPassword
+        case unknown(String)
+
+        /// Every known code.
+        public static let allKnown: [Code] = [
+            .adminRequired, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy, .commentNotFound,
+            .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction, .invalidAddress,
+            .invalidAmount, .invalidBody, .invalidCursor, .invalidDescription, .invalidImage, .invalidImages,
+            .invalidKind, .invalidLimit, .invalidName, .invalidNote, .invalidPassword, .invalidPrice,
+            .invalidRating, .invalidReason, .invalidRole, .invalidScores, .invalidSort, .invalidStatus,
+            .invalidToken, .invalidVisitorId, .loginRequired, .managerRequired, .nameRequired, .nameTaken,
+            .notAReview, .notAuthor, .notFound, .notStoreOwner, .ownComment, .passwordTooLong, .queryRequired,
+            .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound, .schemaBehind, .storeNotFound,
+            .tooManyAttempts, .unknownCategory, .unsupportedMediaType, .userNotFound, .versionConflict,
+            .weakPassword, .wrongPassword,
+        ]
+
+        private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
+
+        public init(rawValue: String) { self = Self.byRawValue[rawValue] ?? .unknown(rawValue) }
+
+        /// The code as the server sends it (snake_case).
+        public var rawValue: String {
+            switch self {
+            case .adminRequired: "admin_required"
+            case .alreadyReported: "already_reported"
+            case .bodyRequired: "body_required"
+            case .bodyTooLarge: "body_too_large"
+            case .bodyTooLong: "body_too_long"
+            case .busy: "busy"
+            case .commentNotFound: "comment_not_found"
+            case .databaseUnavailable: "database_unavailable"
+            case .forbidden: "forbidden"
+            case .imageNotFound: "image_not_found"
+            case .imageTooLarge: "image_too_large"
+            case .invalidAction: "invalid_action"
+            case .invalidAddress: "invalid_address"
+            case .invalidAmount: "invalid_amount"
+            case .invalidBody: "invalid_body"
+            case .invalidCursor: "invalid_cursor"
+            case .invalidDescription: "invalid_description"
+            case .invalidImage: "invalid_image"
+            case .invalidImages: "invalid_images"
+            case .invalidKind: "invalid_kind"
+            case .invalidLimit: "invalid_limit"
+            case .invalidName: "invalid_name"
+            case .invalidNote: "invalid_note"
+            case .invalidPassword: "invalid_password"
+            case .invalidPrice: "invalid_price"
+            case .invalidRating: "invalid_rating"
+            case .invalidReason: "invalid_reason"
+            case .invalidRole: "invalid_role"
+            case .invalidScores: "invalid_scores"
+            case .invalidSort: "invalid_sort"
+            case .invalidStatus: "invalid_status"
+            case .invalidToken: "invalid_token"
+            case .invalidVisitorId: "invalid_visitor_id"
+            case .loginRequired: "login_required"
+            case .managerRequired: "manager_required"
+            case .nameRequired: "name_required"
+            case .nameTaken: "name_taken"
+            case .notAReview: "not_a_review"
+            case .notAuthor: "not_author"
+            case .notFound: "not_found"
+            case .notStoreOwner: "not_store_owner"
+            case .ownComment: "own_comment"
+            case .passwordTooLong: "password_too_long"
+            case .queryRequired: "query_required"
+            case .queryTimeout: "query_timeout"
+            case .queryTooLong: "query_too_long"
+            case .rateLimited: "rate_limited"
+            case .replyNotFound: "reply_not_found"
+            case .schemaBehind: "schema_behind"
+            case .storeNotFound: "store_not_found"
+            case .tooManyAttempts: "too_many_attempts"
+            case .unknownCategory: "unknown_category"
+            case .unsupportedMediaType: "unsupported_media_type"
+            case .userNotFound: "user_not_found"
+            case .versionConflict: "version_conflict"
+            case .weakPassword: "weak_password"
+            case .wrongPassword: "wrong_password"
+            case .unknown(let code): code
+            }
+        }
+    }
+}
