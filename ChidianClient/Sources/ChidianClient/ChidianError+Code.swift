@@ -22,30 +22,39 @@ extension ChidianError {
         case invalidBody
         case invalidCursor
         case invalidDescription
+        case invalidHours
         case invalidImage
         case invalidImages
         case invalidKind
         case invalidLimit
+        case invalidLocation
         case invalidName
+        case invalidNear
         case invalidNote
+        case invalidOpen
         case invalidPassword
         case invalidPrice
+        case invalidRadius
         case invalidRating
         case invalidReason
         case invalidRole
         case invalidScores
+        case invalidSkip
         case invalidSort
         case invalidStatus
+        case invalidTimeZone
         case invalidToken
         case invalidVisitorId
         case loginRequired
         case managerRequired
         case nameRequired
         case nameTaken
+        case nearRequired
         case notAReview
         case notAuthor
         case notFound
         case notStoreOwner
+        case nothingToPick
         case ownComment
         case passwordTooLong
         case queryRequired
@@ -68,14 +77,15 @@ extension ChidianError {
         public static let allKnown: [Code] = [
             .adminRequired, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy, .commentNotFound,
             .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction, .invalidAddress,
-            .invalidAmount, .invalidBody, .invalidCursor, .invalidDescription, .invalidImage, .invalidImages,
-            .invalidKind, .invalidLimit, .invalidName, .invalidNote, .invalidPassword, .invalidPrice,
-            .invalidRating, .invalidReason, .invalidRole, .invalidScores, .invalidSort, .invalidStatus,
+            .invalidAmount, .invalidBody, .invalidCursor, .invalidDescription, .invalidHours, .invalidImage,
+            .invalidImages, .invalidKind, .invalidLimit, .invalidLocation, .invalidName, .invalidNear, .invalidNote,
+            .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius, .invalidRating, .invalidReason,
+            .invalidRole, .invalidScores, .invalidSkip, .invalidSort, .invalidStatus, .invalidTimeZone,
             .invalidToken, .invalidVisitorId, .loginRequired, .managerRequired, .nameRequired, .nameTaken,
-            .notAReview, .notAuthor, .notFound, .notStoreOwner, .ownComment, .passwordTooLong, .queryRequired,
-            .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound, .schemaBehind, .storeNotFound,
-            .tooManyAttempts, .unknownCategory, .unsupportedMediaType, .userNotFound, .versionConflict,
-            .weakPassword, .wrongPassword,
+            .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner, .nothingToPick, .ownComment,
+            .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound,
+            .schemaBehind, .storeNotFound, .tooManyAttempts, .unknownCategory, .unsupportedMediaType, .userNotFound,
+            .versionConflict, .weakPassword, .wrongPassword,
         ]
 
         private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
@@ -102,30 +112,39 @@ extension ChidianError {
             case .invalidBody: "invalid_body"
             case .invalidCursor: "invalid_cursor"
             case .invalidDescription: "invalid_description"
+            case .invalidHours: "invalid_hours"
             case .invalidImage: "invalid_image"
             case .invalidImages: "invalid_images"
             case .invalidKind: "invalid_kind"
             case .invalidLimit: "invalid_limit"
+            case .invalidLocation: "invalid_location"
             case .invalidName: "invalid_name"
+            case .invalidNear: "invalid_near"
             case .invalidNote: "invalid_note"
+            case .invalidOpen: "invalid_open"
             case .invalidPassword: "invalid_password"
             case .invalidPrice: "invalid_price"
+            case .invalidRadius: "invalid_radius"
             case .invalidRating: "invalid_rating"
             case .invalidReason: "invalid_reason"
             case .invalidRole: "invalid_role"
             case .invalidScores: "invalid_scores"
+            case .invalidSkip: "invalid_skip"
             case .invalidSort: "invalid_sort"
             case .invalidStatus: "invalid_status"
+            case .invalidTimeZone: "invalid_time_zone"
             case .invalidToken: "invalid_token"
             case .invalidVisitorId: "invalid_visitor_id"
             case .loginRequired: "login_required"
             case .managerRequired: "manager_required"
             case .nameRequired: "name_required"
             case .nameTaken: "name_taken"
+            case .nearRequired: "near_required"
             case .notAReview: "not_a_review"
             case .notAuthor: "not_author"
             case .notFound: "not_found"
             case .notStoreOwner: "not_store_owner"
+            case .nothingToPick: "nothing_to_pick"
             case .ownComment: "own_comment"
             case .passwordTooLong: "password_too_long"
             case .queryRequired: "query_required"
