@@ -63,13 +63,8 @@ seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; 
 for mode in $MODES $LIVE_CACHE; do [[ "$mode" =~ ^(on|off)$ ]] || die "cache modes are on and off, not '$mode'"; done
 
 # --- Tools -------------------------------------------------------------------------------------------------
-if ! command -v wrk >/dev/null; then
-    say "installing wrk"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
-fi
+. scripts/lib/common.sh
+need_package wrk wrk
 for tool in curl perl python3 "$pgbin/pgbench" "$pgbin/psql"; do command -v "$tool" >/dev/null || die "missing $tool"; done
 
 # --- Database URLs -----------------------------------------------------------------------------------------
@@ -252,12 +247,7 @@ psql -At -F $'\t' "$bench_url" -c "SELECT s.id, c.id FROM stores s CROSS JOIN LA
     WHERE s.archived_at IS NULL ORDER BY 1, 2" >"$pool/first-pages"
 
 # --- Server ------------------------------------------------------------------------------------------------
-free_port() {
-    local port=18080
-    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-    echo "$port"
-}
-port=$(free_port)
+port=$(free_port 18080)
 api=http://127.0.0.1:$port
 server_pid=""
 stop_server() {

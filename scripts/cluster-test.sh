@@ -13,13 +13,8 @@ export CLUSTER_STATE=$project/.cluster-test CLUSTER_PORT=${CLUSTER_TEST_PORT:-80
     CLUSTER_BACKUPS=0
 say() { echo "cluster-test: $*" >&2; }
 
-if ! command -v wrk >/dev/null; then
-    say "installing wrk"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
-fi
+. scripts/lib/common.sh
+need_package wrk wrk
 
 wrk_pid=""
 cleanup() {

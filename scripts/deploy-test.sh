@@ -19,13 +19,8 @@ export CLUSTER_STATE=$project/.deploy-test CLUSTER_PORT=${DEPLOY_TEST_PORT:-8093
 export RATE_LIMITS=off CLUSTER_BACKUPS=0
 say() { echo "deploy-test: $*" >&2; }
 
-if ! command -v wrk >/dev/null; then
-    say "installing wrk"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
-fi
+. scripts/lib/common.sh
+need_package wrk wrk
 
 wrk_pid=""
 writer_pids=()

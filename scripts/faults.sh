@@ -10,6 +10,7 @@ set -euo pipefail
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"
+. scripts/lib/common.sh
 bin=${CHIDIAN_BIN:-.build/debug/chidian}
 pgbin=/usr/lib/postgresql/15/bin
 say() { echo "faults: $*" >&2; }
@@ -33,12 +34,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-free_port() {
-    local port=$1
-    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-    echo "$port"
-}
 
 pgport=$(free_port 25500)
 pg_start="$pgbin/pg_ctl -D $work/data -l $work/postgres.log -w -t 20 -o '-p $pgport -k $work -c listen_addresses=127.0.0.1 -c fsync=off' start"

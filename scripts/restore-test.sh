@@ -14,6 +14,7 @@ set -euo pipefail
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"
+. scripts/lib/common.sh
 bin=${CHIDIAN_BIN:-.build/debug/chidian}
 pgbin=/usr/lib/postgresql/15/bin
 say() { echo "restore-test: $*" >&2; }
@@ -44,12 +45,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-free_port() {
-    local port=$1
-    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-    echo "$port"
-}
 
 mkdir -p "$work/repo" "$work/log" "$work/lock" "$work/spool"
 cat > "$work/pgbackrest.conf" <<CONF
