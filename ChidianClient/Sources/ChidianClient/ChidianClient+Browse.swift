@@ -37,25 +37,31 @@ extension ChidianClient {
         return try mirror(ok.body.json.items)
     }
 
-    /// Stores matching `text` (names, categories, dishes, pinyin, reviews).
-    public func search(_ text: String, pageSize: Int = 20) -> Paginated<SearchResult> {
+    /// Stores matching `text` (names, categories, dishes, pinyin, reviews); with `near`, only those within
+    /// `radius` metres (3,000 by default), each with `distanceMeters`.
+    public func search(
+        _ text: String, near: Store.Location? = nil, radius: Int? = nil, pageSize: Int = 20
+    ) -> Paginated<SearchResult> {
         Paginated { cursor in
-            let output = try await self.api.search(query: .init(q: text, limit: pageSize, cursor: cursor))
+            let output = try await self.api.search(
+                query: .init(q: text, near: near?.query, radius: radius, limit: pageSize, cursor: cursor))
             guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
             let page = try ok.body.json
             return (try mirror(page.items), page.nextCursor)
         }
     }
 
-    /// Stores, optionally of one category, in an order.
+    /// Stores, optionally of one category, at most `maxPrice` per person, open now, or near a point (附近: within
+    /// `radius` metres, 3,000 by default, each with `distanceMeters`; `sort: .distance` puts the nearest first).
     public func stores(
-        category: String? = nil, sort: StoreSort? = nil, pageSize: Int = 20
+        category: String? = nil, sort: StoreSort? = nil, maxPrice: Int? = nil, openNow: Bool = false,
+        near: Store.Location? = nil, radius: Int? = nil, pageSize: Int = 20
     ) -> Paginated<Store> {
         Paginated { cursor in
             let output = try await self.api.listStores(
                 query: .init(
-                    category: category, sort: sort.flatMap { .init(rawValue: $0.rawValue) }, limit: pageSize,
-                    cursor: cursor))
+                    category: category, sort: sort.flatMap { .init(rawValue: $0.rawValue) }, maxPrice: maxPrice,
+                    open: openNow ? .now : nil, near: near?.query, radius: radius, limit: pageSize, cursor: cursor))
             guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
             let page = try ok.body.json
             return (try mirror(page.items), page.nextCursor)

@@ -38,7 +38,7 @@ extension ChidianClient {
     }
 
     /// Why a comment is reported.
-    public enum ReportReason: String, Sendable, CaseIterable {
+    public enum ReportReason: String, Codable, Sendable, CaseIterable {
         case spam, offensive, offTopic = "off_topic", fake, other
     }
 
@@ -47,5 +47,12 @@ extension ChidianClient {
         guard let reason = Components.Schemas.ReportRequest.ReasonPayload(rawValue: reason.rawValue) else { return }
         let output = try await api.reportComment(path: .init(id: id), body: .json(.init(note: note, reason: reason)))
         guard case .created = output else { throw await ChidianError.from(output) }
+    }
+
+    /// Makes an uploaded image (`uploadImage`) the signed-in user's avatar.
+    public func setAvatar(imageId: String) async throws -> User {
+        let output = try await api.setAvatar(body: .json(.init(imageId: imageId)))
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        return try mirror(ok.body.json)
     }
 }

@@ -18,6 +18,22 @@ extension ChidianClient {
         return try mirror(created.body.json)
     }
 
+    /// An image's bytes, by id or by a path from `imageUrls` / `avatarUrl` (`/v1/images/{id}`). An app usually lets
+    /// `AsyncImage` load the URL instead.
+    public func image(_ idOrPath: String) async throws -> DownloadedImage {
+        let id = idOrPath.split(separator: "/").last.map(String.init) ?? idOrPath
+        let output = try await api.getImage(path: .init(id: id))
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        let (body, type): (HTTPBody, ImageType) =
+            switch ok.body {
+            case .jpeg(let body): (body, .jpeg)
+            case .png(let body): (body, .png)
+            case .imageWebp(let body): (body, .webp)
+            case .imageGif(let body): (body, .gif)
+            }
+        return DownloadedImage(data: try await Data(collecting: body, upTo: 32 << 20), type: type)
+    }
+
     /// Writes a review (a user) of a store.
     public func postReview(
         store id: String, rating: Int, body: String, imageIds: [String] = [],

@@ -76,6 +76,54 @@ public struct Store: Codable, Sendable, Hashable, Identifiable {
     public var version: Int
     /// Total ad spend: only for the store's manager and admins.
     public var adSpend: Int?
+    /// Where it is; nil when unknown (then it is in no near-me list or pick with `near`).
+    public var location: Location?
+    /// The weekly schedule in `timeZone`; nil when unknown.
+    public var hours: [Hours]?
+    /// An IANA zone name (`Asia/Shanghai` unless the manager set another).
+    public var timeZone: String
+    /// Whether it is open now in its zone; nil without `hours`.
+    public var openNow: Bool?
+    /// When open: when it next closes (nil when open round the clock).
+    public var closesAt: WeekTime?
+    /// When closed: when it next opens.
+    public var opensAt: WeekTime?
+    /// Great-circle metres from the list's `near`; only in lists asked with `near`.
+    public var distanceMeters: Int?
+}
+
+extension Store {
+    /// A point in WGS-84 degrees, as a phone's location reports it.
+    public struct Location: Codable, Sendable, Hashable {
+        public var lat: Double
+        public var lng: Double
+        public init(lat: Double, lng: Double) {
+            self.lat = lat
+            self.lng = lng
+        }
+
+        /// The `near` query form, `LAT,LNG` in plain decimals (the document's pattern has no exponents).
+        var query: String { String(format: "%.6f,%.6f", lat, lng) }
+    }
+
+    /// One opening range: `open` to `close` ("HH:MM") on `day` (1 = Monday … 7 = Sunday) in the store's zone. A
+    /// `close` not after `open` ends the next day (17:00–02:00); equal times are 24 hours.
+    public struct Hours: Codable, Sendable, Hashable {
+        public var day: Int
+        public var open: String
+        public var close: String
+        public init(day: Int, open: String, close: String) {
+            self.day = day
+            self.open = open
+            self.close = close
+        }
+    }
+
+    /// A moment of the week in the store's zone: `day` (1 = Monday … 7 = Sunday) and `time` ("HH:MM").
+    public struct WeekTime: Codable, Sendable, Hashable {
+        public var day: Int
+        public var time: String
+    }
 }
 
 public struct Comment: Codable, Sendable, Hashable, Identifiable {
@@ -202,12 +250,90 @@ public enum Role: String, Sendable {
     case user, manager
 }
 
-/// Store list orders.
+/// Store list orders; `.distance` needs `near`.
 public enum StoreSort: String, Sendable {
-    case rating, newest, name, popular, price
+    case rating, newest, name, popular, price, distance
 }
 
 /// Store review list orders.
 public enum CommentSort: String, Sendable {
     case newest, rating, helpful
+}
+
+/// 今天吃点啥: one store for now, why, and up to two alternatives (all distinct).
+public struct Pick: Codable, Sendable, Hashable {
+    public struct Reason: Codable, Sendable, Hashable {
+        public enum Kind: String, Codable, Sendable { case interest, distance, open, price, rating, popular, explore }
+        public var kind: Kind
+        /// For people, in the viewer's language.
+        public var text: String
+    }
+    public var store: Store
+    /// Never empty.
+    public var reasons: [Reason]
+    public var alternatives: [Store]
+}
+
+/// A report of a comment, as admins see it.
+public struct Report: Codable, Sendable, Hashable, Identifiable {
+    public var id: String
+    public var commentId: String
+    public var reporterId: String
+    public var reason: ChidianClient.ReportReason
+    public var note: String?
+    public var createdAt: Date
+}
+
+/// What an admin does with a reported (or any) comment.
+public enum ModerationAction: String, Codable, Sendable, CaseIterable {
+    /// Hides it from every list and aggregate and closes its reports.
+    case hide
+    /// Shows a hidden comment again.
+    case restore
+    /// Closes its reports and leaves it visible.
+    case dismiss
+}
+
+/// A comment in the admins' queue with its reports.
+public struct ModerationItem: Codable, Sendable, Hashable {
+    public enum Status: String, Codable, Sendable { case open, closed }
+    public var comment: Comment
+    public var reports: [Report]
+    public var reportCount: Int
+    public var status: Status
+    public var hidden: Bool
+}
+
+/// One admin decision, as the moderation log keeps it.
+public struct ModerationLogEntry: Codable, Sendable, Hashable {
+    public var commentId: String
+    public var action: ModerationAction
+    /// Nil when the admin's account is gone.
+    public var adminId: String?
+    public var note: String?
+    public var createdAt: Date
+}
+
+/// An image's bytes as the server stores them.
+public struct DownloadedImage: Sendable, Hashable {
+    public var data: Data
+    public var type: ImageType
+}
+
+/// `/ready`: the database pools as the server last saw them.
+public struct Readiness: Codable, Sendable, Hashable {
+    public struct Pool: Codable, Sendable, Hashable {
+        public enum Role: String, Codable, Sendable { case primary, replica }
+        public var name: String
+        public var role: Role
+        public var healthy: Bool
+        public var lagSeconds: Double?
+        public var replayLSN: String?
+        /// Why a replica serves no reads.
+        public var problem: String?
+    }
+    /// `ready`.
+    public var status: String
+    /// The primary, then each replica.
+    public var pools: [Pool]
 }
