@@ -22,14 +22,14 @@ extension ChidianClient {
     /// `location` or `hours` takes a JSON null, which the generated request types cannot send).
     public func update(
         _ store: Store, name: String? = nil, description: String? = nil, address: String? = nil,
-        imageIds: [String]? = nil, location: Store.Location? = nil, hours: [Store.Hours]? = nil,
-        timeZone: String? = nil
+        imageIds: [String]? = nil, categoryId: String? = nil, location: Store.Location? = nil,
+        hours: [Store.Hours]? = nil, timeZone: String? = nil
     ) async throws -> Store {
         let output = try await api.updateStore(
             path: .init(id: store.id), headers: .init(ifMatch: ifMatch(store.version)),
             body: .json(
                 .init(
-                    address: address, description: description,
+                    address: address, categoryId: categoryId, description: description,
                     hours: hours?.map { .init(close: $0.close, day: $0.day, open: $0.open) }, imageIds: imageIds,
                     location: location.map { .init(lat: $0.lat, lng: $0.lng) }, name: name, timeZone: timeZone)))
         guard case .ok(let ok) = output else { throw await ChidianError.from(output) }

@@ -7,7 +7,9 @@ import Testing
 @Suite(Demo.needsServer) struct StorePlaceScreenTests {
     @Test func aManagerPlacesAStoreThenArchivesIt() async throws {
         let manager = try await Demo.signedIn("Manager4")
-        let category = try #require(try await manager.categories().first)
+        let categories = try await manager.categories()
+        let category = try #require(categories.first)
+        let other = try #require(categories.last)
         let spot = Demo.spot()
         let lunchAndLate = [
             Store.Hours(day: 1, open: "11:00", close: "14:00"), Store.Hours(day: 1, open: "17:00", close: "02:00"),
@@ -17,7 +19,8 @@ import Testing
             name: Demo.uniqueName("夜宵"), categoryId: category.id, address: "海上", location: spot,
             hours: lunchAndLate, timeZone: "Asia/Tokyo")
         let moved = Store.Location(lat: spot.lat + 0.001, lng: spot.lng)
-        let updated = try await manager.update(store, location: moved, hours: Demo.roundTheClock)
+        let updated = try await manager.update(
+            store, categoryId: other.id, location: moved, hours: Demo.roundTheClock)
         _ = try await manager.buyPromotion(store: store.id, amount: 30)
         let promotions = try await manager.promotions(ofStore: store.id).first(10)
         let near = try await Demo.client().stores(near: moved, radius: 1000).first(10)
@@ -27,6 +30,7 @@ import Testing
         #expect(Demo.same(store.location, spot) && store.hours == lunchAndLate && store.timeZone == "Asia/Tokyo")
         #expect(store.openNow != nil)
         #expect(Demo.same(updated.location, moved) && updated.hours == Demo.roundTheClock)
+        #expect(updated.category.id == other.id)
         #expect(updated.openNow == true && updated.closesAt == nil && updated.timeZone == "Asia/Tokyo")
         #expect(promotions.map(\.amount) == [30] && promotions.allSatisfy { $0.storeId == store.id })
         #expect(near.map(\.id) == [store.id] && (near.first?.distanceMeters ?? .max) <= 1)
