@@ -21,13 +21,15 @@ say() { echo "restore-test: $*" >&2; }
 fail() { say "FAILED: $*"; say "failed"; exit 1; }
 
 [ -x "$bin" ] || { say "$bin is missing: run swift build first"; exit 1; }
-if ! command -v pgbackrest >/dev/null || [ ! -x "$pgbin/initdb" ]; then
-    say "installing pgbackrest and PostgreSQL 15"
+# PostGIS too: the migrations create the extension (sql/017_places.sql).
+if ! command -v pgbackrest >/dev/null || [ ! -x "$pgbin/initdb" ] ||
+    [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then
+    say "installing pgbackrest, PostgreSQL 15 and PostGIS"
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends pgbackrest postgresql-15 \
-        postgresql-contrib >/dev/null
+        postgresql-contrib postgresql-15-postgis-3 >/dev/null
 fi
 as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 now() { date +%s.%N; }
