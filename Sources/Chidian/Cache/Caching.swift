@@ -39,7 +39,7 @@ extension ReadCache {
             let ticket = self.ticket()
             let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
             let entry =
-                try render.map { try Entry(value: value, rendered: $0(value)) }
+                try render.map { try Entry(value: value, rendering: $0) }
                 ?? Entry(value: value, json: [], etag: "")
             let bytes = render == nil ? cost?(value) ?? 256 : 2 * entry.json.count
             self.insert(key, entry, tags: tags(value), cost: bytes, since: ticket)
@@ -68,17 +68,21 @@ extension ReadCache {
     ) async throws -> Entry<Value> {
         guard let cache else {
             let value = try await load()
-            return try Entry(value: value, rendered: render(value))
+            return try Entry(value: value, rendering: render)
         }
         return try await cache.entry(key, tags: tags, render: render, load: load)
     }
 }
 
 extension ReadCache.Entry {
-    convenience init(value: Value, rendered: [UInt8]) {
+    /// `value` with the JSON `render` writes, and the time taken before writing it (a clock read while writing is
+    /// then never earlier than `renderedAt`).
+    convenience init(value: Value, rendering render: (Value) throws -> [UInt8]) rethrows {
+        let renderedAt = Date()
+        let rendered = try render(value)
         // A copy of exactly its size: the writer's array grew by doubling.
         let exact = rendered.withUnsafeBufferPointer { Array($0) }
-        self.init(value: value, json: exact, etag: ContentTag.of(rendered))
+        self.init(value: value, json: exact, etag: ContentTag.of(rendered), renderedAt: renderedAt)
     }
 }
 

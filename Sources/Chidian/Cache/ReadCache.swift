@@ -23,11 +23,14 @@ public final class ReadCache: Sendable {
         /// would take half as much again.
         let json: [UInt8]
         public let etag: String
+        /// When `json` was written: what it computed from the clock (a store's `openNow`) was true then.
+        let renderedAt: Date
 
-        init(value: Value, json: [UInt8], etag: String) {
+        init(value: Value, json: [UInt8], etag: String, renderedAt: Date = Date()) {
             self.value = value
             self.json = json
             self.etag = etag
+            self.renderedAt = renderedAt
         }
 
         /// The anonymous JSON to send.

@@ -70,10 +70,8 @@ struct PromotionsController {
         }
         let entry = try await stores.promotedEntry(limit: limit)
         guard let viewer = context.viewer.user else {
-            // A store with hours has an `openNow` that the cached bytes may no longer tell right.
-            guard entry.value.contains(where: { $0.hours != nil }) else {
-                return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
-            }
+            // A store that opened or closed since the bytes were written is told right only by writing them again.
+            guard !entry.placesUnchanged else { return CacheableJSON(body: entry.body, etag: entry.etag, shared: true) }
             return try CacheableJSON(
                 rendering: StoreList(items: entry.value.map { $0.personalised(for: nil) }), shared: true)
         }

@@ -30,8 +30,7 @@ extension StoreRepository {
                     : try await database.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
             }
             for view in read {
-                let entry = try ReadCache.Entry(
-                    value: view, rendered: JSONWriter.bytes(of: view.personalised(for: nil)))
+                let entry = try ReadCache.Entry(value: view) { try JSONWriter.bytes(of: $0.personalised(for: nil)) }
                 found[view.id] = entry
                 if let cache, let ticket {
                     cache.insert(

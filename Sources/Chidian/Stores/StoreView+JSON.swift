@@ -101,12 +101,28 @@ extension StoreView {
     }
 }
 
+extension StoreView {
+    /// Whether JSON written at `then` still tells `openNow`, `closesAt` and `opensAt` right at `now`: always
+    /// without hours, else until the store next opens or closes.
+    func placeUnchanged(since then: Date, at now: Date) -> Bool {
+        hours == nil || status(at: then) == status(at: now)
+    }
+}
+
 extension ReadCache.Entry where Value == StoreView {
-    /// The anonymous JSON to send now: the cached bytes, or, for a store with hours (whose `openNow` moves with
-    /// the clock), the view written again.
+    /// The anonymous JSON to send now: the cached bytes while the store has not opened or closed since they were
+    /// written, else the view written again (a status is a few comparisons; writing a store is most of a hit's cost).
     var currentJSON: [UInt8] {
-        guard value.hours != nil else { return json }
+        guard !value.placeUnchanged(since: renderedAt, at: Date()) else { return json }
         return (try? JSONWriter.bytes(of: value.personalised(for: nil))) ?? json
+    }
+}
+
+extension ReadCache.Entry where Value == [StoreView] {
+    /// Whether the cached bytes still tell every store's `openNow` right.
+    var placesUnchanged: Bool {
+        let now = Date()
+        return value.allSatisfy { $0.placeUnchanged(since: renderedAt, at: now) }
     }
 }
 
