@@ -86,8 +86,8 @@ import Testing
         try await gate.run { try await Task.sleep(for: .milliseconds(20)) }
         let started = ContinuousClock.now
         try await gate.run {}
-        // validate: no 2 s rest
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // validate: no 2 s rest (a rest would take at least that long)
+        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test func onlyTextsCountedInReviewsPassTheGate() throws {

@@ -21,10 +21,13 @@ import Testing
         let url = try await TestDatabase.fresh()
         defer { Task { try? await TestDatabase.drop(url) } }
         var config = TestApp.testConfig(url: url)
-        config.statementTimeout = .milliseconds(300)
+        // Writes' deadline far off: a connection's first statement (setting the read deadline, on a cold backend)
+        // once ran past a 300 ms one on a loaded CI machine.
+        config.statementTimeout = .seconds(20)
         config.readStatementTimeout = .seconds(1)
+        // One connection: the request after the cancelled one runs on the same connection.
         let database = Database(
-            url: url, poolSize: 2, timeout: .seconds(30), statementTimeout: config.statementTimeout,
+            url: url, poolSize: 1, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
         try await withRunning(database.client, logger: TestDatabase.logger) {
             let app = buildApplication(
@@ -52,9 +55,22 @@ import Testing
                         try await connection.rows("ROLLBACK", logger: TestDatabase.logger)
                     }
                 }
-                // the same request within its deadline is served
-                #expect(try await client.send(.get, "/v1/categories").status == .ok)
             }
+            try await Self.expectServed(config: config, database: database)
+        }
+    }
+
+    /// The pool's connection that had a statement cancelled serves the next request. Asked through a server with a
+    /// patient read deadline: whether a trivial read beats 1 s on a machine running ten suites at once is a question
+    /// about the machine (CI once answered 503 here), not about the deadlines.
+    static func expectServed(config: AppConfiguration, database: Database) async throws {
+        var patient = config
+        patient.readStatementTimeout = .seconds(60)
+        let app = buildApplication(
+            AppServices(config: patient, database: database, logger: TestDatabase.logger), runDatabase: false)
+        try await app.test(.router) { client in
+            let response = try await client.send(.get, "/v1/categories")
+            #expect(response.status == .ok, "\(response.problemCode ?? "no problem code")")
         }
     }
 
@@ -97,9 +113,8 @@ import Testing
                         #expect(try await write.status == .created)
                     }
                 }
-                // the read within its deadline is served, after the write on the same connection
-                #expect(try await client.send(.get, "/v1/categories").status == .ok)
             }
+            try await Self.expectServed(config: config, database: database)
         }
     }
 }
