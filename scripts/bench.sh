@@ -21,7 +21,9 @@
 # a live database), BENCH_LIVE_CONNECTIONS (16) and BENCH_LIVE_DELAY_MS (10): the live import's read load, each
 # connection pausing between requests; BENCH_LIVE_CACHE (off: its server's CACHE); BENCH_CACHE_MODES ("on off":
 # the server's cache modes, in order); BENCH_MIX_USERS (32: signed-in users of the mixed scenario); BENCH_LINES
-# (200000: lines per generated request file); BENCH_SEED (1: the popularity rankings and draws).
+# (200000: lines per generated request file); BENCH_SEED (1: the popularity rankings and draws); BENCH_SCENARIOS
+# (all: or the scenarios to run, by name — health, near, pick, copy, mixed, ryw, … — for a focused run written to
+# another BENCH_DOC, since the template's other rows stay empty).
 # Data and results go to .bench/ (git-ignored).
 # Every wait is bounded and the server this script starts is always stopped.
 set -euo pipefail
@@ -54,6 +56,9 @@ res=$out/results
 started=$(date +%s)
 
 say() { echo "bench: $*" >&2; }
+SCENARIOS=${BENCH_SCENARIOS:-all}
+# want NAME: whether the scenario NAME (a run's name before its cache mode) is to run.
+want() { [ "$SCENARIOS" = all ] || [[ " $SCENARIOS " == *" $1 "* ]]; }
 die() { say "$*"; exit 1; }
 now() { date +%s.%N; }
 seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -132,6 +137,8 @@ else
     psql "$bench_url" -c "VACUUM ANALYZE" >/dev/null
 
     # --- Raw COPY of the same rows, timed
+    want copy || copy_s=skipped copy_rows=skipped
+    want copy && {
     # The tables the import fills, in foreign-key order. Generated columns are left out (COPY cannot write them).
     # Search's per-store summaries are rows the importer writes too (SearchIndex.refreshAfterImport); the name
     # grams, store keys and pinyin queue come from the stores' triggers in both loads.
@@ -166,6 +173,7 @@ else
     copy_s=$(seconds_since "$t")
     say "raw COPY of $copy_rows rows took ${copy_s}s"
     psql "$base/postgres" -c "DROP DATABASE IF EXISTS $COPY_DB WITH (FORCE)" >/dev/null
+    }
 fi
 
 # --- Benchmark users ---------------------------------------------------------------------------------------
@@ -334,6 +342,7 @@ pgbench_defines=()
 # run_wrk NAME PATHS TOKEN METHOD BODY [CONNECTIONS THREADS SECONDS]
 run_wrk() {
     local name=$1 c=${6:-$CONNECTIONS} th=${7:-$THREADS} d=${8:-$DURATION}
+    want "${name%%.*}" || return 0
     say "wrk $name (-t$th -c$c ${d}s)"
     BENCH_PATHS=$2 BENCH_TOKEN=$3 BENCH_METHOD=$4 BENCH_BODY=$5 BENCH_OUT=$res/$name.wrk \
         timeout $((d + 60)) wrk -t"$th" -c"$c" -d"${d}s" --timeout 10s --latency -s "$here/wrk.lua" "$api" \
@@ -343,6 +352,7 @@ run_wrk() {
 # the first mode's wrk of the same scenario.
 run_pgbench() {
     local name=$1
+    want "$name" || return 0
     [ -f "$res/$name.pgbench.log" ] && return
     say "pgbench $name (-c$CONNECTIONS -j$THREADS ${DURATION}s)"
     timeout $((DURATION + 120)) "$pgbin/pgbench" -n -M prepared -c "$CONNECTIONS" -j "$THREADS" -T "$DURATION" \
@@ -351,6 +361,7 @@ run_pgbench() {
 }
 # run_ryw NAME SECONDS: the read-your-writes client (scripts/bench/ryw.py) for about SECONDS, bounded by timeout.
 run_ryw() {
+    want ryw || return 0
     sql "$bench_url" "SELECT DISTINCT store_id FROM comments WHERE author_id = '$ryw_id'" >"$paths/ryw-reviewed"
     timeout $(($2 + 60)) python3 "$here/ryw.py" --api "$api" --token "$ryw_token" --user "$ryw_id" \
         --stores "$paths/store" --reviewed "$paths/ryw-reviewed" --seconds "$2" --seed "$1" \
@@ -359,6 +370,7 @@ run_ryw() {
 # run_mixed MODE: wrk with scripts/bench/mixed.lua, and ryw.py alongside for the same time.
 run_mixed() {
     local name=mixed.$1 ryw_pid
+    want mixed || return 0
     run_ryw "$name" "$DURATION" &
     ryw_pid=$!
     say "wrk $name (-t$THREADS -c$CONNECTIONS ${DURATION}s) with ryw.py alongside"
@@ -416,7 +428,7 @@ run_mode() {
         run_wrk "search$i.$m" "$paths/search$i" "" GET ""
         run_wrk "search$i-c1.$m" "$paths/search$i" "" GET "" 1 1 "$short"
     done
-    [ "$m" = on ] && warm_search
+    [ "$m" = on ] && want search-zipf && warm_search
     run_wrk "search-zipf.$m" "$paths/search-zipf" "" GET ""
     run_wrk "image.$m" "$paths/image" "" GET ""
     run_wrk "static.$m" "$paths/static" "" GET ""
@@ -441,6 +453,19 @@ explain() {
     psql "$bench_url" -P pager=off -f "$res/$1.explain.sql" >"$res/$1.explain.txt" 2>&1 || true
 }
 for name in feed store reviews daily near pick; do explain "$name"; done
+
+# PostGIS or earthdistance (docs/PLACES.md): near.sql's query on earthdistance's cube index, the same rows and
+# positions; the extensions and the index exist for this run only.
+if want earthdistance; then
+    say "earthdistance: near.sql's query on a cube index"
+    psql "$bench_url" -c "CREATE EXTENSION IF NOT EXISTS cube" -c "CREATE EXTENSION IF NOT EXISTS earthdistance" \
+        -c "CREATE INDEX bench_stores_earth ON stores USING gist
+            (ll_to_earth(ST_Y(location::geometry), ST_X(location::geometry))) WHERE archived_at IS NULL" \
+        -c "ANALYZE stores" >/dev/null
+    run_pgbench earthdistance
+    explain earthdistance
+    psql "$bench_url" -c "DROP EXTENSION earthdistance CASCADE" -c "DROP EXTENSION cube CASCADE" >/dev/null
+fi
 
 # Search builds its SQL from the query (SearchPlan), so its plans are taken from the running server instead:
 # auto_explain on the benchmark database only, one request per query class, plans read from the private
