@@ -101,3 +101,17 @@ enum TestDatabase {
         }
     }
 }
+
+extension TestDatabase {
+    /// Waits (at most a minute) until the server has ended the session `pid`: a test that has the server end a
+    /// session asks when it has, instead of sleeping and hoping a loaded machine was quick.
+    static func waitUntilEnded(_ pid: Int32) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        try await withAdmin { admin in
+            while try await !admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = \(pid)").isEmpty {
+                guard ContinuousClock.now < deadline else { throw TestFailure("session \(pid) still there after 60 s") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+}
