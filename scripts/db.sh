@@ -52,7 +52,7 @@ choose_root() {
 }
 
 free_port() {
-    local port=54329
+    local port=${1:-54329}
     while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
     echo "$port"
 }
@@ -73,11 +73,26 @@ start() {
     if ! is_running; then
         # A remembered port taken by something else since: pick another.
         if [ -z "$port" ] || (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then port=$(free_port); fi
-        echo "$port" > "$state/port"
-        # A private development cluster: durability traded for speed (fsync off).
-        as_owner "$pgbin/pg_ctl" -D "$root/data" -l "$root/server.log" -w -t 30 \
-            -o "-p $port -k $root/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" \
-            start >/dev/null
+        # The probe sees listeners only, and 54329 is inside the ephemeral range: an outgoing connection can hold
+        # the port at bind time (a CI run beside a test suite failed so), so a start that could not bind tries the
+        # next free port.
+        local attempt lines
+        for attempt in 1 2 3 4 5; do
+            echo "$port" > "$state/port"
+            lines=0
+            [ -f "$root/server.log" ] && lines=$(wc -l <"$root/server.log")
+            # A private development cluster: durability traded for speed (fsync off).
+            as_owner "$pgbin/pg_ctl" -D "$root/data" -l "$root/server.log" -w -t 30 \
+                -o "-p $port -k $root/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" \
+                start >/dev/null && break
+            if [ "$attempt" -lt 5 ] && tail -n "+$((lines + 1))" "$root/server.log" | grep -q "could not bind"; then
+                say "port $port was taken when PostgreSQL bound it; trying another"
+                port=$(free_port $((port + 1)))
+            else
+                say "PostgreSQL did not start; its log: $root/server.log"
+                exit 1
+            fi
+        done
         say "started PostgreSQL 15 on 127.0.0.1:$port (data in $root/data)"
     else
         say "reusing the running cluster on 127.0.0.1:$port"
