@@ -71,14 +71,16 @@ def check(ok, what):
     results["passed" if ok else "failed"] += 1
     print(("  ok   " if ok else "  FAIL ") + what, file=sys.stderr)
 
-def request(method, path, body=None, token=None, timeout=10):
-    """(status, code, retry_after, seconds); status 0 when the transport failed (refused, reset, timed out)."""
+def request(method, path, body=None, token=None, timeout=10, sent=None):
+    """(status, code, retry_after, seconds); status 0 when the transport failed (refused, reset, timed out).
+    `sent` is called once the request is written."""
     started = time.monotonic()
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         headers = {"Content-Type": "application/json"}
         if token: headers["Authorization"] = "Bearer " + token
         connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        if sent: sent()
         response = connection.getresponse()
         data = response.read()
         code = None
@@ -202,11 +204,23 @@ check(favorites == "1|1", f"favorite count and rows agree: {favorites}")
 
 print("faults: SIGTERM with requests in flight", file=sys.stderr)
 answers = [None] * 12
+written = threading.Semaphore(0)
 def register(index):
-    answers[index] = request("POST", "/v1/auth/register", {"name": f"Late{index}", "password": "long enough"}, timeout=30)
+    answers[index] = request("POST", "/v1/auth/register", {"name": f"Late{index}", "password": "long enough"},
+                             timeout=30, sent=written.release)
+def unread_at_server():
+    """Connections to the server whose bytes it has not read yet (not accepted, or the request not read)."""
+    local = f":{port:04X}"
+    with open("/proc/net/tcp") as table:
+        rows = [line.split() for line in table.readlines()[1:]]
+    return sum(1 for row in rows if row[1].endswith(local) and row[3] == "01" and int(row[4].split(":")[1], 16) > 0)
 in_flight = [threading.Thread(target=register, args=(index,)) for index in range(12)]
 for thread in in_flight: thread.start()
-time.sleep(0.3)
+# SIGTERM once every request is in flight: written by its client and read by the server (a fixed 0.3 s sleep left
+# two requests unsent on a loaded machine, and they were refused as new connections after SIGTERM).
+for _ in in_flight: written.acquire(timeout=20)
+deadline = time.monotonic() + 20
+while unread_at_server() > 0 and time.monotonic() < deadline: time.sleep(0.02)
 os.kill(server_pid, signal.SIGTERM)
 for thread in in_flight: thread.join(timeout=40)
 statuses = [answer[0] if answer else None for answer in answers]

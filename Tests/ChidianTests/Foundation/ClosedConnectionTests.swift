@@ -9,7 +9,6 @@ import Testing
 @Suite struct ClosedConnectionTests {
     @Test func aStatementAfterTheServerEndedTheSessionFailsAndThePoolRecovers() async throws {
         try await TestDatabase.withFresh { database, _ in
-            let started = ContinuousClock.now
             // MUT
             let outcome: Result<Void, any Error> = await Result(catching: {
                 try await database.transaction { connection in
@@ -22,9 +21,9 @@ import Testing
                     try await connection.rows("SELECT 1", logger: database.logger)
                 }
             })
-            // validate: an error, not a hang
+            // validate: an error, not a hang (a hang stops the suite's watchdog, which names the test; a wall-clock
+            // bound here measured the loaded machine: 38 s once beside a CI run and a CPU hog)
             #expect(throws: DatabaseUnavailable.self) { try outcome.get() }
-            #expect(ContinuousClock.now - started < .seconds(30))
             let next = try await database.query("SELECT 2")
             #expect(try next[0].decode(Int.self) == 2)
         }

@@ -40,7 +40,6 @@ import Testing
 
     @Test func aPreparedStatementOnAClosedSessionFailsAtOnce() async throws {
         try await TestDatabase.withFresh { database, _ in
-            let started = ContinuousClock.now
             // MUT
             let outcome: Result<Void, any Error> = await Result(catching: {
                 try await database.transaction { connection in
@@ -53,9 +52,9 @@ import Testing
                     _ = try await connection.run(NextDay(stamp: nil), logger: database.logger)
                 }
             })
-            // validate: an error, not a hang
+            // validate: an error, not a hang (a hang stops the suite's watchdog, which names the test; a wall-clock
+            // bound here measured the loaded machine: 38 s once beside a CI run and a CPU hog)
             #expect(throws: DatabaseUnavailable.self) { try outcome.get() }
-            #expect(ContinuousClock.now - started < .seconds(30))
             let next = try await database.query("SELECT 4")
             #expect(try next[0].decode(Int.self) == 4)
         }

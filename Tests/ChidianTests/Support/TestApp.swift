@@ -32,11 +32,12 @@ struct TestApp: Sendable {
     static func listening<T: Sendable>(_ caching: Caching?, _ body: () async throws -> T) async throws -> T {
         guard let caching else { return try await body() }
         let listener = Task<Void, Never> { try? await caching.listener.run() }
-        let deadline = ContinuousClock.now + .seconds(20)
+        // A minute, like a test server's /health: a shake beside a CI run and a CPU hog once took more than 20 s.
+        let deadline = ContinuousClock.now + .seconds(60)
         while !caching.reads.isLive {
             guard ContinuousClock.now < deadline else {
                 listener.cancel()
-                throw TestFailure("the cache listener did not start listening within 20 s")
+                throw TestFailure("the cache listener did not start listening within 60 s")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
