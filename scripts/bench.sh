@@ -361,7 +361,8 @@ run_pgbench() {
 }
 # run_ryw NAME SECONDS: the read-your-writes client (scripts/bench/ryw.py) for about SECONDS, bounded by timeout.
 run_ryw() {
-    want ryw || return 0
+    # Named itself, or as part of the mixed scenario it runs beside.
+    want ryw || want "${1%%.*}" || return 0
     sql "$bench_url" "SELECT DISTINCT store_id FROM comments WHERE author_id = '$ryw_id'" >"$paths/ryw-reviewed"
     timeout $(($2 + 60)) python3 "$here/ryw.py" --api "$api" --token "$ryw_token" --user "$ryw_id" \
         --stores "$paths/store" --reviewed "$paths/ryw-reviewed" --seconds "$2" --seed "$1" \
