@@ -19,14 +19,34 @@ extension StoreRepository {
         switch sort {
         case .distance:
             guard near != nil else { throw PlaceError.nearRequired }
+            // Two steps, so the page reads about `limit` rows however dense the stores are. The KNN scan (`<->`,
+            // ordered by the GiST index) finds the limit-th nearest qualifying store; the exact step then sorts
+            // every store within that distance (+1 m, so float differences and stores at one address tie in) by
+            // (metres, id descending), the order the cursor repeats. Fewer than `limit` found: the whole radius.
             query = """
+                WITH knn AS (
+                    SELECT s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography AS m
+                    FROM stores s
+                    WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                        AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                        AND ST_DWithin(s.location,
+                            ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false)
+                        AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                        AND (\(k0)::float8 IS NULL OR ST_Distance(s.location,
+                            ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) > \(k0)::float8
+                            OR (ST_Distance(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
+                                false) = \(k0)::float8 AND s.id < \(k1)::text))
+                    ORDER BY s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography
+                    LIMIT \(limit))
                 SELECT s.id, d.meters::text, s.id FROM stores s
                 CROSS JOIN LATERAL (SELECT ST_Distance(s.location,
                     ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) AS meters) d
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
                     AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
-                        \(radius)::float8, false)
+                        least(\(radius)::float8, coalesce(
+                            (SELECT CASE WHEN count(*) < \(limit) THEN NULL ELSE max(m) + 1 END FROM knn), \(radius)::float8)),
+                        false)
                     AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
                     AND (\(k0)::float8 IS NULL OR d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id < \(k1)::text))
                 ORDER BY d.meters, s.id DESC LIMIT \(limit)
