@@ -96,3 +96,14 @@ public struct JSONResponse<Body: Encodable & Sendable>: ResponseGenerator {
         return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 }
+
+/// A 200 JSON response whose body only ever writes itself (a page assembled from cached bytes, not `Encodable`).
+struct WrittenJSON<Body: JSONWritable & Sendable>: ResponseGenerator {
+    var body: Body
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONWriter.bytes(of: body))))
+    }
+}

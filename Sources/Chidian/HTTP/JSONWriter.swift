@@ -43,6 +43,16 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// A ready-made object (`object`: its JSON bytes) with more members written after its own by `body`.
+    public mutating func object(extending object: [UInt8], _ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(contentsOf: object.dropLast())
+        needsComma = object.count > 2
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
     public mutating func array<Element>(_ elements: [Element], _ body: (inout JSONWriter, Element) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "["))

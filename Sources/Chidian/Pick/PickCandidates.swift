@@ -31,7 +31,7 @@ struct PickCandidates: Sendable {
     /// How many qualifying stores ranking looks at: the nearest with a position (a KNN scan of the GiST index
     /// reads about this many rows however dense the city), else the best rated. The CASEs fold away once the
     /// statement is planned with its values, leaving one key the index can order by.
-    static let limit = 200
+    static let limit = 100
     static let reviewedWithin: TimeInterval = 30 * 86_400
 
     /// Live, open at `now` in its own zone, within the radius, at most the price (a store without one is left

@@ -12,10 +12,35 @@ extension StoreRepository {
         sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, near: NearQuery? = nil, openNow: Bool = false,
         now: Date = Date(), page: PageRequest, viewer: AuthUser?
     ) async throws -> Page<StoreView> {
+        let query = try listQuery(
+            sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: now, page: page)
+        return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer, near: near?.point)
+    }
+
+    /// `list` as everyone sees it, written from each store's cached JSON (`SharedStorePage`); nil without the cache.
+    func sharedList(
+        sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, page: PageRequest
+    ) async throws -> SharedStorePage? {
+        guard cache != nil else { return nil }
+        let query = try listQuery(
+            sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: Date(),
+            page: page)
+        let (ids, next) = try await pageIDs(query, limit: page.limit, list: sort.cursorList)
+        let point = near?.point
+        let items = try await sharedEntries(ids: ids).map { entry in
+            (store: entry, distance: point.flatMap { entry.value.measured(from: $0).distanceMeters })
+        }
+        return SharedStorePage(items: items, nextCursor: next)
+    }
+
+    /// The statement of one `list` page: rows of (id, sort key, tie-break key), `page.limit + 1` of them.
+    private func listQuery(
+        sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, now: Date,
+        page: PageRequest
+    ) throws -> PostgresQuery {
         let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
         let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
         let (lat, lng, radius) = (near?.point.lat, near?.point.lng, near.map { Double($0.radius) })
-        let query: PostgresQuery
         switch sort {
         case .distance:
             guard near != nil else { throw PlaceError.nearRequired }
@@ -23,7 +48,7 @@ extension StoreRepository {
             // ordered by the GiST index) finds the limit-th nearest qualifying store; the exact step then sorts
             // every store within that distance (+1 m, so float differences and stores at one address tie in) by
             // (metres, id descending), the order the cursor repeats. Fewer than `limit` found: the whole radius.
-            query = """
+            return """
                 WITH knn AS (
                     SELECT s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography AS m
                     FROM stores s
@@ -52,7 +77,7 @@ extension StoreRepository {
                 ORDER BY d.meters, s.id DESC LIMIT \(limit)
                 """
         case .rating:
-            query = """
+            return """
                 SELECT s.id, s.rating_score::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
@@ -63,7 +88,7 @@ extension StoreRepository {
                 ORDER BY s.rating_score DESC, s.id DESC LIMIT \(limit)
                 """
         case .newest:
-            query = """
+            return """
                 SELECT s.id, s.created_at::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
@@ -74,7 +99,7 @@ extension StoreRepository {
                 ORDER BY s.created_at DESC, s.id DESC LIMIT \(limit)
                 """
         case .name:
-            query = """
+            return """
                 SELECT s.id, s.name, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
@@ -85,7 +110,7 @@ extension StoreRepository {
                 ORDER BY s.name COLLATE "C", s.id LIMIT \(limit)
                 """
         case .popular:
-            query = """
+            return """
                 SELECT s.id, s.favorite_count::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
@@ -98,7 +123,7 @@ extension StoreRepository {
         case .price:
             // A literal, so the planner matches the index on the same expression (009's stores_price).
             let none = String(StoreSort.noPrice)
-            query = """
+            return """
                 SELECT s.id, coalesce(s.price_per_person, \(unescaped: none))::text, s.id FROM stores s
                 WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
                     AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
@@ -110,7 +135,6 @@ extension StoreRepository {
                 ORDER BY coalesce(s.price_per_person, \(unescaped: none)), s.id DESC LIMIT \(limit)
                 """
         }
-        return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer, near: near?.point)
     }
 
     /// `GET /v1/me/stores`: a manager's live stores, newest first.
@@ -161,11 +185,20 @@ extension StoreRepository {
             in: cache, "daily:\(limit)", tags: { ["daily"] + $0.map { "s:" + $0.id } }, render: render, load: load)
     }
 
-    /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores. A forged cursor whose
-    /// keys do not parse as their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
+    /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores.
     func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?, near: GeoPoint? = nil) async throws
         -> Page<StoreView>
     {
+        let (ids, next) = try await pageIDs(query, limit: limit, list: list)
+        let views = try await self.views(ids: ids, viewer: viewer)
+        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A store archived between the two queries drops out; the cursor still follows the keys read.
+        return Page(items: ids.compactMap { byID[$0]?.measured(from: near) }, nextCursor: next)
+    }
+
+    /// A page query's ids (at most `limit`) and the cursor after them. A forged cursor whose keys do not parse as
+    /// their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
+    func pageIDs(_ query: PostgresQuery, limit: Int, list: String) async throws -> (ids: [String], next: String?) {
         let rows: [PostgresRow]
         do {
             rows = try await database.forReads.query(query)
@@ -176,11 +209,7 @@ extension StoreRepository {
             let (id, key, tieBreak) = try row.decodeAll((String, String, String).self)
             return (id: id, keys: [key, tieBreak])
         }
-        let views = try await self.views(ids: keyed.prefix(limit).map(\.id), viewer: viewer)
-        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // A store archived between the two queries drops out; the cursor still follows the keys read.
-        let items = keyed.prefix(limit).compactMap { byID[$0.id]?.measured(from: near) }
         let next = keyed.count > limit ? Cursor(list: list, keys: keyed[limit - 1].keys).token : nil
-        return Page(items: items, nextCursor: next)
+        return (keyed.prefix(limit).map(\.id), next)
     }
 }

@@ -28,7 +28,7 @@ struct StoresController {
         return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Page<StoreView>> {
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let sort = try StoreSort(query: query["sort"].map(String.init))
         // An empty `?category=` means no filter, as a form or URL builder sends it.
@@ -46,10 +46,18 @@ struct StoresController {
         if let categoryID, try await !categories.exists(id: categoryID) {
             throw StoreError.unknownCategory(id: categoryID)
         }
-        return JSONResponse(
+        let viewer = context.viewer.user
+        if viewer == nil,
+            let shared = try await stores.sharedList(
+                sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, page: page)
+        {
+            return try WrittenJSON(body: shared).response(from: request, context: context)
+        }
+        return try JSONResponse(
             try await stores.list(
                 sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, page: page,
-                viewer: context.viewer.user))
+                viewer: viewer)
+        ).response(from: request, context: context)
     }
 
     /// `?open=now` (absent or empty: no filter), else 400 `invalid_open`.

@@ -93,4 +93,30 @@ import Testing
             #expect(tied == tied.sorted(by: >), "stores at one address come by id descending")
         }
     }
+
+    @Test func everyonesPageIsTheSignedInPageByteForByte() async throws {
+        try await TestApp.run { client, app in
+            // setup: the anonymous page is written from cached store JSON (with the cache on), the signed-in one
+            // store by store; a viewer who manages nothing and favorited nothing sees the same stores.
+            let manager = try await client.register("Boss", role: "manager")
+            let main = try await StoreFixture.category(app, "火锅")
+            let second = try await StoreFixture.category(app, "面馆")
+            try await Self.crowd(app, managerID: manager.id, categories: [main, second])
+            let reader = try await client.register("Reader")
+            let paths = [
+                "/v1/stores?near=30.659,104.081&sort=distance&limit=7", "/v1/stores?near=30.659,104.081&open=now",
+                "/v1/stores?sort=name&limit=5", "/v1/stores?category=\(second)&sort=newest",
+            ]
+            for path in paths {
+                // MUT: twice, so the second anonymous page is built from cache hits
+                _ = try await client.send(.get, path)
+                let anonymous = try await client.send(.get, path)
+                let signedIn = try await client.send(.get, path, token: reader.token)
+                // validate
+                #expect(anonymous.status == .ok, "\(path)")
+                #expect(!(try StoreFixture.items(anonymous)).isEmpty, "\(path)")
+                #expect(anonymous.text == signedIn.text, "\(path)")
+            }
+        }
+    }
 }

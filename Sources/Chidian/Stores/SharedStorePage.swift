@@ -1,0 +1,21 @@
+/// A store list page for everyone, written from cached parts: each store's anonymous JSON is copied from its cache
+/// entry and `distanceMeters` (the last key an anonymous store has) appended, instead of writing the store again,
+/// which was most of a near-me page's server time. The same bytes as `Page<StoreView>` for an anonymous viewer
+/// (`NearPagingTests` compares them with a signed-in viewer's page).
+struct SharedStorePage: JSONWritable, Sendable {
+    var items: [(store: ReadCache.Entry<StoreView>, distance: Int?)]
+    var nextCursor: String?
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in
+                json.object(extending: item.store.currentJSON) { json in
+                    if let distance = item.distance { json.key("distanceMeters"); json.int(distance) }
+                }
+            }
+            json.key("nextCursor")
+            json.string(nextCursor)
+        }
+    }
+}
