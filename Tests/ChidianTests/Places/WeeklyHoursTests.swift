@@ -169,3 +169,50 @@ import Testing
         }
     }
 }
+
+/// The `hours` column read back: jsonb's own text goes through the decoder-free reader, anything else through
+/// the decoder, and both give the schedule that was written.
+@Suite struct StoredHoursTests {
+    static let schedules: [[WeeklyHours.Range]] = [
+        [],
+        [.init(day: 1, open: 660, close: 840), .init(day: 1, open: 1020, close: 120)],
+        (1...7).map { .init(day: $0, open: 0, close: 0) },
+        [.init(day: 7, open: 1380, close: 59), .init(day: 3, open: 5, close: 1439)],
+    ]
+
+    @Test func jsonbsOwnTextIsReadWithoutTheDecoder() async throws {
+        try await TestApp.run { _, app in
+            for ranges in Self.schedules {
+                // setup
+                let hours = try WeeklyHours(ranges)
+                // MUT
+                let text = try await app.database.query("SELECT \(hours.storedJSON)::jsonb::text").first!
+                    .decode(String.self)
+                // validate
+                #expect(WeeklyHours.canonical(Array(text.utf8)) == hours, "\(text)")
+                #expect(WeeklyHours(stored: text) == hours)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        #"[{"day":1,"open":"11:00","close":"14:00"}]"#, #"[{"close": "14:00", "day": 1, "open": "11:00"}]"#,
+        #"[{"day": 1, "open": "11:00", "close": "14:00"},{"day": 2, "open": "11:00", "close": "14:00"}]"#,
+        // Foundation's decoder forgives a trailing comma; jsonb never writes one.
+        #"[{"day": 1, "open": "11:00", "close": "14:00"}, ]"#,
+    ])
+    func otherTextsGoThroughTheDecoder(text: String) {
+        #expect(WeeklyHours.canonical(Array(text.utf8)) == nil)
+        #expect(WeeklyHours(stored: text)?.ranges.first == .init(day: 1, open: 660, close: 840))
+    }
+
+    @Test(arguments: [
+        #"[{"day": 8, "open": "11:00", "close": "14:00"}]"#, #"[{"day": 1, "open": "25:00", "close": "14:00"}]"#,
+        #"[{"day": 1, "open": "11:00", "close": "14:00"}"#,
+        #"[{"day": 1, "open": "11:00", "close": "14:00"}, {"day": 1, "open": "12:00", "close": "13:00"}]"#, "",
+    ])
+    func badTextsAreNoSchedule(text: String) {
+        #expect(WeeklyHours.canonical(Array(text.utf8)) == nil)
+        #expect(WeeklyHours(stored: text) == nil)
+    }
+}
