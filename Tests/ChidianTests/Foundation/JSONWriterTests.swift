@@ -82,6 +82,20 @@ import Testing
         #expect((object["hours"] as? [Any])?.count == 2)
     }
 
+    @Test func aPickReadsBackTheSame() throws {
+        // setup
+        var store = Self.store(average: 4.6, adSpend: nil)
+        store.distanceMeters = 800
+        let answer = PickController.Answer(
+            store: store, reasons: [.init(kind: .distance, text: "800 m"), .init(kind: .interest, text: Self.awkward)],
+            alternatives: [Self.store(average: nil, adSpend: nil), Self.store(average: 3.0, adSpend: 12)])
+        // MUT
+        let (written, encoded) = try Self.sameJSON(answer)
+        // validate
+        #expect(written as? NSDictionary == encoded as? NSDictionary)
+        #expect(((written as? NSDictionary)?["alternatives"] as? [Any])?.count == 2)
+    }
+
     @Test func searchResultsAndAnEmptyLastPageReadBackTheSame() throws {
         let result = SearchResult(
             store: Self.store(average: 5, adSpend: nil),
