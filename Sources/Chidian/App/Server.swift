@@ -31,7 +31,7 @@ public enum Server {
                 let migrator = Migrator(logger: logger)
                 if migrate {
                     try await migrator.migrate(on: connection)
-                } else if !(try await migrator.isCurrent(on: connection)) {
+                } else if !(try await migrator.isCurrent(on: connection, deadline: .seconds(60))) {
                     throw ServeError(
                         description:
                             "the database schema is behind (\(url.description)): run `chidian migrate` or `chidian serve --migrate`"

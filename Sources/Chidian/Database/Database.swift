@@ -142,12 +142,12 @@ public struct Database: Sendable {
 
     /// Runs `body` in a transaction on a pooled connection (see `PostgresConnection.transaction`).
     public func transaction<T: Sendable>(
-        _ kind: TransactionKind = .readWrite,
+        _ kind: TransactionKind = .readWrite, idle: Duration? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.transaction(kind, logger: logger) { try await body(connection) }
+            try await connection.transaction(kind, idle: idle, logger: logger) { try await body(connection) }
         }
     }
 
@@ -184,16 +184,28 @@ public enum TransactionKind: Sendable {
 extension PostgresConnection {
     /// The one way to run a transaction: `body` runs between BEGIN and COMMIT on this connection, awaited before
     /// the connection can go back to its pool; any error rolls back and is rethrown.
+    ///
+    /// `idle`: how long the transaction may wait on its client between statements (zero: for ever), for work that
+    /// runs Swift between them (imports, exports, migrations) instead of the pool's 5 s meant for abandoned
+    /// sessions. It is set for the session before BEGIN, since a starved client can already pause 5 s between
+    /// BEGIN and a `SET LOCAL` (a shake saw an import's connection ended so), and reset after.
     public func transaction<T>(
-        _ kind: TransactionKind = .readWrite, logger: Logger, _ body: () async throws -> T
+        _ kind: TransactionKind = .readWrite, idle: Duration? = nil, logger: Logger, _ body: () async throws -> T
     ) async throws -> T {
+        if let idle {
+            let milliseconds = String(StatementDeadlines.milliseconds(idle))
+            try await rows(
+                "SELECT set_config('idle_in_transaction_session_timeout', \(milliseconds), false)", logger: logger)
+        }
         try await rows(kind.begin, logger: logger)
         do {
             let value = try await body()
             try await rows("COMMIT", logger: logger)
+            if idle != nil { try await rows("RESET idle_in_transaction_session_timeout", logger: logger) }
             return value
         } catch {
             _ = try? await rows("ROLLBACK", logger: logger)
+            if idle != nil { _ = try? await rows("RESET idle_in_transaction_session_timeout", logger: logger) }
             throw error
         }
     }

@@ -58,12 +58,11 @@ public struct Migrator: Sendable {
     /// Applies every pending migration in one transaction and returns their names.
     @discardableResult
     public func migrate(on connection: PostgresConnection) async throws -> [String] {
-        try await connection.transaction(logger: logger) {
-            // `serve --migrate` runs on the request pool: its per-statement deadline and its idle-in-transaction
-            // limit (for clients that vanish mid-transaction) are not for migrations, which run Swift between
-            // statements (the dish catalogue) on a machine that may be busy.
+        // `serve --migrate` runs on the request pool: its per-statement deadline and its idle-in-transaction
+        // limit (for clients that vanish mid-transaction) are not for migrations, which run Swift between
+        // statements (the dish catalogue) on a machine that may be busy.
+        try await connection.transaction(idle: .zero, logger: logger) {
             try await connection.rows("SET LOCAL statement_timeout = 0", logger: logger)
-            try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = 0", logger: logger)
             // One migrator at a time, whoever else starts (parallel tests, two servers with --migrate).
             try await connection.rows("SELECT pg_advisory_xact_lock(7041977)", logger: logger)
             try await ensureTable(connection)
@@ -139,6 +138,17 @@ public struct Migrator: Sendable {
     public func isCurrent(on connection: PostgresConnection) async throws -> Bool {
         guard try await hasTable(connection) else { return false }
         return try plan(applied: try await applied(connection)).isEmpty
+    }
+
+    /// `isCurrent` under its own statement deadline instead of the pool's: `serve`'s check at start is not a
+    /// request, and a server that starts while the database is busy must not exit on the 2 s write deadline (a
+    /// shake beside a CI build saw `57014` end a start).
+    public func isCurrent(on connection: PostgresConnection, deadline: Duration) async throws -> Bool {
+        try await connection.transaction(logger: logger) {
+            let milliseconds = String(StatementDeadlines.milliseconds(deadline))
+            try await connection.rows("SELECT set_config('statement_timeout', \(milliseconds), true)", logger: logger)
+            return try await isCurrent(on: connection)
+        }
     }
 }
 

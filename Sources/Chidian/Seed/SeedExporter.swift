@@ -33,10 +33,10 @@ public struct SeedExporter: Sendable {
         try files.createDirectory(
             at: directory.appendingPathComponent(SeedFormat.imagesFolder), withIntermediateDirectories: true)
         let logger = self.logger
-        // One snapshot for every file.
-        return try await database.with(timeout: .seconds(30)).transaction(.snapshot) { connection in
-            // Files are written between statements; a large export is not an abandoned session.
-            try await connection.rows("SET LOCAL idle_in_transaction_session_timeout = '10min'", logger: logger)
+        // One snapshot for every file; files are written between statements, so a large export is not an
+        // abandoned session.
+        return try await database.with(timeout: .seconds(30)).transaction(.snapshot, idle: .seconds(600)) {
+            connection in
             var report = Report()
             var writer = try JSONArrayWriter(url: directory.appendingPathComponent(SeedFormat.usersFile))
             try connection.requireOpen()

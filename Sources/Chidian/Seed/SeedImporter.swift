@@ -57,7 +57,8 @@ public struct SeedImporter: Sendable {
         let hashes = try await passwordHashes(reader.users, existing: existing)
         let writer = SeedWriter(logger: logger)
         let reader2 = reader
-        let result = try await database.with(timeout: .seconds(30)).transaction { connection in
+        // Between statements the client streams files and counts search grams: ten minutes, not the pool's 5 s.
+        let result = try await database.with(timeout: .seconds(30)).transaction(idle: .seconds(600)) { connection in
             var reader = reader2
             return try await writer.write(reader: &reader, hashes: hashes, on: connection, progress: progress)
         }

@@ -166,3 +166,35 @@ import Testing
         }
     }
 }
+
+/// `serve`'s check at start waits as long as it is told, not the pool's write deadline.
+@Suite struct MigratorStartTests {
+    @Test func theCheckAtStartOutwaitsThePoolsDeadline() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            let migrator = Migrator(logger: TestDatabase.logger)
+            try await database.withConnection { locker in
+                // setup: another session holds the tracking table, so reading it waits
+                try await locker.rows("BEGIN", logger: TestDatabase.logger)
+                try await locker.rows(
+                    "LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.logger)
+                try await database.withConnection { checker in
+                    try await checker.rows("SET statement_timeout = 50", logger: TestDatabase.logger)
+                    // MUT: under the session's deadline the check fails (what ended a server's start) …
+                    let refused = await #expect(throws: PSQLError.self) { try await migrator.isCurrent(on: checker) }
+                    #expect(refused?.serverInfo?[.sqlState] == "57014")
+                    // … under its own it waits until the lock is released
+                    let release = Task {
+                        try await Task.sleep(for: .milliseconds(300))
+                        try await locker.rows("COMMIT", logger: TestDatabase.logger)
+                    }
+                    let current = try await migrator.isCurrent(on: checker, deadline: .seconds(60))
+                    try await release.value
+                    // validate
+                    #expect(current)
+                    let after = try await checker.rows("SHOW statement_timeout", logger: TestDatabase.logger)
+                    #expect(try after.first?.decode(String.self) == "50ms", "the deadline was the transaction's only")
+                }
+            }
+        }
+    }
+}
