@@ -144,7 +144,7 @@ public struct Migrator: Sendable {
     /// request, and a server that starts while the database is busy must not exit on the 2 s write deadline (a
     /// shake beside a CI build saw `57014` end a start).
     public func isCurrent(on connection: PostgresConnection, deadline: Duration) async throws -> Bool {
-        try await connection.transaction(logger: logger) {
+        try await connection.transaction(idle: deadline, logger: logger) {
             let milliseconds = String(StatementDeadlines.milliseconds(deadline))
             try await connection.rows("SELECT set_config('statement_timeout', \(milliseconds), true)", logger: logger)
             return try await isCurrent(on: connection)

@@ -173,18 +173,21 @@ import Testing
         try await TestDatabase.withFresh { database, _ in
             let migrator = Migrator(logger: TestDatabase.logger)
             try await database.withConnection { locker in
-                // setup: another session holds the tracking table, so reading it waits
+                // setup: another session holds the tracking table, so reading it waits. The locker sits idle in
+                // its transaction for seconds, so it opts out of the pool's idle limit first.
+                try await locker.rows("SET idle_in_transaction_session_timeout = 0", logger: TestDatabase.logger)
                 try await locker.rows("BEGIN", logger: TestDatabase.logger)
                 try await locker.rows(
                     "LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.logger)
                 try await database.withConnection { checker in
-                    try await checker.rows("SET statement_timeout = 50", logger: TestDatabase.logger)
+                    // The production write deadline.
+                    try await checker.rows("SET statement_timeout = 2000", logger: TestDatabase.logger)
                     // MUT: under the session's deadline the check fails (what ended a server's start) …
                     let refused = await #expect(throws: PSQLError.self) { try await migrator.isCurrent(on: checker) }
                     #expect(refused?.serverInfo?[.sqlState] == "57014")
-                    // … under its own it waits until the lock is released
+                    // … under its own it waits until the lock is released, past the session's deadline
                     let release = Task {
-                        try await Task.sleep(for: .milliseconds(300))
+                        try await Task.sleep(for: .seconds(3))
                         try await locker.rows("COMMIT", logger: TestDatabase.logger)
                     }
                     let current = try await migrator.isCurrent(on: checker, deadline: .seconds(60))
@@ -192,7 +195,7 @@ import Testing
                     // validate
                     #expect(current)
                     let after = try await checker.rows("SHOW statement_timeout", logger: TestDatabase.logger)
-                    #expect(try after.first?.decode(String.self) == "50ms", "the deadline was the transaction's only")
+                    #expect(try after.first?.decode(String.self) == "2s", "the deadline was the transaction's only")
                 }
             }
         }
