@@ -23,7 +23,8 @@ public enum Server {
         let url = try DatabaseURL(config.databaseURL)
         let primary = Database(
             url: url, poolSize: config.poolSize, timeout: config.databaseTimeout,
-            statementTimeout: config.statementTimeout, logger: logger)
+            statementTimeout: config.statementTimeout, idleInTransaction: config.idleInTransactionTimeout,
+            logger: logger)
         let database = try withReplicas(primary, config: config, logger: logger)
         var app = buildApplication(AppServices(config: config, database: database, logger: logger))
         app.beforeServerStarts {
@@ -64,7 +65,7 @@ public enum Server {
             Database(
                 url: try DatabaseURL($0), poolSize: config.poolSize,
                 timeout: min(config.databaseTimeout, .milliseconds(500)), statementTimeout: config.statementTimeout,
-                logger: logger)
+                idleInTransaction: config.idleInTransactionTimeout, logger: logger)
         }
         let set = ReplicaSet(primary: primary, replicas: replicas, maxLag: config.replicaMaxLag)
         return Database(client: primary.client, timeout: primary.timeout, logger: logger, replicas: set)
@@ -76,7 +77,9 @@ public func withDatabase<T>(
     _ config: AppConfiguration, logger: Logger, poolSize: Int = 4, _ body: (Database) async throws -> T
 ) async throws -> T {
     let url = try DatabaseURL(config.databaseURL)
-    let database = Database(url: url, poolSize: poolSize, timeout: config.databaseTimeout, logger: logger)
+    let database = Database(
+        url: url, poolSize: poolSize, timeout: config.databaseTimeout,
+        idleInTransaction: config.idleInTransactionTimeout, logger: logger)
     return try await withRunning(database.client, logger: logger) { try await body(database) }
 }
 

@@ -38,14 +38,19 @@ public struct Database: Sendable {
         return replicas.database(at: index)
     }
 
-    public init(url: DatabaseURL, poolSize: Int, timeout: Duration, statementTimeout: Duration? = nil, logger: Logger) {
+    public init(
+        url: DatabaseURL, poolSize: Int, timeout: Duration, statementTimeout: Duration? = nil,
+        idleInTransaction: Duration = .seconds(5), logger: Logger
+    ) {
         var configuration = url.clientConfiguration
         configuration.options.maximumConnections = poolSize
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = timeout
         // A connection abandoned inside a transaction (its client gave up during an outage) must not keep its
         // row locks: the server ends such sessions after a few seconds.
-        configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "5000")]
+        configuration.options.additionalStartupParameters = [
+            ("idle_in_transaction_session_timeout", String(StatementDeadlines.milliseconds(idleInTransaction)))
+        ]
         // The server's deadline for each statement: PostgreSQL cancels it there, so a client that gave up never
         // leaves a statement running.
         if let statementTimeout {

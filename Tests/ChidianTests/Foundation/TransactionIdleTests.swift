@@ -47,3 +47,24 @@ import Testing
         }
     }
 }
+
+@Suite struct IdleInTransactionConfigurationTests {
+    @Test func theLimitIsFiveSecondsUnlessConfigured() async throws {
+        #expect(try AppConfiguration.fromEnvironment([:]).idleInTransactionTimeout == .seconds(5))
+        #expect(
+            try AppConfiguration.fromEnvironment(["DB_IDLE_IN_TRANSACTION_MS": "60000"]).idleInTransactionTimeout
+                == .seconds(60))
+        #expect(throws: ConfigurationError.self) {
+            try AppConfiguration.fromEnvironment(["DB_IDLE_IN_TRANSACTION_MS": "10"])
+        }
+        // A pool's sessions start with it.
+        let url = try await TestDatabase.fresh()
+        defer { Task { try? await TestDatabase.drop(url) } }
+        var config = AppConfiguration(databaseURL: url.description)
+        config.idleInTransactionTimeout = .milliseconds(7500)
+        let shown = try await withDatabase(config, logger: TestDatabase.logger, poolSize: 1) { database in
+            try await database.query("SHOW idle_in_transaction_session_timeout").first!.decode(String.self)
+        }
+        #expect(shown == "7500ms")
+    }
+}

@@ -24,6 +24,7 @@ final class ServerProcess: Sendable {
         // Reads' 1 s production deadline is for a loaded server, not for a test machine running ten suites at once.
         environment["READ_STATEMENT_TIMEOUT_MS"] = "10000"
         environment["DB_TIMEOUT_MS"] = "15000"
+        environment["DB_IDLE_IN_TRANSACTION_MS"] = "60000"
         environment.merge(extra) { $1 }
         child = try ChildProcess(
             ChidianBinary.url, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment,

@@ -20,6 +20,7 @@ struct TestApp: Sendable {
             databaseURL: url.description, bcryptCost: 4, poolSize: 6, databaseTimeout: .seconds(120),
             bcryptQueue: 10_000)
         config.rateLimits.enabled = false
+        config.idleInTransactionTimeout = .seconds(60)
         // Reads' 1 s production deadline is for a loaded server, not for a test machine running ten suites at once;
         // StatementDeadlineTests sets its own.
         config.readStatementTimeout = .seconds(10)

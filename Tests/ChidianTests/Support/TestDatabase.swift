@@ -29,11 +29,19 @@ enum TestDatabase {
         return "chidian_tpl_" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// The tests' pools: a transaction may sit idle for a minute (the production 5 s is for clients that vanished;
+    /// a shake beside a CI build saw this suite's own client stall past it between two statements). Tests of the
+    /// limit itself set theirs.
+    static func config(_ url: DatabaseURL, databaseTimeout: Duration) -> AppConfiguration {
+        var config = AppConfiguration(databaseURL: url.description, databaseTimeout: databaseTimeout)
+        config.idleInTransactionTimeout = .seconds(60)
+        return config
+    }
+
     /// Runs `body` with a pool on the server's maintenance database.
     static func withAdmin<T>(_ body: (Database) async throws -> T) async throws -> T {
         // Generous: creating and dropping databases waits on checkpoints, slow on a loaded CI machine.
-        let config = AppConfiguration(
-            databaseURL: serverURL.with(database: "postgres").description, databaseTimeout: .seconds(60))
+        let config = Self.config(serverURL.with(database: "postgres"), databaseTimeout: .seconds(60))
         return try await withDatabase(config, logger: logger, poolSize: 1) { try await body($0) }
     }
 
@@ -45,7 +53,7 @@ enum TestDatabase {
             let building = name + "_building_\(ProcessInfo.processInfo.processIdentifier)"
             try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(building)\" WITH (FORCE)"))
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(building)\""))
-            let config = AppConfiguration(databaseURL: serverURL.with(database: building).description)
+            let config = Self.config(serverURL.with(database: building), databaseTimeout: .seconds(3))
             _ = try await withDatabase(config, logger: logger, poolSize: 1) { database in
                 try await database.with(timeout: .seconds(60)).withConnection { connection in
                     try await Migrator(logger: logger).migrate(on: connection)
@@ -74,7 +82,7 @@ enum TestDatabase {
 
     /// Runs `body` with a small pool on an existing test database (one that servers under test also use).
     static func withPool<T>(_ url: DatabaseURL, _ body: (Database) async throws -> T) async throws -> T {
-        let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(120))
+        let config = Self.config(url, databaseTimeout: .seconds(120))
         return try await Chidian.withDatabase(config, logger: logger, poolSize: 2, body)
     }
 
@@ -91,7 +99,7 @@ enum TestDatabase {
         do {
             // A generous wait for a pooled connection: tests run in parallel on shared, slow CI machines (sixty-four
             // purchases queued on one store's row lock waited past 30 s beside three builds).
-            let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(120))
+            let config = Self.config(url, databaseTimeout: .seconds(120))
             let result = try await withDatabase(config, logger: logger, poolSize: 6) { try await body($0, url) }
             try await drop(url)
             return result
