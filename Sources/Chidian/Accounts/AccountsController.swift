@@ -8,6 +8,8 @@ struct AccountsController {
     let sessions: SessionRepository
     let passwords: Passwords
     let throttle: LoginThrottle
+    /// A visitor who signs up or in on the same device keeps what the recommender learned of them.
+    var interests: InterestRepository? = nil
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("auth/register", use: register)
@@ -30,12 +32,14 @@ struct AccountsController {
         var request = request
         let body = try await request.decodeJSON(RegisterBody.self)
         return JSONResponse(
-            try await signUp(name: body.name, password: body.password, role: body.role), status: .created)
+            try await signUp(
+                name: body.name, password: body.password, role: body.role, visitor: Self.visitor(context.viewer)),
+            status: .created)
     }
 
     /// Registration's rules, for the API and the web client alike.
-    func signUp(name rawName: String?, password rawPassword: String?, role rawRole: String?) async throws
-        -> SessionView
+    func signUp(name rawName: String?, password rawPassword: String?, role rawRole: String?, visitor: String? = nil)
+        async throws -> SessionView
     {
         let name = try AccountRules.validName(rawName)
         let password = try AccountRules.checkPassword(rawPassword)
@@ -45,7 +49,25 @@ struct AccountsController {
         }
         let user = try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
         let token = try await sessions.create(userID: user.id)
+        await adopt(visitor: visitor, userID: user.id)
         return SessionView(token: token, user: user)
+    }
+
+    static func visitor(_ viewer: Viewer) -> String? {
+        if case .visitor(let id) = viewer { return id }
+        return nil
+    }
+
+    /// Moves the visitor's interests, opens and exploration counts to the account. Sign-in stands if this fails
+    /// (the transaction then moved nothing); the failure is logged.
+    func adopt(visitor: String?, userID: String) async {
+        guard let visitor, let interests else { return }
+        do {
+            try await interests.merge(visitor: visitor, intoUser: userID, at: Date())
+        } catch {
+            interests.database.logger.warning(
+                "visitor history not merged", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        }
     }
 
     struct LoginBody: Decodable {
@@ -56,11 +78,16 @@ struct AccountsController {
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<SessionView> {
         var request = request
         let body = try await request.decodeJSON(LoginBody.self)
-        return JSONResponse(try await signIn(name: body.name, password: body.password, address: context.clientAddress))
+        return JSONResponse(
+            try await signIn(
+                name: body.name, password: body.password, address: context.clientAddress,
+                visitor: Self.visitor(context.viewer)))
     }
 
     /// Sign-in's rules and throttle, for the API and the web client alike.
-    func signIn(name rawName: String?, password rawPassword: String?, address: String?) async throws -> SessionView {
+    func signIn(name rawName: String?, password rawPassword: String?, address: String?, visitor: String? = nil)
+        async throws -> SessionView
+    {
         let name = (rawName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw AccountError.nameRequired }
         // Counted before any password work, so a burst cannot outrun the limit.
@@ -79,6 +106,7 @@ struct AccountsController {
                 id: credentials.id, old: credentials.passwordHash, new: try await passwords.hash(password))
         }
         let token = try await sessions.create(userID: credentials.id)
+        await adopt(visitor: visitor, userID: credentials.id)
         guard let user = try await users.view(id: credentials.id) else {
             throw AccountError.userNotFound("No such user.")
         }

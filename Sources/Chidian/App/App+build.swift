@@ -66,13 +66,18 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         maxLifetime: services.config.sessionMaxLifetime, cache: services.caching?.sessions)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
+    let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
+    let signals = InterestSignals(interests: interests)
     let accounts = AccountsController(
         users: UserRepository(database: services.database), sessions: sessions,
-        passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle)
+        passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle,
+        interests: interests)
     accounts.addRoutes(to: api)
-    let storesAPI = StoresController(database: services.database, cache: reads)
+    let storesAPI = StoresController(
+        database: services.database, cache: reads, signals: signals, clock: services.clock)
     storesAPI.addRoutes(to: api)
-    FavoritesController(database: services.database).addRoutes(to: api)
+    let favorites = FavoritesController(database: services.database, signals: signals, clock: services.clock)
+    favorites.addRoutes(to: api)
     let promotions = PromotionsController(database: services.database, cache: reads)
     promotions.addRoutes(to: api)
     let search = SearchController(
@@ -80,7 +85,6 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
         caching: services.caching)
     search.addRoutes(to: api)
-    let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     let comments = CommentsController(
         comments: CommentRepository(database: services.database, cache: reads),
         likes: CommentLikes(database: services.database),
@@ -94,9 +98,12 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         uploadsPerDay: services.config.rateLimits.uploadsPerDay)
     images.addRoutes(to: api)
     let feed = FeedController(
-        feed: FeedRepository(database: services.database),
-        interests: interests, clock: services.clock)
+        database: services.database, cache: reads, interests: interests,
+        explorePlaces: services.config.feedExplorePlaces, clock: services.clock)
     feed.addRoutes(to: api)
+    let recommend = RecommendController(
+        database: services.database, cache: reads, interests: interests, clock: services.clock)
+    recommend.addRoutes(to: api)
     let pick = PickController(database: services.database, cache: reads, interests: interests, clock: services.clock)
     pick.addRoutes(to: api)
 
@@ -112,7 +119,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         comments: comments,
         images: images, storesAPI: storesAPI, promotions: promotions, moderation: moderation,
         database: services.database,
-        feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions
+        feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions,
+        favorites: favorites, recommend: recommend
     ).addRoutes(to: web)
     WebPickPages(pages: pages, pick: pick).addRoutes(to: web)
     return router

@@ -11,11 +11,12 @@ public struct CommentLikes: Sendable {
     }
 
     /// Likes (`true`) or unlikes a visible review; idempotent. 404 for no such comment, 400 `not_a_review` for a
-    /// notice, 403 `own_comment` for one's own.
-    public func set(_ liked: Bool, commentID: String, userID: String) async throws {
+    /// notice, 403 `own_comment` for one's own. Returns whether anything changed.
+    @discardableResult
+    public func set(_ liked: Bool, commentID: String, userID: String) async throws -> Bool {
         guard PlausibleID.check(commentID) else { throw CommentError.notFound(id: commentID) }
         let logger = database.logger
-        try await database.transaction { connection in
+        return try await database.transaction { connection in
             let rows = try await connection.rows(
                 """
                 SELECT c.kind, c.author_id FROM comments c JOIN stores s ON s.id = c.store_id
@@ -26,15 +27,17 @@ public struct CommentLikes: Sendable {
             guard kind == CommentKind.review.rawValue else { throw CommentError.notAReview }
             guard author != userID else { throw CommentError.ownComment("You cannot like your own review.") }
             if liked {
-                try await connection.rows(
+                return try await !connection.rows(
                     """
                     INSERT INTO comment_likes (comment_id, user_id) VALUES (\(commentID), \(userID))
-                    ON CONFLICT DO NOTHING
-                    """, logger: logger)
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, logger: logger
+                ).isEmpty
             } else {
-                try await connection.rows(
-                    "DELETE FROM comment_likes WHERE comment_id = \(commentID) AND user_id = \(userID)",
-                    logger: logger)
+                return try await !connection.rows(
+                    "DELETE FROM comment_likes WHERE comment_id = \(commentID) AND user_id = \(userID) RETURNING 1",
+                    logger: logger
+                ).isEmpty
             }
         }
     }

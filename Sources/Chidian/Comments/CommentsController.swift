@@ -10,7 +10,21 @@ struct CommentsController {
     let replies: CommentReplies
     /// Opening a review counts as a click for the feed's recommender.
     let interests: InterestRepository
+    /// Likes and one's own reviews teach the recommender too.
+    let signals: InterestSignals
     let clock: @Sendable () -> Date
+
+    init(
+        comments: CommentRepository, likes: CommentLikes, replies: CommentReplies, interests: InterestRepository,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.comments = comments
+        self.likes = likes
+        self.replies = replies
+        self.interests = interests
+        signals = InterestSignals(interests: interests)
+        self.clock = clock
+    }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("stores/:id/comments", use: storeComments)
@@ -49,13 +63,21 @@ struct CommentsController {
     // MARK: Likes
 
     @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try await likes.set(true, commentID: try context.parameters.require("id"), userID: context.requireUser().id)
+        try await setLike(true, commentID: try context.parameters.require("id"), viewer: context.viewer)
         return .noContent
     }
 
     @Sendable func unlike(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try await likes.set(false, commentID: try context.parameters.require("id"), userID: context.requireUser().id)
+        try await setLike(false, commentID: try context.parameters.require("id"), viewer: context.viewer)
         return .noContent
+    }
+
+    /// Likes or unlikes for the API and the web client alike; the recommender hears of real changes only.
+    func setLike(_ on: Bool, commentID: String, viewer: Viewer) async throws {
+        guard let user = viewer.user else { throw Problem.loginRequired }
+        if try await likes.set(on, commentID: commentID, userID: user.id) {
+            await signals.record(on ? .liked : .unliked, viewer: viewer, commentID: commentID, at: clock())
+        }
     }
 
     // MARK: Lists
@@ -168,10 +190,14 @@ struct CommentsController {
     }
 
     func post(storeID: String, user: AuthUser, kind: CommentKind, draft: Draft) async throws -> CommentView {
-        try await comments.create(
+        let view = try await comments.create(
             .init(
                 storeID: storeID, authorID: user.id, kind: kind, rating: draft.rating, body: draft.body,
                 imageIDs: draft.imageIDs, scores: draft.scores, pricePerPerson: draft.pricePerPerson))
+        if kind == .review, let rating = draft.rating {
+            await signals.record(.reviewed(rating: rating), viewer: .user(user), storeID: storeID, at: clock())
+        }
+        return view
     }
 
     /// `?track=false` is accepted; click tracking is added by the feed.
@@ -187,7 +213,9 @@ struct CommentsController {
         guard let found = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
         let view = try await likes.mark(found, viewerID: viewer.user?.id)
         if view.kind == .review, track, let key = viewer.interestKey {
-            try await interests.recordOpen(viewer: key, commentID: view.id, at: clock())
+            let now = clock()
+            try await interests.recordOpen(viewer: key, commentID: view.id, at: now)
+            await signals.openedReview(viewer: viewer, storeID: view.storeId, at: now)
         }
         return view
     }

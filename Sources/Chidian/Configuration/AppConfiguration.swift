@@ -16,6 +16,9 @@ public struct AppConfiguration: Sendable {
     /// How long a session may sit idle inside a transaction before PostgreSQL ends it (a client that vanished
     /// mid-transaction must not keep its row locks). Tests on a starved machine give their own client longer.
     public var idleInTransactionTimeout: Duration = .seconds(5)
+    /// How many of the featured feed's first ten places explore categories the viewer has not shown (0 turns
+    /// exploration off).
+    public var feedExplorePlaces = FeedPlanner.explorePlaces.count
     /// Half-life of click interest, in seconds.
     public var interestHalfLife: Double
     public var sessionLifetime: Duration
@@ -122,6 +125,7 @@ public struct AppConfiguration: Sendable {
         integer("DB_POOL_SIZE", 1...200) { config.poolSize = $0 }
         integer("DB_TIMEOUT_MS", 100...120_000) { config.databaseTimeout = .milliseconds($0) }
         integer("DB_IDLE_IN_TRANSACTION_MS", 1000...600_000) { config.idleInTransactionTimeout = .milliseconds($0) }
+        integer("FEED_EXPLORE_PLACES", 0...FeedPlanner.maxExplorePlaces) { config.feedExplorePlaces = $0 }
         integer("INTEREST_HALF_LIFE_HOURS", 1...(24 * 365 * 10)) { config.interestHalfLife = Double($0) * 3600 }
         integer("SESSION_DAYS", 1...3650) { config.sessionLifetime = .seconds($0 * 86400) }
         integer("SESSION_MAX_DAYS", 1...3650) { config.sessionMaxLifetime = .seconds($0 * 86400) }

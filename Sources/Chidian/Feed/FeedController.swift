@@ -6,7 +6,21 @@ import Hummingbird
 struct FeedController {
     let feed: FeedRepository
     let interests: InterestRepository
+    let candidates: FeedCandidates
     let clock: @Sendable () -> Date
+    /// The first page's places that explore (`FeedPlanner.places`).
+    let explorePlaces: [Int]
+
+    init(
+        database: Database, cache: ReadCache?, interests: InterestRepository, explorePlaces: Int = 2,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        feed = FeedRepository(database: database, cache: cache)
+        candidates = FeedCandidates(database: database)
+        self.interests = interests
+        self.explorePlaces = FeedPlanner.places(exploring: explorePlaces)
+        self.clock = clock
+    }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("feed/featured", use: featured)
@@ -22,6 +36,10 @@ struct FeedController {
 
     struct Personalization: Encodable, Sendable {
         var categories: [CategoryScore]
+        /// Categories of this page's reviews shown to explore, not because the viewer opened them.
+        var explore: [CommentView.CategoryRef]
+        /// The page was arranged for a viewer without history (cold start).
+        var coldStart: Bool
     }
 
     struct FeedPage: Encodable, Sendable {
@@ -30,30 +48,74 @@ struct FeedController {
         var personalization: Personalization
     }
 
-    @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<FeedPage> {
-        JSONResponse(try await featuredPage(viewer: context.viewer, page: try PageRequest(request)))
+    @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
+        var generator = SystemRandomNumberGenerator()
+        let page = try await featuredPage(
+            viewer: context.viewer, page: try PageRequest(request), near: near, using: &generator)
+        // Exploration and cold start sample: a page is this viewer's, this time.
+        return try JSONResponse(page, headers: [.cacheControl: "private, no-store"])
+            .response(from: request, context: context)
     }
 
-    /// The viewer's featured page, for the API and the web client alike. A signed-in viewer's or a visitor's first
-    /// page is two statements (their interests, then the page); anybody else's first page and every cursor page is
-    /// one (the page, which on a cursor page also names the cursor's categories).
-    func featuredPage(viewer: Viewer, page: PageRequest) async throws -> FeedPage {
-        var ordering = FeedRepository.Ordering(categories: [])
-        var names: [String: String] = [:]
-        if page.cursor == nil, let key = viewer.interestKey {
-            let current = try await interests.interests(viewer: key, at: clock()).prefix(
-                FeedRepository.maxCategories)
-            ordering.categories = current.map { (id: $0.categoryID, score: $0.score) }
-            names = Dictionary(current.map { ($0.categoryID, $0.categoryName) }) { a, _ in a }
+    /// The viewer's featured page, for the API and the web client alike. A first page reads the viewer's state
+    /// (interests and exploration counts; for nobody, everyone's counts), then either walks their categories with
+    /// two places given to exploring categories they have not shown, or, without history, sets cold start's ten
+    /// reviews first. A cursor page is the walk alone (with the pinned reviews whose places fall on it).
+    func featuredPage<G: RandomNumberGenerator>(
+        viewer: Viewer, page: PageRequest, near: NearQuery? = nil, using generator: inout G
+    ) async throws -> FeedPage {
+        let viewerID = viewer.user?.id
+        if let cursor = page.cursor {
+            let result = try await feed.page(cursor: cursor, limit: page.limit, viewerID: viewerID)
+            return FeedPage(
+                items: result.items, nextCursor: result.nextCursor,
+                personalization: Self.personalization(result, names: result.names, cold: false))
         }
-        let result = try await feed.page(
-            ordering: ordering, cursor: page.cursor, limit: page.limit, viewerID: viewer.user?.id)
-        if page.cursor != nil { names = result.names }
-        let personalization = Personalization(
+        let now = clock()
+        let state = try await interests.state(viewer: viewer.interestKey, at: now)
+        var plan: FeedRepository.Plan
+        var names = state.names
+        var shown: [String] = []
+        if state.isCold {
+            let reviews = try await candidates.coldStart(near: near, at: now)
+            let weights = Exploration.sample(state.arms, using: &generator)
+            let order = FeedPlanner.coldStart(
+                reviews, categoryWeights: weights, radius: near.map { Double($0.radius) })
+            plan = FeedRepository.Plan(
+                ordering: .init(categories: []), pinned: Dictionary(uniqueKeysWithValues: order.enumerated().map { $0 })
+            )
+            let byID = Dictionary(reviews.map { ($0.id, $0.categoryID) }) { a, _ in a }
+            shown = Array(Set(order.compactMap { byID[$0] }))
+        } else {
+            let current = state.interests.prefix(FeedRepository.maxCategories)
+            for interest in current { names[interest.categoryID] = interest.categoryName }
+            let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
+            let explore = Exploration.choose(state.unshown(), count: explorePlaces.count, using: &generator)
+            let reviews = try await candidates.explore(categories: explore, excluding: [])
+            var pinned: [Int: String] = [:]
+            for (place, found) in zip(explorePlaces, reviews) { pinned[place] = found.review }
+            plan = FeedRepository.Plan(ordering: ordering, pinned: pinned, exploring: Set(pinned.keys))
+            shown = reviews.map(\.category)
+        }
+        let result = try await feed.page(plan: plan, limit: page.limit, viewerID: viewerID)
+        if let key = viewer.interestKey, !shown.isEmpty {
+            try await interests.recordShown(viewer: key, categories: shown.sorted(), at: now)
+        }
+        return FeedPage(
+            items: result.items, nextCursor: result.nextCursor,
+            personalization: Self.personalization(result, names: names, cold: state.isCold))
+    }
+
+    static func personalization(_ result: FeedRepository.Result, names: [String: String], cold: Bool)
+        -> Personalization
+    {
+        Personalization(
             categories: result.ordering.categories.compactMap { entry in
                 names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }
-            })
-        return FeedPage(items: result.items, nextCursor: result.nextCursor, personalization: personalization)
+            },
+            explore: result.explored, coldStart: cold)
     }
 
     struct InterestItem: Encodable, Sendable {
@@ -106,6 +168,14 @@ extension FeedController.FeedPage: JSONWritable {
                         json.key("score"); json.double(category.score)
                     }
                 }
+                json.key("explore")
+                json.array(personalization.explore) { json, category in
+                    json.object { json in
+                        json.key("id"); json.string(category.id)
+                        json.key("name"); json.string(category.name)
+                    }
+                }
+                json.key("coldStart"); json.bool(personalization.coldStart)
             }
         }
     }

@@ -7,9 +7,13 @@ import PostgresNIO
 /// scan of all reviews, and returns the page's comment views with the viewer's likes.
 public struct FeedRepository: Sendable {
     let database: Database
+    let comments: CommentRepository
+    let likes: CommentLikes
 
-    public init(database: Database) {
+    public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
+        comments = CommentRepository(database: database, cache: cache)
+        likes = CommentLikes(database: database)
     }
 
     /// The category order a feed walk uses; frozen into its cursor so later pages keep it while the viewer clicks.
@@ -22,63 +26,150 @@ public struct FeedRepository: Sendable {
     }
 
     /// Where a walk stopped: the segment (a category index, or `categories.count` for the rest) and the last row.
-    struct Position {
+    struct Position: Equatable {
         var segment: Int
         var createdAt: String?
         var id: String?
+
+        /// Before the first review: a key every review sorts under.
+        static let start = Position(segment: 0, createdAt: "9999-12-31 00:00:00+00", id: "~")
+    }
+
+    /// A walk and what is set into it: reviews pinned to places among the first `FeedPlan.pinnedReach` (cold start's
+    /// page, exploration), left out of the walk wherever it meets them.
+    public struct Plan: Sendable {
+        public var ordering: Ordering
+        /// Place in the feed (from 0) → review id.
+        public var pinned: [Int: String]
+        /// The places whose pinned review is there to explore its category.
+        public var exploring: Set<Int>
+        /// How many places earlier pages filled.
+        var offset: Int
+        var position: Position
+
+        public init(ordering: Ordering, pinned: [Int: String] = [:], exploring: Set<Int> = []) {
+            self.ordering = ordering
+            self.pinned = pinned
+            self.exploring = exploring
+            offset = 0
+            position = .start
+        }
     }
 
     static let list = "feed"
     /// The most categories a walk orders by interest (the rest come newest first): bounds a cursor's size and a
     /// page's work (one index scan per category it passes through).
     public static let maxCategories = 20
+    /// Pinned reviews sit among the first this many places.
+    public static let pinnedReach = 10
 
     public struct Result: Sendable {
         /// The page's visible reviews in feed order, `liked` set for the viewer.
         public var items: [CommentView]
         public var nextCursor: String?
         public var ordering: Ordering
+        /// The categories of this page's reviews shown to explore, in page order.
+        public var explored: [CommentView.CategoryRef]
         /// The names of the ordering's categories that still exist, by id: read for a page from a cursor (a first
         /// page's caller has them with the interests it ordered by); empty otherwise.
         public var names: [String: String]
     }
 
-    /// One page in feed order, in one statement; `viewerID` is whose likes `liked` shows (nobody's for nil).
-    public func page(ordering: Ordering, cursor: Cursor?, limit: Int, viewerID: String?) async throws -> Result {
-        // The API's limits are at most 100; the statement's scans stop at that and one more.
-        let limit = min(limit, FeedStatements.Page.maxRows - 1)
-        var ordering = ordering
-        var position = Position(segment: 0)
-        if let cursor { (ordering, position) = try Self.decode(cursor) }
+    /// The first page of a plan.
+    public func page(plan: Plan, limit: Int, viewerID: String?) async throws -> Result {
+        try await page(plan, limit: limit, viewerID: viewerID, names: false)
+    }
+
+    /// A later page.
+    public func page(cursor: Cursor, limit: Int, viewerID: String?) async throws -> Result {
+        try await page(try Self.decode(cursor), limit: limit, viewerID: viewerID, names: true)
+    }
+
+    /// One page: the pinned reviews whose places fall on it, the walk's next rows in the other places (the walk
+    /// reads past pinned reviews without showing them, so none appears twice).
+    func page(_ plan: Plan, limit: Int, viewerID: String?, names: Bool) async throws -> Result {
+        // The API's limits are at most 100; the statement's scans stop at that, the pinned, and one more.
+        let limit = min(limit, FeedStatements.Page.maxRows - 1 - Self.pinnedReach)
+        let places = plan.offset..<(plan.offset + limit)
+        let pinnedHere = places.compactMap { plan.pinned[$0] }
+        let excluded = Set(plan.pinned.values)
+        let wanted = limit - pinnedHere.count
         let rows = try await database.forReads.run(
             FeedStatements.Page(
-                clicked: ordering.categories.map(\.id), segment: position.segment, createdAt: position.createdAt,
-                id: position.id, limit: limit + 1, viewerID: viewerID, names: cursor != nil))
-        let page = rows.compactMap(\.item).sorted { $0.position < $1.position }
+                clicked: plan.ordering.categories.map(\.id), segment: plan.position.segment,
+                createdAt: plan.position.createdAt, id: plan.position.id, limit: wanted + excluded.count + 1,
+                viewerID: viewerID, names: names))
+        let walked = rows.compactMap(\.item).sorted { $0.position < $1.position }
+        var taken: [FeedStatements.Item] = []
+        var last: FeedStatements.Item? = nil
+        for item in walked where taken.count < wanted {
+            last = item
+            if !excluded.contains(item.view.id) { taken.append(item) }
+        }
+        let walkMore =
+            rows.first?.more == true
+            || walked.drop(while: { $0.position <= (last?.position ?? 0) }).contains { !excluded.contains($0.view.id) }
+        var pinnedViews: [String: CommentView] = [:]
+        if !pinnedHere.isEmpty {
+            let views = try await likes.mark(try await comments.views(ids: pinnedHere), viewerID: viewerID)
+            pinnedViews = Dictionary(views.map { ($0.id, $0) }) { a, _ in a }
+        }
+        var items: [CommentView] = []
+        var explored: [CommentView.CategoryRef] = []
+        var queue = taken[...]
+        for place in places {
+            if let id = plan.pinned[place] {
+                guard let view = pinnedViews[id] else { continue }
+                items.append(view)
+                if plan.exploring.contains(place), !explored.contains(where: { $0.id == view.store.category.id }) {
+                    explored.append(view.store.category)
+                }
+            } else if let item = queue.popFirst(), item.shown {
+                items.append(item.view)
+            }
+        }
         var next: String? = nil
-        if rows.first?.more == true, let last = page.last {
-            next =
-                Cursor(
-                    list: Self.list,
-                    keys: [String(last.segment), last.createdAtKey, last.view.id]
-                        + ordering.categories.map { "\($0.id)|\($0.score)" }
-                ).token
+        let pinnedLater = plan.pinned.keys.contains { $0 >= places.upperBound }
+        if walkMore || pinnedLater {
+            var after = plan
+            after.offset = places.upperBound
+            if let last {
+                after.position = Position(segment: last.segment, createdAt: last.createdAtKey, id: last.view.id)
+            }
+            next = Self.encode(after)
         }
         return Result(
-            items: page.filter(\.shown).map(\.view), nextCursor: next, ordering: ordering,
+            items: items, nextCursor: next, ordering: plan.ordering, explored: explored,
             names: rows.first?.names ?? [:])
     }
 
-    /// The cursor: segment, created_at, id of the last row, then the frozen order as `id|score`, at most
-    /// `maxCategories` distinct categories; anything else is 400 `invalid_cursor`.
-    static func decode(_ cursor: Cursor) throws -> (Ordering, Position) {
+    static func encode(_ plan: Plan) -> String {
+        var keys = [String(plan.position.segment), plan.position.createdAt ?? "", plan.position.id ?? ""]
+        keys += plan.ordering.categories.map { "\($0.id)|\($0.score)" }
+        if plan.offset < pinnedReach || !plan.pinned.isEmpty {
+            keys.append("@\(plan.offset)")
+            keys += plan.pinned.sorted { $0.key < $1.key }.map {
+                "\($0.key)\(plan.exploring.contains($0.key) ? "*" : "!")\($0.value)"
+            }
+        }
+        return Cursor(list: list, keys: keys).token
+    }
+
+    /// The cursor: segment, created_at, id of the last row walked; then the frozen order as `id|score` (at most
+    /// `maxCategories` distinct categories); then, when anything is pinned or may be, `@offset` and the pinned as
+    /// `place!id` (`place*id` when exploring; places below `pinnedReach`). Anything else is 400 `invalid_cursor`.
+    static func decode(_ cursor: Cursor) throws -> Plan {
         let invalid = CursorError.notIssued
-        let count = cursor.keys.count - 3
-        guard cursor.list == list, (0...maxCategories).contains(count) else { throw invalid }
+        guard cursor.list == list, cursor.keys.count >= 3 else { throw invalid }
+        let tail = cursor.keys.dropFirst(3)
+        let orderKeys = tail.prefix { !$0.hasPrefix("@") }
+        let pinKeys = tail.dropFirst(orderKeys.count)
+        let count = orderKeys.count
+        guard (0...maxCategories).contains(count) else { throw invalid }
         let head = try Cursor(list: list, keys: Array(cursor.keys.prefix(3)))
             .keys(for: list, [.integer(0...count), .timestamp, .id])
         var categories: [(id: String, score: Double)] = []
-        for entry in cursor.keys.dropFirst(3) {
+        for entry in orderKeys {
             let parts = entry.split(separator: "|", maxSplits: 1).map(String.init)
             guard parts.count == 2, Cursor.check(parts[0], .id), Cursor.check(parts[1], .number),
                 let score = Double(parts[1]),
@@ -86,6 +177,23 @@ public struct FeedRepository: Sendable {
             else { throw invalid }
             categories.append((parts[0], score))
         }
-        return (Ordering(categories: categories), Position(segment: Int(head[0])!, createdAt: head[1], id: head[2]))
+        var plan = Plan(ordering: Ordering(categories: categories))
+        plan.position = Position(segment: Int(head[0])!, createdAt: head[1], id: head[2])
+        plan.offset = pinnedReach
+        if let first = pinKeys.first {
+            guard let offset = Int(first.dropFirst()), (0...10_000).contains(offset), pinKeys.count <= pinnedReach + 1
+            else { throw invalid }
+            plan.offset = offset
+            for entry in pinKeys.dropFirst() {
+                let digits = entry.prefix { $0.isASCII && $0.isNumber }
+                let rest = entry.dropFirst(digits.count)
+                guard let place = Int(digits), (0..<pinnedReach).contains(place), let mark = rest.first,
+                    mark == "!" || mark == "*", Cursor.check(String(rest.dropFirst()), .id), plan.pinned[place] == nil
+                else { throw invalid }
+                plan.pinned[place] = String(rest.dropFirst())
+                if mark == "*" { plan.exploring.insert(place) }
+            }
+        }
+        return plan
     }
 }

@@ -32,8 +32,9 @@ enum FeedStatements {
     /// `comment_likes_user` as `CommentLikes.mark` does, not a probe per row). Whether the walk found more than the page, and the category names,
     /// come on every row; a page that walked nothing is one row of those alone (NULL comment columns and position).
     struct Page: PostgresPreparedStatement {
-        /// The most rows a walk may want: a page of the API's largest limit (100) and one more.
-        static let maxRows = 101
+        /// The most rows a walk may want: a page of the API's largest limit (100), the pinned reviews it reads past
+        /// (`FeedRepository.pinnedReach`) and one more.
+        static let maxRows = 111
         static let name = "feed_page"
         static let sql = """
             WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (

@@ -23,7 +23,8 @@ public struct InterestRepository: Sendable {
 
     /// Counts `viewer` opening review `commentID` at `now`, in one statement: the open is recorded unless the
     /// viewer's last counted open of it was under ten seconds ago, and then the category's score is decayed to
-    /// `now` and incremented. Row locks serialise concurrent opens, so none is lost or counted twice.
+    /// `now` and incremented. Row locks serialise concurrent opens, so none is lost or counted twice. A review of a
+    /// category shown to this viewer to explore in the last day counts as that showing's click, once.
     /// Returns whether it counted.
     @discardableResult
     public func recordOpen(viewer: String, commentID: String, at now: Date) async throws -> Bool {
@@ -52,10 +53,20 @@ public struct InterestRepository: Sendable {
                     score_at = greatest(i.score_at, EXCLUDED.score_at),
                     clicks = i.clicks + 1
                 RETURNING 1
+            ), explored AS (
+                UPDATE viewer_explore e SET clicked = e.clicked + 1, pending_at = NULL, updated_at = $3
+                FROM review r
+                WHERE e.viewer = $1 AND e.category_id = r.category_id AND EXISTS (SELECT 1 FROM opened)
+                    AND e.pending_at > $3 - interval '1 day'
+                RETURNING e.category_id
+            ), explored_everyone AS (
+                INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
+                SELECT category_id, $6, 0, 1 FROM explored
+                ON CONFLICT (category_id, shard) DO UPDATE SET clicked = g.clicked + 1
             )
             SELECT count(*)::int FROM counted
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8, .int2]
 
         var viewer: String
         var commentID: String
@@ -63,12 +74,13 @@ public struct InterestRepository: Sendable {
         var halfLife: Double
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
+            var bindings = PostgresBindings(capacity: 6)
             bindings.append(viewer)
             bindings.append(commentID)
             bindings.append(at)
             bindings.append(InterestRepository.dedupeWindow)
             bindings.append(halfLife)
+            bindings.append(Int16(Exploration.shard(viewer)))
             return bindings
         }
 

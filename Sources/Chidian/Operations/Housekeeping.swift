@@ -57,8 +57,15 @@ public enum Housekeeping {
             report.visitorOpens = try await count(
                 """
                 WITH gone AS (DELETE FROM viewer_opens
-                              WHERE viewer LIKE 'v:%' AND opened_at < now() - interval '90 days' RETURNING 1)
-                SELECT count(*)::int FROM gone
+                              WHERE viewer LIKE 'v:%' AND opened_at < now() - interval '90 days' RETURNING 1),
+                    stores AS (DELETE FROM viewer_store_opens
+                              WHERE viewer LIKE 'v:%' AND opened_at < now() - interval '90 days' RETURNING 1),
+                    pairs AS (DELETE FROM viewer_covisits
+                              WHERE viewer LIKE 'v:%' AND at < now() - interval '90 days' RETURNING 1),
+                    explored AS (DELETE FROM viewer_explore
+                              WHERE viewer LIKE 'v:%' AND updated_at < now() - interval '90 days' RETURNING 1)
+                SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FROM stores) + (SELECT count(*) FROM pairs)
+                    + (SELECT count(*) FROM explored)::int
                 """)
             let hashes = try await connection.rows(
                 """

@@ -13,6 +13,8 @@ struct PickCandidates: Sendable {
         var skip: [String]
         /// A signed-in viewer's id: stores they reviewed in the last 30 days are left out.
         var reviewerID: String?
+        /// The viewer's interest key: stores that viewers of their recent stores also opened rank higher.
+        var viewerKey: String? = nil
         var now: Date
     }
 
@@ -26,6 +28,8 @@ struct PickCandidates: Sendable {
         var distance: Double?
         /// The viewer favorited it.
         var favorited: Bool
+        /// Viewers it shares with the viewer's recent and favorite stores.
+        var covisits: Int = 0
     }
 
     /// How many qualifying stores ranking looks at: the nearest with a position (a KNN scan of the GiST index
@@ -41,6 +45,20 @@ struct PickCandidates: Sendable {
         let since = rules.now.addingTimeInterval(-Self.reviewedWithin)
         let rows = try await database.forReads.query(
             """
+            WITH seeds AS (
+                (SELECT o.store_id FROM viewer_store_opens o WHERE o.viewer = \(rules.viewerKey)::text
+                 ORDER BY o.opened_at DESC LIMIT \(StoreFeed.seeds))
+                UNION
+                (SELECT f.store_id FROM favorites f WHERE f.user_id = \(rules.reviewerID)::text
+                 ORDER BY f.created_at DESC LIMIT \(StoreFeed.seeds))
+            ), related AS (
+                SELECT x.other_id AS id, sum(x.viewers)::int AS covisits
+                FROM seeds s CROSS JOIN LATERAL (
+                    SELECT c.other_id, c.viewers FROM store_covisits c WHERE c.store_id = s.store_id
+                    ORDER BY c.viewers DESC, c.other_id DESC LIMIT \(StoreFeed.perSeed)) x
+                GROUP BY x.other_id
+            )
+            SELECT p.*, coalesce(r.covisits, 0) FROM (
             SELECT s.id, s.category_id, s.rating_score, s.favorite_count,
                 CASE WHEN \(lat)::float8 IS NULL THEN NULL ELSE ST_Distance(s.location,
                     ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) END,
@@ -62,13 +80,14 @@ struct PickCandidates: Sendable {
                     ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography END,
                 CASE WHEN \(lat)::float8 IS NULL THEN s.id END DESC
             LIMIT \(Self.limit)
+            ) p LEFT JOIN related r ON r.id = p.id
             """)
         return try rows.map { row in
-            let (id, category, score, favorites, distance, favorited) = try row.decodeAll(
-                (String, String, Double, Int, Double?, Bool).self)
+            let (id, category, score, favorites, distance, favorited, covisits) = try row.decodeAll(
+                (String, String, Double, Int, Double?, Bool, Int).self)
             return Candidate(
                 id: id, categoryID: category, ratingScore: score, favoriteCount: favorites, distance: distance,
-                favorited: favorited)
+                favorited: favorited, covisits: covisits)
         }
     }
 }

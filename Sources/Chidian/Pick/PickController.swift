@@ -82,12 +82,12 @@ struct PickController {
         let found = try await candidates.read(
             .init(
                 near: question.near, maxPrice: question.maxPrice, categoryID: question.categoryID,
-                skip: question.skip, reviewerID: viewer.user?.id, now: now))
+                skip: question.skip, reviewerID: viewer.user?.id, viewerKey: viewer.interestKey, now: now))
         guard !found.isEmpty else { throw PlaceError.nothingToPick }
-        var known: [InterestRepository.Interest] = []
-        if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
+        let state = try await interests.state(viewer: viewer.interestKey, at: now)
         let ranking = PickRanking(
-            interests: PickRanking.weights(known), radius: question.near.map { Double($0.radius) })
+            interests: PickRanking.weights(state.interests), radius: question.near.map { Double($0.radius) },
+            unshown: state.isCold ? state.arms : state.unshown())
         let (ranked, explored) = ranking.choose(found, using: &generator)
         let views = try await stores.views(ids: ranked.map { $0.id }, viewer: viewer.user).map {
             $0.measured(from: question.near?.point)

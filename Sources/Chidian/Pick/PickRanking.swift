@@ -8,6 +8,8 @@ struct PickRanking {
     /// Category id → interest weight in 0...1 (the viewer's top category is 1).
     var interests: [String: Double]
     var radius: Double?
+    /// Categories the viewer has not shown, with their exploration counts: what the bandit explores.
+    var unshown: [Exploration.Arm] = []
 
     /// The share of calls that explore when two or more stores qualify.
     static let exploration = 0.3
@@ -20,10 +22,14 @@ struct PickRanking {
         score += candidate.ratingScore - 3.5
         score += 0.2 * log1p(Double(candidate.favoriteCount))
         if let distance = candidate.distance, let radius, radius > 0 { score += 1 - min(1, distance / radius) }
+        score += 0.5 * log1p(Double(candidate.covisits))
         return score
     }
 
-    /// The chosen store first, then the alternatives (up to `count` in all, distinct), and whether it explored.
+    /// The chosen store first, then the alternatives (up to `count` in all, distinct), and whether the first
+    /// explored. On some calls (`exploration`) the first is the best store of a category the bandit picked among
+    /// those the viewer has not shown (any other store when there is no such category); the last alternative
+    /// always is, when one qualifies, so a viewer always sees something beyond their habits.
     func choose<G: RandomNumberGenerator>(
         _ candidates: [PickCandidates.Candidate], count: Int = 3, using generator: inout G
     ) -> (ranked: [PickCandidates.Candidate], explored: Bool) {
@@ -33,11 +39,22 @@ struct PickRanking {
         }
         keyed.sort { $0.1 > $1.1 }
         var ranked = keyed.map(\.0)
+        let present = Set(ranked.map(\.categoryID))
+        let arms = unshown.filter { present.contains($0.categoryID) }
+        // The bandit's category, best store first; nil when every qualifying category is one the viewer knows.
+        let explore = Exploration.choose(arms, count: 1, using: &generator).first
         var explored = false
         if ranked.count >= 2, Double.random(in: 0..<1, using: &generator) < Self.exploration {
-            let index = Int.random(in: 1..<ranked.count, using: &generator)
+            let index =
+                explore.flatMap { category in ranked.firstIndex { $0.categoryID == category } }
+                ?? Int.random(in: 1..<ranked.count, using: &generator)
             ranked.insert(ranked.remove(at: index), at: 0)
             explored = true
+        } else if let explore, ranked.count > count,
+            !ranked.prefix(count).contains(where: { $0.categoryID == explore }),
+            let index = ranked.firstIndex(where: { $0.categoryID == explore })
+        {
+            ranked.insert(ranked.remove(at: index), at: count - 1)
         }
         return (Array(ranked.prefix(count)), explored)
     }

@@ -7,10 +7,24 @@ import NIOCore
 struct StoresController {
     let stores: StoreRepository
     let categories: CategoryRepository
+    /// Opening a store teaches the recommender (its category, and "also viewed").
+    let signals: InterestSignals?
+    let clock: @Sendable () -> Date
 
-    init(database: Database, cache: ReadCache? = nil) {
+    init(
+        database: Database, cache: ReadCache? = nil, signals: InterestSignals? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         stores = StoreRepository(database: database, cache: cache)
         categories = CategoryRepository(database: database, cache: cache)
+        self.signals = signals
+        self.clock = clock
+    }
+
+    /// Counts `viewer` opening a live store (`?track=false` opts out), for the API and the web client alike.
+    func opened(_ storeID: String, viewer: Viewer, track: Bool = true) async {
+        guard track else { return }
+        await signals?.record(.storeOpened, viewer: viewer, storeID: storeID, at: clock())
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -144,11 +158,14 @@ struct StoresController {
     @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let id = try context.parameters.require("id")
         let viewer = context.viewer.user
+        let track = request.uri.queryParameters["track"] != "false"
         guard stores.cache != nil else {
             let view = try await stores.requireView(id: id, viewer: viewer)
+            await opened(id, viewer: context.viewer, track: track)
             return try CacheableJSON(rendering: view, etag: Versioning.tag(view.version), shared: viewer == nil)
         }
         let entry = try await stores.sharedEntry(id: id)
+        await opened(id, viewer: context.viewer, track: track)
         let etag = Versioning.tag(entry.value.version)
         guard let viewer else {
             return CacheableJSON(body: ByteBuffer(bytes: entry.currentJSON), etag: etag, shared: true)

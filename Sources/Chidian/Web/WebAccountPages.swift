@@ -29,7 +29,8 @@ struct WebAccountPages {
         let fields = try await WebForm.read(request, context: context)
         do {
             let session = try await accounts.signIn(
-                name: fields["name"], password: fields["password"], address: context.clientAddress)
+                name: fields["name"], password: fields["password"], address: context.clientAddress,
+                visitor: AccountsController.visitor(context.viewer))
             return signedIn(session, context: context, next: fields["next"])
         } catch let error as any DomainError {
             return form("login", context: context, next: fields["next"], name: fields["name"], error: error)
@@ -40,7 +41,8 @@ struct WebAccountPages {
         let fields = try await WebForm.read(request, context: context)
         do {
             let session = try await accounts.signUp(
-                name: fields["name"], password: fields["password"], role: fields["role"] ?? "user")
+                name: fields["name"], password: fields["password"], role: fields["role"] ?? "user",
+                visitor: AccountsController.visitor(context.viewer))
             return signedIn(session, context: context, next: fields["next"])
         } catch let error as any DomainError {
             return form("register", context: context, next: fields["next"], name: fields["name"], error: error)

@@ -19,6 +19,8 @@ struct WebController {
     let search: SearchController
     let users: UserRepository
     let sessions: SessionRepository
+    let favorites: FavoritesController
+    let recommend: RecommendController
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("/", use: home)
@@ -49,10 +51,17 @@ struct WebController {
         let language = context.web?.language ?? .zh
         let page = try PageRequest(request)
         async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
-        let featured = try await feed.featuredPage(viewer: context.viewer, page: page)
+        async let forYou =
+            page.cursor == nil ? recommend.forYou(viewer: context.viewer, near: nil, limit: 10) : []
+        var generator = SystemRandomNumberGenerator()
+        let featured = try await feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
         let model: [String: Any] = [
             "promoted": try await promoted.map { StoreCardModel($0, language: language) },
             "hasPromoted": try await !promoted.isEmpty,
+            "forYou": try await forYou.map { StoreCardModel($0, language: language) },
+            "hasForYou": try await !forYou.isEmpty,
+            "explored": featured.personalization.explore.map { ["id": $0.id, "name": $0.name] },
+            "hasExplored": !featured.personalization.explore.isEmpty,
             "comments": featured.items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "interests": featured.personalization.categories.map { ["id": $0.id, "name": $0.name] },
             "hasInterests": !featured.personalization.categories.isEmpty,
@@ -67,6 +76,8 @@ struct WebController {
         let language = context.web?.language ?? .zh
         let id = try context.parameters.require("id")
         let view = try await stores.requireView(id: id, viewer: context.viewer.user)
+        await storesAPI.opened(id, viewer: context.viewer)
+        let alsoViewed = try await recommend.alsoViewed(storeID: id, limit: 10, viewer: context.viewer)
         let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
         let sort = CommentSort(rawValue: sortName) ?? .newest
         let list = try await comments.comments.storeComments(
@@ -77,6 +88,8 @@ struct WebController {
             "store": StorePageModel(view, language: language),
             "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "hasComments": !items.isEmpty,
+            "alsoViewed": alsoViewed.map { StoreCardModel($0, language: language) },
+            "hasAlsoViewed": !alsoViewed.isEmpty,
             "sorts": [CommentSort.newest, .rating, .helpful].map { option in
                 [
                     "href": "\(path)?sort=\(option.rawValue)",
@@ -193,14 +206,14 @@ struct WebController {
     @Sendable func favorite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let id = try context.parameters.require("id")
-        try await stores.favorite(storeID: id, userID: try context.requireUser().id)
+        try await favorites.set(true, storeID: id, viewer: context.viewer, user: try context.requireUser())
         return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
     }
 
     @Sendable func unfavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let id = try context.parameters.require("id")
-        try await stores.unfavorite(storeID: id, userID: try context.requireUser().id)
+        try await favorites.set(false, storeID: id, viewer: context.viewer, user: try context.requireUser())
         return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
     }
 
@@ -241,7 +254,8 @@ struct WebController {
     func setLike(_ on: Bool, request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let id = try context.parameters.require("id")
-        try await comments.likes.set(on, commentID: id, userID: try context.requireUser().id)
+        _ = try context.requireUser()
+        try await comments.setLike(on, commentID: id, viewer: context.viewer)
         return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/comments/\(Self.escapePath(id))")
     }
 

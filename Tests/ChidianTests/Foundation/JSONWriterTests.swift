@@ -111,7 +111,9 @@ import Testing
     @Test func aFeedPageReadsBackTheSame() throws {
         let page = FeedController.FeedPage(
             items: [Self.comment(rating: 2, seconds: 1_234_567_890)], nextCursor: nil,
-            personalization: .init(categories: [.init(id: "c_1", name: Self.awkward, score: 2.718281828459045)]))
+            personalization: .init(
+                categories: [.init(id: "c_1", name: Self.awkward, score: 2.718281828459045)],
+                explore: [.init(id: "c_2", name: Self.awkward)], coldStart: true))
         // MUT
         let (written, encoded) = try Self.sameJSON(page)
         // validate

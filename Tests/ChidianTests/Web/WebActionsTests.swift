@@ -17,15 +17,17 @@ import Testing
                 app, name: "兰州拉面", categoryID: noodles, managerID: world.manager.id)
             var hotpot: [String] = []
             for i in 0..<3 { hotpot.append(try await world.review(4, "锅底\(i)")["id"] as! String) }
-            _ = try await world.review(3, "拉面", storeID: shop)  // the newest, first for a viewer without clicks
+            _ = try await world.review(3, "拉面", storeID: shop)
             let browser = WebBrowser(client)
-            let before = try await browser.get("/").text
-            #expect(before.firstRange(of: "兰州拉面")!.lowerBound < before.firstRange(of: "锅底")!.lowerBound)
+            // The featured section (猜你喜欢 above it names stores too).
+            func featured(_ page: String) -> Substring { page[page.firstRange(of: "id=\"featured\"")!.lowerBound...] }
+            let before = featured(try await browser.get("/").text)
+            #expect(before.contains("兰州拉面") && before.contains("锅底0") && !before.contains("class=\"chip\""))
             #expect(browser.cookie("chidian_visitor") != nil)
             // MUT: the visitor opens three hot-pot reviews
             for id in hotpot { #expect(try await browser.get("/comments/\(id)").status == .ok) }
             // validate
-            let after = try await browser.get("/").text
+            let after = featured(try await browser.get("/").text)
             #expect(after.contains("<li class=\"chip\">火锅</li>"))
             #expect(after.firstRange(of: "锅底")!.lowerBound < after.firstRange(of: "兰州拉面")!.lowerBound)
             let visitor = try #require(browser.cookie("chidian_visitor"))

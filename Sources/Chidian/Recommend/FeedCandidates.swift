@@ -1,0 +1,93 @@
+import Foundation
+import PostgresNIO
+
+/// Reviews the feed sets into its first places: cold start's candidates and one review per explored category.
+struct FeedCandidates: Sendable {
+    let database: Database
+
+    /// How many of each category's newest reviews cold start weighs (without `near`).
+    static let perCategory = 8
+    /// With `near`: the nearest stores, and each one's newest reviews.
+    static let nearStores = 60
+    static let perStore = 3
+
+    /// A recent review with what cold start ranks it by.
+    struct Review: Sendable, Equatable {
+        var id: String
+        var categoryID: String
+        var likes: Int
+        var rating: Int
+        var ageDays: Double
+        var storeRating: Double
+        var distance: Double?
+    }
+
+    /// Without `near`, each category's newest reviews (one index range per category); with it, the newest
+    /// reviews of the nearest live stores within the radius (a KNN scan, then one range per store).
+    func coldStart(near: NearQuery?, at now: Date) async throws -> [Review] {
+        let rows: [PostgresRow]
+        if let near {
+            rows = try await database.forReads.query(
+                """
+                SELECT x.id, x.category_id, x.like_count, x.rating,
+                    greatest(0, extract(epoch FROM \(now)::timestamptz - x.created_at) / 86400)::float8,
+                    s.rating_score, s.meters
+                FROM (
+                    SELECT t.id, t.rating_score, ST_Distance(t.location, p.point, false) AS meters
+                    FROM stores t, (SELECT ST_SetSRID(ST_MakePoint(\(near.point.lng)::float8,
+                        \(near.point.lat)::float8), 4326)::geography AS point) p
+                    WHERE t.archived_at IS NULL
+                        AND ST_DWithin(t.location, p.point, \(Double(near.radius))::float8, false)
+                    ORDER BY t.location <-> p.point
+                    LIMIT \(Self.nearStores)
+                ) s CROSS JOIN LATERAL (
+                    SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at FROM comments c
+                    WHERE c.store_id = s.id AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(Self.perStore)
+                ) x
+                """)
+        } else {
+            rows = try await database.forReads.query(
+                """
+                SELECT x.id, x.category_id, x.like_count, x.rating,
+                    greatest(0, extract(epoch FROM \(now)::timestamptz - x.created_at) / 86400)::float8,
+                    s.rating_score, NULL::float8
+                FROM categories k CROSS JOIN LATERAL (
+                    SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at, c.store_id FROM comments c
+                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(Self.perCategory)
+                ) x JOIN stores s ON s.id = x.store_id
+                """)
+        }
+        return try rows.map { row in
+            let (id, category, likes, rating, age, storeRating, distance) = try row.decodeAll(
+                (String, String, Int, Int, Double, Double, Double?).self)
+            return Review(
+                id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
+                distance: distance)
+        }
+    }
+
+    /// For each category in order, its best recent review (most liked and best rated among its 20 newest) not in
+    /// `excluding`; categories without one are left out.
+    func explore(categories: [String], excluding: [String]) async throws -> [(category: String, review: String)] {
+        guard !categories.isEmpty else { return [] }
+        return try await database.forReads.query(
+            """
+            SELECT k.id, x.id
+            FROM unnest(\(categories)::text[]) WITH ORDINALITY AS k (id, n) CROSS JOIN LATERAL (
+                SELECT y.id FROM (
+                    SELECT c.id, c.like_count, c.rating, c.created_at FROM comments c
+                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                        AND NOT (c.id = ANY(\(excluding)::text[]))
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT 20) y
+                ORDER BY ln(1 + y.like_count) + 0.5 * y.rating DESC, y.created_at DESC, y.id DESC LIMIT 1
+            ) x
+            ORDER BY k.n
+            """
+        ).map { row in
+            let (category, review) = try row.decodeAll((String, String).self)
+            return (category, review)
+        }
+    }
+}

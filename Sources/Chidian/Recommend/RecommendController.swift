@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Store recommendations: "also viewed" on a store, and 猜你喜欢 for the viewer.
+struct RecommendController {
+    let stores: StoreRepository
+    let visits: StoreVisits
+    let storeFeed: StoreFeed
+    let interests: InterestRepository
+    let clock: @Sendable () -> Date
+
+    init(database: Database, cache: ReadCache?, interests: InterestRepository, clock: @escaping @Sendable () -> Date) {
+        stores = StoreRepository(database: database, cache: cache)
+        visits = StoreVisits(database: database)
+        storeFeed = StoreFeed(database: database)
+        self.interests = interests
+        self.clock = clock
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("stores/:id/also-viewed", use: alsoViewedRoute)
+        group.get("feed/stores", use: forYouRoute)
+    }
+
+    struct StoreList: Encodable, Sendable {
+        var items: [StoreView]
+    }
+
+    static func limit(_ request: Request) throws -> Int {
+        try PageRequest(request, defaultLimit: 10, maxLimit: 50).limit
+    }
+
+    @Sendable func alsoViewedRoute(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        StoreList
+    > {
+        let id = try context.parameters.require("id")
+        return JSONResponse(
+            StoreList(items: try await alsoViewed(storeID: id, limit: try Self.limit(request), viewer: context.viewer)))
+    }
+
+    /// Stores viewers of this one also opened (404 `store_not_found` for an unknown or archived store).
+    func alsoViewed(storeID: String, limit: Int, viewer: Viewer) async throws -> [StoreView] {
+        guard PlausibleID.check(storeID), try await stores.view(id: storeID, viewer: nil) != nil else {
+            throw StoreError.notFound(id: storeID)
+        }
+        let ids = try await visits.alsoViewed(storeID: storeID, limit: limit)
+        return try await stores.views(ids: ids, viewer: viewer.user).filter { $0.id != storeID }
+    }
+
+    @Sendable func forYouRoute(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<StoreList> {
+        let query = request.uri.queryParameters
+        let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
+        let items = try await forYou(viewer: context.viewer, near: near, limit: try Self.limit(request))
+        return JSONResponse(StoreList(items: items), headers: [.cacheControl: "private, no-store"])
+    }
+
+    /// 猜你喜欢 for the viewer (or nobody), nearest-aware when `near` is given.
+    func forYou(viewer: Viewer, near: NearQuery?, limit: Int) async throws -> [StoreView] {
+        let now = clock()
+        var known: [InterestRepository.Interest] = []
+        if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
+        let weights = PickRanking.weights(known)
+        let top = known.prefix(5).map(\.categoryID)
+        let found = try await storeFeed.candidates(
+            viewer: viewer.interestKey, userID: viewer.user?.id, categories: top, near: near, at: now)
+        let ids = StoreFeed.rank(found, interests: weights, radius: near.map { Double($0.radius) }, limit: limit)
+        return try await stores.views(ids: ids, viewer: viewer.user).map { $0.measured(from: near?.point) }
+    }
+}
+
+extension RecommendController.StoreList: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items"); json.array(items) { json, store in store.write(to: &json) }
+        }
+    }
+}
