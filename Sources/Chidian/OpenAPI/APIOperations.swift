@@ -9,7 +9,7 @@ import OpenAPIKit
 /// its handler can answer (paging, bodies and `If-Match` add theirs). New objects go to `APISchemas.all`.
 public enum APIOperations {
     public static let all: [APIOperation] =
-        operations + accounts + stores + comments + moderation + feed + images + search + pick
+        operations + accounts + stores + comments + moderation + feed + recommendations + images + search + pick
 
     // MARK: Parameters
 
@@ -419,15 +419,37 @@ public enum APIOperations {
             "get", "/v1/feed/featured", id: "featuredFeed", tag: "Feed",
             summary: "Reviews of every store, personalised",
             description: """
-                For a viewer with clicks, reviews of the category with the highest click score come first, then the \
-                next category, and so on; within a category, and for viewers without clicks, newest first; then all \
-                remaining reviews newest first. Scores decay with a configurable half-life (default 7 days). The \
-                ordering (the 20 highest-scoring categories at most; the others count as remaining reviews) is \
-                frozen into the cursor, so later pages continue the first page's order.
+                For a viewer with interests, reviews of the category with the highest score come first, then the \
+                next category, and so on, newest first within a category; then all remaining reviews newest first. \
+                Interests come from opened reviews (1 each), store pages (0.5), favorites (3, −3 when removed), likes \
+                (1.5) and the viewer's own reviews (5★ +2, 4★ +1, 2★ −1.5, 1★ −3), all decaying with a \
+                configurable half-life (`INTEREST_HALF_LIFE_HOURS`). Places 5 and 9 of the first page go to \
+                reviews of categories the viewer has not shown, chosen by Thompson sampling over click-through when \
+                explored; they are listed in `personalization.explore`. A viewer without interests (or nobody) gets \
+                cold start: recent, liked, well-rated reviews, at most 3 of a category among the first 10 when the \
+                data allows, nearest first-ish when `near` is given (`personalization.coldStart: true`). The \
+                ordering (20 categories at most) and the first page's placed reviews are frozen into the cursor: no \
+                review repeats or is skipped across pages. Not cached (`Cache-Control: private, no-store`).
+                """,
+            access: .viewer, parameters: nearParameters,
+            successes: [.init(200, "A page of reviews with the viewer's category scores.", schema: "FeedPage")],
+            problems: [400: ["invalid_near", "invalid_radius"]], paged: true),
+        APIOperation(
+            "get", "/v1/feed/stores", id: "storesForYou", tag: "Feed", summary: "猜你喜欢: stores for the viewer",
+            description: """
+                Stores that viewers of the viewer's recent and favorite stores also opened, the best-rated stores \
+                of the viewer's top categories and the best-rated overall (with `near`, the nearest within the \
+                radius, each with `distanceMeters`), ranked by the viewer's interests, shared viewers, rating, \
+                favorites and distance; the viewer's favorites and stores they reviewed in the last 30 days are left \
+                out; at most 3 of a category among the first 10 when the data allows. Nobody gets popular, well-rated \
+                stores. Not cached.
                 """,
             access: .viewer,
-            successes: [.init(200, "A page of reviews with the viewer's category scores.", schema: "FeedPage")],
-            paged: true),
+            parameters: nearParameters + [
+                query("limit", "How many, 1–50.", schema: APISchemas.int(min: 1, max: 50, default: 10))
+            ],
+            successes: [.init(200, "The stores.", schema: "StoreList")],
+            problems: [400: ["invalid_near", "invalid_radius", "invalid_limit"]]),
         APIOperation(
             "get", "/v1/me/interests", id: "listInterests", tag: "Feed", summary: "The viewer's click interests",
             description: "For a user or an `X-Visitor-Id` visitor; nobody: 401 `login_required`.", access: .viewer,
@@ -439,6 +461,24 @@ public enum APIOperations {
     ]
 
     // MARK: Search
+
+    static let recommendations: [APIOperation] = [
+        APIOperation(
+            "get", "/v1/stores/{id}/also-viewed", id: "alsoViewed", tag: "Stores",
+            summary: "看过这家的人还看了: stores viewers of this one also opened",
+            description: """
+                Live stores opened by viewers (users and visitors) who opened this store within a day of it, most \
+                shared viewers first, then id descending; never the store itself, never an archived store. Kept \
+                per open (a viewer's pair counts once), never recomputed on a request.
+                """,
+            access: .anyone,
+            parameters: [
+                pathID("store", example: "s001"),
+                query("limit", "How many, 1–50.", schema: APISchemas.int(min: 1, max: 50, default: 10)),
+            ],
+            successes: [.init(200, "The stores.", schema: "StoreList")],
+            problems: [400: ["invalid_limit"], 404: ["store_not_found"]])
+    ]
 
     static let search: [APIOperation] = [
         APIOperation(
@@ -480,7 +520,10 @@ public enum APIOperations {
                 price are then left out), in `category` when given, not in `skip`, and not reviewed by the \
                 signed-in viewer in the last 30 days. Ranked by the viewer's interests (the categories they open, \
                 their favorites), the store's rating, favorites and distance, with a random element: where two or \
-                more stores qualify, repeated calls do not always answer the same store (30 % of calls explore). \
+                more stores qualify, repeated calls do not always answer the same store (30 % of calls explore: the \
+                first is then the best store of a category the viewer has not shown, chosen by the feed's bandit). \
+                Stores that viewers of the viewer's recent stores also opened rank higher; the last alternative is \
+                from a category the viewer has not shown when one qualifies. \
                 `reasons` (never empty) say why in the viewer's language (Chinese unless `Accept-Language` prefers \
                 English). Nothing qualifies: 404 `nothing_to_pick`. Not cached (`Cache-Control: private, no-store`).
                 """,

@@ -384,7 +384,24 @@ enum APISchemas {
                     (
                         "personalization",
                         object(
-                            [("categories", list(ref("CategoryScore")))],
+                            [
+                                ("categories", list(ref("CategoryScore"))),
+                                (
+                                    "explore",
+                                    list(
+                                        ref("CategoryRef"),
+                                        description:
+                                            "Categories of this page's reviews shown to explore (the viewer has not opened them)."
+                                    )
+                                ),
+                                (
+                                    "coldStart",
+                                    .boolean(
+                                        description:
+                                            "The first page was arranged for a viewer without history (cold start)."
+                                    )
+                                ),
+                            ],
                             description:
                                 "The viewer's categories with a score above zero, highest first (as of the first page)."
                         )

@@ -121,6 +121,39 @@ import Testing
         }
     }
 
+    /// Issue 30: the last alternative explores a category the viewer has not shown (the bandit's choice), so a
+    /// viewer whose habit outranks everything else still sees something new on every answer.
+    @Test func anAlternativeExploresACategoryTheViewerHasNotShown() async throws {
+        try await TestApp.run { client, app in
+            // setup: four excellent hot-pot stores, one plain dessert shop; the viewer favorites hot pot
+            let manager = try await client.register("Boss", role: "manager")
+            let hotpot = try await StoreFixture.category(app, "火锅")
+            let sweets = try await StoreFixture.category(app, "甜品")
+            let critic = try await client.register("Critic")
+            var hotpots: [String] = []
+            for i in 0..<4 {
+                let id = try await Self.store(client, app, manager, name: "锅\(i)", category: hotpot)
+                try await StoreFixture.review(
+                    app, storeID: id, authorID: critic.id, ratings: Array(repeating: 5, count: 10))
+                hotpots.append(id)
+            }
+            let dessert = try await Self.store(client, app, manager, name: "糖水", category: sweets)
+            try await StoreFixture.review(app, storeID: dessert, authorID: critic.id, ratings: [3])
+            await app.settle()
+            let eater = try await client.register("Eater")
+            _ = try await client.send(.put, "/v1/stores/\(hotpots[0])/favorite", token: eater.token)
+            // MUT
+            var answers: [[String]] = []
+            for _ in 0..<20 {
+                answers.append(
+                    try Self.pickedIDs(try await client.send(.get, "/v1/pick?near=30.659,104.081", token: eater.token)))
+            }
+            // validate: the dessert shop in every answer (first when the call explored, else the last alternative)
+            #expect(answers.allSatisfy { $0.count == 3 && $0.contains(dessert) }, "\(answers)")
+            #expect(answers.contains { $0.last == dessert })
+        }
+    }
+
     @Test func nothingQualifyingIsNotFound() async throws {
         try await TestApp.run { client, app in
             let manager = try await client.register("Boss", role: "manager")
