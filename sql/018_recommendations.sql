@@ -34,21 +34,24 @@ CREATE TABLE store_covisits (
 CREATE INDEX store_covisits_top ON store_covisits (store_id, viewers DESC, other_id DESC);
 CREATE INDEX store_covisits_other ON store_covisits (other_id);
 
--- Exploration per viewer and category: how often the feed showed the category to explore and how often the
--- viewer then opened one of its reviews (a click within a day of being shown counts once per showing).
+-- Click-through per viewer and category on the feed's first ten places: places shown and reviews then opened
+-- (within a day of the showing, never more than shown), both decayed with the interest half-life as of
+-- `updated_at`, so old evidence fades and a viewer whose taste moved is explored again. `exploring`: the last
+-- showing was to explore (everyone's counts below take those only).
 CREATE TABLE viewer_explore (
     viewer       text NOT NULL CHECK (viewer ~ '^[uv]:'),
     category_id  text NOT NULL REFERENCES categories (id) ON DELETE CASCADE,
-    shown        integer NOT NULL CHECK (shown >= 0),
-    clicked      integer NOT NULL CHECK (clicked >= 0),
-    -- The last showing not yet clicked; NULL once clicked.
+    shown        double precision NOT NULL CHECK (shown >= 0),
+    clicked      double precision NOT NULL CHECK (clicked >= 0),
+    exploring    boolean NOT NULL,
+    -- The last showing: opens within a day of it count.
     pending_at   timestamptz,
     -- The last showing or click: visitors' rows idle 90 days go (housekeeping).
     updated_at   timestamptz NOT NULL,
     PRIMARY KEY (viewer, category_id)
 );
 
--- The same counts over every viewer, split in 16 shards so concurrent feeds do not queue on one row; read summed.
+-- Showings to explore and their clicks over every viewer (undecayed), split in 16 shards so concurrent feeds do not queue on one row; read summed.
 CREATE TABLE category_explore (
     category_id  text NOT NULL REFERENCES categories (id) ON DELETE CASCADE,
     shard        smallint NOT NULL CHECK (shard BETWEEN 0 AND 15),

@@ -4,8 +4,8 @@ import Chidian
 struct EvalRecommenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval-recommender",
-        abstract: "Simulate viewers and compare the feed's recommender with newest-first, popularity and raw counts.",
-        discussion: "Prints the Markdown table kept in docs/RECOMMENDER.md. Deterministic for a given --seed.")
+        abstract: "Simulate viewers, compare recommender policies under two click models and choose the defaults.",
+        discussion: "Prints the Markdown tables kept in docs/RECOMMENDER.md. Deterministic for a given --seed.")
 
     @Option(help: "Simulated viewers.") var viewers = 400
     @Option(help: "Simulated days.") var days = 70
@@ -16,6 +16,6 @@ struct EvalRecommenderCommand: AsyncParsableCommand {
         eval.viewers = viewers
         eval.days = days
         eval.seed = seed
-        print(eval.markdown())
+        print(eval.report().markdown)
     }
 }

@@ -12,7 +12,8 @@ struct FeedController {
     let explorePlaces: [Int]
 
     init(
-        database: Database, cache: ReadCache?, interests: InterestRepository, explorePlaces: Int = 2,
+        database: Database, cache: ReadCache?, interests: InterestRepository,
+        explorePlaces: Int = FeedPlanner.explorePlaces.count,
         clock: @escaping @Sendable () -> Date
     ) {
         feed = FeedRepository(database: database, cache: cache)
@@ -78,6 +79,7 @@ struct FeedController {
         var plan: FeedRepository.Plan
         var names = state.names
         var shown: [String] = []
+        var own: String? = nil
         if state.isCold {
             let reviews = try await candidates.coldStart(near: near, at: now)
             let weights = Exploration.sample(state.arms, using: &generator)
@@ -92,16 +94,27 @@ struct FeedController {
             let current = state.interests.prefix(FeedRepository.maxCategories)
             for interest in current { names[interest.categoryID] = interest.categoryName }
             let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
-            let explore = Exploration.choose(state.unshown(), count: explorePlaces.count, using: &generator)
-            let reviews = try await candidates.explore(categories: explore, excluding: [])
+            let top = current[current.startIndex].categoryID
+            let allocated = Exploration.allocate(
+                own: state.arms.first { $0.categoryID == top }, unshown: state.unshown(), places: explorePlaces,
+                using: &generator)
+            let reviews = try await candidates.explore(categories: allocated.map(\.category), excluding: [])
             var pinned: [Int: String] = [:]
-            for (place, found) in zip(explorePlaces, reviews) { pinned[place] = found.review }
+            for found in reviews {
+                if let place = allocated.first(where: { $0.category == found.category })?.place {
+                    pinned[place] = found.review
+                }
+            }
             plan = FeedRepository.Plan(ordering: ordering, pinned: pinned, exploring: Set(pinned.keys))
             shown = reviews.map(\.category)
+            own = top
         }
         let result = try await feed.page(plan: plan, limit: page.limit, viewerID: viewerID)
-        if let key = viewer.interestKey, !shown.isEmpty {
-            try await interests.recordShown(viewer: key, categories: shown.sorted(), at: now)
+        if let key = viewer.interestKey {
+            // The top category fills the first ten's other places (when it has that many reviews; close enough).
+            try await interests.recordShown(
+                viewer: key, own: own, places: FeedRepository.pinnedReach - shown.count, explored: shown.sorted(),
+                at: now)
         }
         return FeedPage(
             items: result.items, nextCursor: result.nextCursor,

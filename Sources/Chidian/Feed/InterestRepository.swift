@@ -54,14 +54,18 @@ public struct InterestRepository: Sendable {
                     clicks = i.clicks + 1
                 RETURNING 1
             ), explored AS (
-                UPDATE viewer_explore e SET clicked = e.clicked + 1, pending_at = NULL, updated_at = $3
+                UPDATE viewer_explore e SET
+                    shown = e.shown * power(0.5, greatest(0, extract(epoch FROM $3 - e.updated_at)) / $5),
+                    clicked = least(e.shown, e.clicked + 1)
+                        * power(0.5, greatest(0, extract(epoch FROM $3 - e.updated_at)) / $5),
+                    updated_at = greatest(e.updated_at, $3)
                 FROM review r
                 WHERE e.viewer = $1 AND e.category_id = r.category_id AND EXISTS (SELECT 1 FROM opened)
                     AND e.pending_at > $3 - interval '1 day'
-                RETURNING e.category_id
+                RETURNING e.category_id, e.exploring AS first
             ), explored_everyone AS (
                 INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
-                SELECT category_id, $6, 0, 1 FROM explored
+                SELECT category_id, $6, 0, 1 FROM explored WHERE first
                 ON CONFLICT (category_id, shard) DO UPDATE SET clicked = g.clicked + 1
             )
             SELECT count(*)::int FROM counted

@@ -3,9 +3,9 @@ import Foundation
 /// How the feed's first places are filled: which places explore, and cold start's order. Pure, so the server and
 /// `chidian eval-recommender` run the same code. The numbers were chosen by that evaluation (docs/RECOMMENDER.md).
 public enum FeedPlanner {
-    /// Places (from 0) among the first ten that go to exploration by default: 2 of 10, low on the page, where a
-    /// miss costs the least attention.
-    public static let explorePlaces = places(exploring: 2)
+    /// Places (from 0) among the first ten that may go to exploration by default (the bandit decides each page):
+    /// 3 of 10, as `chidian eval-recommender` chose.
+    public static let explorePlaces = places(exploring: 3)
     public static let maxExplorePlaces = 3
 
     /// `count` places spread over the first ten, the first after four of the viewer's own.

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// What a viewer does beyond opening reviews, as interest in a store's category, measured in opens. The weights
-/// were chosen by `chidian eval-recommender` (docs/RECOMMENDER.md).
+/// What a viewer does beyond opening reviews, as interest in a store's category, measured in opens: a base weight
+/// per signal times `scale`, which `chidian eval-recommender` chose (docs/RECOMMENDER.md).
 public enum InterestSignal: Sendable, Equatable {
     case storeOpened
     case favorited, unfavorited
@@ -11,7 +11,13 @@ public enum InterestSignal: Sendable, Equatable {
     /// The viewer's own review: 4–5 stars raise the category, 1–2 stars lower it.
     case reviewed(rating: Int)
 
-    public var weight: Double {
+    /// The base weights' multiplier: the evaluation's best row (×0, ×0.5, ×1 and ×2 were tried).
+    public static let scale = 2.0
+
+    public var weight: Double { self == .storeOpened ? baseWeight : baseWeight * Self.scale }
+
+    /// The weight before `scale`; a store page's half open is not scaled (the evaluation does not model it).
+    public var baseWeight: Double {
         switch self {
         case .storeOpened: return 0.5
         case .favorited: return 3

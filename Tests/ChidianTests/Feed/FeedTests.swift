@@ -262,9 +262,9 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             #expect(items.filter { $0["liked"] as? Bool == true }.compactMap { $0["id"] as? String } == liked)
             for page in pages {
                 let categories = (page["personalization"] as? [String: Any])?["categories"] as? [[String: Any]]
-                // Likes count 1.5 opens each: one in each category.
+                // Likes count three opens each: one in each category.
                 #expect(categories?.compactMap { $0["name"] as? String } == ["火锅", "川菜", "甜品"])
-                #expect(categories?.compactMap { $0["score"] as? Double } == [3.5, 2.5, 1.5])
+                #expect(categories?.compactMap { $0["score"] as? Double } == [5, 4, 3])
             }
             let nobody = try await client.send(.get, "/v1/feed/featured?limit=50")
             world.expectColdStart(nobody.itemIDs)
@@ -284,11 +284,12 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                     let user = Viewer.user(AuthUser(id: viewer.id, name: viewer.name, role: .user, tokenHash: []))
                     let second = try #require(pages[1]["nextCursor"] as? String)
                     // A cold first page reads the state, cold start's candidates, the walk and its pinned reviews (a
-                    // visitor's also counts what it showed); a first page with clicks, the state and the walk.
+                    // visitor's also counts what it showed); a first page with clicks, the state, the walk and the
+                    // count of what it showed (exploring is off here).
                     let kinds: [(String, Viewer, String?, Int)] = [
                         ("anonymous first page", .nobody, nil, 4),
                         ("visitor first page", .visitor("visitor-0001"), nil, 5),
-                        ("signed-in first page", user, nil, 2),
+                        ("signed-in first page", user, nil, 3),
                         ("signed-in cursor page", user, pages[0]["nextCursor"] as? String, 1),
                         ("anonymous cursor page", .nobody, second, 1),
                     ]

@@ -33,29 +33,29 @@ import Testing
                 try await Self.storeID(app, "火锅0"), try await Self.storeID(app, "川菜0"),
                 try await Self.storeID(app, "甜品0")
             )
-            // MUT / validate: a favorite counts three opens, once however often it is sent
+            // MUT / validate: a favorite counts six opens, once however often it is sent
             #expect(
                 try await client.send(.put, "/v1/stores/\(hotpot)/favorite", token: viewer.token).status == .noContent)
             #expect(
                 try await client.send(.put, "/v1/stores/\(hotpot)/favorite", token: viewer.token).status == .noContent)
-            #expect(try await Self.interests(client, token: viewer.token) == ["火锅": 3])
-            // taking it back takes the three back (to nothing, which is no interest)
+            #expect(try await Self.interests(client, token: viewer.token) == ["火锅": 6])
+            // taking it back takes the six back (to nothing, which is no interest)
             _ = try await client.send(.delete, "/v1/stores/\(hotpot)/favorite", token: viewer.token)
             _ = try await client.send(.delete, "/v1/stores/\(hotpot)/favorite", token: viewer.token)
             #expect(try await Self.interests(client, token: viewer.token) == [:])
-            // a like counts one and a half; opening a store page a half (not with track=false)
+            // a like counts three; opening a store page a half (not with track=false)
             _ = try await client.send(.put, "/v1/comments/\(world.reviews["川菜"]![0])/like", token: viewer.token)
             _ = try await client.send(.get, "/v1/stores/\(sweets)", token: viewer.token)
             _ = try await client.send(.get, "/v1/stores/\(sweets)?track=false", token: viewer.token)
-            #expect(try await Self.interests(client, token: viewer.token) == ["川菜": 1.5, "甜品": 0.5])
-            // one's own review: five stars add two, one star takes three (never below nothing)
+            #expect(try await Self.interests(client, token: viewer.token) == ["川菜": 3, "甜品": 0.5])
+            // one's own review: five stars add four, one star takes six (never below nothing)
             let five = try await client.send(
                 .post, "/v1/stores/\(sweets)/comments", body: ["rating": 5, "body": "好吃"], token: viewer.token)
             #expect(five.status == .created)
             let one = try await client.send(
                 .post, "/v1/stores/\(sichuan)/comments", body: ["rating": 1, "body": "难吃"], token: viewer.token)
             #expect(one.status == .created)
-            #expect(try await Self.interests(client, token: viewer.token) == ["甜品": 2.5])
+            #expect(try await Self.interests(client, token: viewer.token) == ["甜品": 4.5])
             // clicks stay opens of reviews
             let items =
                 try await client.send(.get, "/v1/me/interests", token: viewer.token).json()["items"]
@@ -101,34 +101,39 @@ import Testing
         }
     }
 
-    @Test func explorationTakesTwoPlacesAndPagesNeitherRepeatNorSkip() async throws {
-        try await TestApp.run { client, app in
-            // setup: the viewer only ever opened hot pot
+    /// A viewer whose own category has no click-through evidence yet explores every exploring place (places 4, 7
+    /// and 10) while unshown categories remain: here two.
+    @Test func explorationTakesItsPlacesAndPagesNeitherRepeatNorSkip() async throws {
+        let clock = TestClock()
+        try await TestApp.run(clock: { clock.now }) { client, app in
+            // setup: two viewers who only ever opened hot pot
             let world = try await FeedWorld.make(app, client)
-            let viewer = try await client.register("Viewer")
-            for id in world.reviews["火锅"]!.prefix(3) {
-                _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token)
+            let (first, second) = (try await client.register("First"), try await client.register("Second"))
+            for viewer in [first, second] {
+                for id in world.reviews["火锅"]!.prefix(3) {
+                    _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token)
+                }
             }
             let categoryOf = Dictionary(
                 uniqueKeysWithValues: world.reviews.flatMap { name, ids in ids.map { ($0, name) } })
             // MUT: a whole first page
-            let page = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
-            // validate: places 5 and 9 explore the categories the viewer never opened, and say so
+            let page = try await client.send(.get, "/v1/feed/featured?limit=50", token: first.token)
+            // validate: places 4 and 7 explore the categories the viewer never opened, and say so
             let ids = page.itemIDs
             #expect(ids.sorted() == world.all.sorted())
             let explore = (page.personalization["explore"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
             #expect(Set(explore ?? []) == ["川菜", "甜品"])
-            #expect([ids[4], ids[8]].map { categoryOf[$0]! }.sorted() == (explore ?? []).sorted())
-            #expect(ids.prefix(4).allSatisfy { categoryOf[$0] == "火锅" })
+            #expect([ids[3], ids[6]].map { categoryOf[$0]! } == explore)
+            #expect((ids.prefix(3) + [ids[4]]).allSatisfy { categoryOf[$0] == "火锅" })
             #expect(page.personalization["coldStart"] as? Bool == false)
 
-            // MUT: the same walk three at a time (the explored reviews fall on pages two and three)
+            // MUT: the second viewer's walk, three at a time (the explored reviews fall on pages two and three)
             var seen: [String] = []
             var explored: [String] = []
             var cursor: String? = nil
             repeat {
                 let next = try await client.send(
-                    .get, "/v1/feed/featured?limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""), token: viewer.token)
+                    .get, "/v1/feed/featured?limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""), token: second.token)
                 #expect(next.status == .ok)
                 seen += next.itemIDs
                 explored +=
@@ -139,23 +144,30 @@ import Testing
             // validate: every review once, explored ones where a first page puts them
             #expect(seen.sorted() == world.all.sorted())
             #expect(Set(seen).count == seen.count)
-            #expect(Set(explored) == Set(explore ?? []))
-            #expect(seen.prefix(4).allSatisfy { categoryOf[$0] == "火锅" })
-            #expect(categoryOf[seen[4]] != "火锅" && categoryOf[seen[8]] != "火锅")
+            #expect(Set(explored) == ["川菜", "甜品"])
+            #expect((seen.prefix(3) + [seen[4]]).allSatisfy { categoryOf[$0] == "火锅" })
+            #expect(categoryOf[seen[3]] != "火锅" && categoryOf[seen[6]] != "火锅")
 
-            // MUT: opening an explored review is that showing's click, once
-            _ = try await client.send(.get, "/v1/comments/\(seen[4])", token: viewer.token)
+            // validate: the showing was counted (eight places of hot pot, one of each explored category)
+            func counts(_ name: String) async throws -> (Double, Double) {
+                let rows = try await app.database.query(
+                    """
+                    SELECT e.shown, e.clicked FROM viewer_explore e JOIN categories k ON k.id = e.category_id
+                    WHERE e.viewer = \("u:" + second.id) AND k.name = \(name)
+                    """)
+                return try rows[0].decodeAll((Double, Double).self)
+            }
+            #expect(try await counts("火锅") == (8, 0))
+            // MUT: opening an explored review is a click of that showing, and of everyone's
+            _ = try await client.send(.get, "/v1/comments/\(seen[3])", token: second.token)
             // validate
-            let counted = try await app.database.query(
-                """
-                SELECT e.shown, e.clicked FROM viewer_explore e JOIN categories k ON k.id = e.category_id
-                WHERE e.viewer = \("u:" + viewer.id) AND k.name = \(categoryOf[seen[4]]!)
-                """)
-            let (shown, clicked) = try counted[0].decodeAll((Int, Int).self)
-            #expect(shown == 2 && clicked == 1)
+            #expect(try await counts(categoryOf[seen[3]]!) == (1, 1))
             let everyone = try await app.database.query(
                 "SELECT sum(shown)::int, sum(clicked)::int FROM category_explore")
             #expect(try everyone[0].decodeAll((Int, Int).self) == (4, 1))
+            // MUT / validate: a hot-pot open within the day is a click of its eight places
+            _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![3])", token: second.token)
+            #expect(try await counts("火锅") == (8, 1))
         }
     }
 

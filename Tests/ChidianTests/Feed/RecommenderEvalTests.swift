@@ -4,17 +4,43 @@ import Testing
 @testable import Chidian
 
 @Suite struct RecommenderEvalTests {
-    @Test func decayBeatsRawCountsUnderDriftAndIsDeterministic() {
+    static var small: RecommenderEval {
         var eval = RecommenderEval()
-        eval.viewers = 60
-        eval.days = 42
-        eval.halfLivesInDays = [7]
-        let drifting = eval.run(drift: true)
-        let fixed = eval.run(drift: false)
-        #expect(drifting[.decayed(halfLifeDays: 7)]! > drifting[.rawCounts]!)
-        #expect(fixed[.decayed(halfLifeDays: 7)]! >= fixed[.rawCounts]! - 0.01)
-        #expect(fixed[.rawCounts]! > fixed[.newest]!)
-        #expect(eval.run(drift: true) == drifting)
+        eval.viewers = 80
+        eval.days = 28
+        return eval
+    }
+
+    @Test func learningBeatsNewestAndTheSimulationIsDeterministic() {
+        let eval = Self.small
+        let newest = eval.simulate(.newest, drift: true, model: .everyPlace)
+        let shipped = eval.simulate(.shipped, drift: true, model: .everyPlace)
+        let learning = eval.simulate(.learning(halfLifeDays: 2, explorePlaces: 2), drift: true, model: .everyPlace)
+        #expect(shipped.ctr > newest.ctr)
+        #expect(learning.ctr > shipped.ctr)
+        #expect(eval.simulate(.shipped, drift: true, model: .everyPlace) == shipped)
+    }
+
+    @Test func exploringShowsMoreCategoriesAndColdStartBeatsNewestOnTheFirstDay() {
+        let eval = Self.small
+        let quiet = eval.simulate(.learning(halfLifeDays: 2, explorePlaces: 0), drift: false, model: .everyPlace)
+        let exploring = eval.simulate(.learning(halfLifeDays: 2, explorePlaces: 3), drift: false, model: .everyPlace)
+        let newest = eval.simulate(.newest, drift: false, model: .everyPlace)
+        #expect(exploring.diversity > quiet.diversity + 0.3)
+        #expect(quiet.firstDayCTR > newest.firstDayCTR)
+        #expect((0...1).contains(exploring.stability))
+    }
+
+    @Test func positionBiasLowersEveryClickThrough() {
+        let eval = Self.small
+        let flat = eval.simulate(.shipped, drift: false, model: .everyPlace)
+        let biased = eval.simulate(.shipped, drift: false, model: .positionBias)
+        #expect(biased.ctr < flat.ctr)
+    }
+
+    @Test func alsoViewedFindsTheNextStoreMoreOftenThanPopularity() {
+        let hits = RecommenderEval().alsoViewedHitRate()
+        #expect(hits.alsoViewed > hits.popular)
     }
 
     @Test func decayHalvesPerHalfLifeAndNeverGrows() {
