@@ -197,6 +197,22 @@ psql "$bench_url" -c "DELETE FROM viewer_interests WHERE viewer = 'u:$viewer_id'
         SELECT category_id, row_number() OVER (ORDER BY count(*) DESC, category_id) AS rank
         FROM comments WHERE kind = 'review' GROUP BY category_id
     ) ranked WHERE rank <= 10" >/dev/null
+# Also-viewed and 猜你喜欢 read co-visits: 30 neighbours per live store (md5 order, so the same data gives the
+# same pairs) with 1–40 shared viewers, unless the data has some; and the viewer's 20 most recent store opens.
+if [ "$(sql "$bench_url" "SELECT count(*) FROM store_covisits")" = 0 ]; then
+    psql "$bench_url" -c "
+        WITH n AS (SELECT id, row_number() OVER (ORDER BY md5(id)) AS k, count(*) OVER () AS total
+                   FROM stores WHERE archived_at IS NULL)
+        INSERT INTO store_covisits (store_id, other_id, viewers)
+        SELECT a.id, b.id, 1 + (a.k * 7 + g * 13) % 40
+        FROM n a CROSS JOIN generate_series(1, 30) g JOIN n b ON b.k = (a.k + g * 37) % a.total + 1
+        WHERE a.id <> b.id
+        ON CONFLICT DO NOTHING" >/dev/null
+fi
+psql "$bench_url" -c "DELETE FROM viewer_store_opens WHERE viewer = 'u:$viewer_id'" -c "
+    INSERT INTO viewer_store_opens (viewer, store_id, opened_at)
+    SELECT 'u:$viewer_id', id, now() - make_interval(mins => (row_number() OVER (ORDER BY md5(id)))::int)
+    FROM stores WHERE archived_at IS NULL ORDER BY md5(id) LIMIT 20" >/dev/null
 [ "$(sql "$bench_url" "SELECT count(*) FROM stores WHERE id !~ '^s[0-9]{6}$'")" = 0 ] \
     || die "store ids are not s + 6 digits; store.sql and reviews.sql build them that way"
 
@@ -228,6 +244,10 @@ awk -v n=2000 'BEGIN {
 }' >"$paths/near-points"
 sed 's|^|/v1/stores?radius=3000\&open=now\&sort=distance\&near=|' "$paths/near-points" >"$paths/near"
 sed 's|^|/v1/pick?near=|' "$paths/near-points" >"$paths/pick"
+# Recommendations: also-viewed on the Zipf store sequence; 猜你喜欢 for the signed-in viewer, and near the positions.
+sed 's|$|/also-viewed|' "$paths/store" >"$paths/also"
+echo /v1/feed/stores >"$paths/foryou"
+sed 's|^|/v1/feed/stores?near=|' "$paths/near-points" >"$paths/foryou-near"
 urlencode() { printf %s "$1" | od -An -tx1 | tr -d ' \n' | sed 's/../%&/g'; }
 search_queries=("1-char Chinese:鱼" "2-char Chinese:火锅" "3-char Chinese:水煮鱼" "pinyin:huoguo" "English:noodles")
 for i in "${!search_queries[@]}"; do
@@ -425,6 +445,9 @@ run_mode() {
     run_pgbench near
     run_wrk "pick.$m" "$paths/pick" "" GET ""
     run_pgbench pick
+    run_wrk "also.$m" "$paths/also" "" GET ""
+    run_wrk "foryou.$m" "$paths/foryou" "$viewer_token" GET ""
+    run_wrk "foryou-near.$m" "$paths/foryou-near" "" GET ""
     for i in "${!search_queries[@]}"; do
         run_wrk "search$i.$m" "$paths/search$i" "" GET ""
         run_wrk "search$i-c1.$m" "$paths/search$i" "" GET "" 1 1 "$short"
@@ -600,12 +623,15 @@ t_stale() {
     }
     cached() { echo "$(t_pg on "$1" 1.0); $(t_health on "$1" 0.6); $(t_pg off "$1" 0.5)"; }
     row health "\`GET /health\` (the HTTP limit)" "" ""
-    row feed "Featured feed (signed in, 10 categories)" feed "$(t_pg off feed 0.5)"
+    row feed "Featured feed (signed in, 10 categories)" feed "$(t_p95 on feed 20); $(t_pg off feed 0.5)"
     row store "Store page (Zipf)" store "$(cached store)"
     row reviews "Store reviews page (\`/v1/stores/{id}/comments\`, Zipf)" reviews "$(cached reviews)"
     row daily "Daily promotions" daily "$(cached daily)"
     row near "Near me (3 km, open now, nearest first; random positions in 12 cities)" near "$(t_p95 on near 20); $(t_pg on near 0.5)"
     row pick "今天吃点啥 (\`GET /v1/pick?near=\`, the same positions)" pick "$(t_p95 on pick 20); $(t_pg on pick 0.5)"
+    row also "Also viewed (\`/v1/stores/{id}/also-viewed\`, Zipf)" "" "$(t_p95 on also 20)"
+    row foryou "猜你喜欢 (\`/v1/feed/stores\`, signed in: 20 recent stores, 10 categories)" "" "$(t_p95 on foryou 20)"
+    row foryou-near "猜你喜欢 near (\`?near=\`, the near-me positions, anonymous)" "" "$(t_p95 on foryou-near 20)"
     row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews, Zipf)"
     quotient "Store page HTML ÷ JSON store page" store-html store
     row home-html "Home page as HTML (\`/\`: daily promotions and the featured feed, a new visitor)"

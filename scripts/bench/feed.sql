@@ -10,10 +10,16 @@ WITH touched AS (
 SELECT u.id, u.name, u.role FROM sessions s JOIN users u ON u.id = s.user_id
 WHERE s.token_hash = :token_hash AND s.revoked_at IS NULL AND s.expires_at > now();
 
--- 2. InterestRepository.interests
-SELECT i.category_id, c.name, i.score, i.score_at, i.clicks
-FROM viewer_interests i JOIN categories c ON c.id = i.category_id
-WHERE i.viewer = :viewer;
+-- 2. InterestRepository.state: interests and exploration counts per category with reviews.
+SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
+    coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
+    coalesce((SELECT sum(g.shown) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
+    coalesce((SELECT sum(g.clicked) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
+    EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
+        AND c.hidden_at IS NULL AND NOT c.store_archived)
+FROM categories k
+LEFT JOIN viewer_interests i ON i.viewer = :'viewer' AND i.category_id = k.id
+LEFT JOIN viewer_explore e ON e.viewer = :'viewer' AND e.category_id = k.id;
 
 -- 3. FeedStatements.Page: the walk from the top of the viewer's categories (variable clicked, highest score
 -- first; the top category fills the page), 21 rows (the page and one more) as comment views with the viewer's
@@ -28,7 +34,7 @@ WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
                 WHERE c.category_id = w.clicked[w.segment + 1]
                   AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                   AND (c.created_at, c.id) < (w.at, w.id)
-                ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 111) y
             WHERE w.segment < cardinality(w.clicked)
             ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids))
         || ARRAY(
@@ -38,7 +44,7 @@ WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
                     WHERE c.category_id = k.id
                       AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                       AND (c.created_at, c.id) < (w.at, w.id)
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT 111) y
                 ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids)
             ) x
             WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) > 0
@@ -49,7 +55,7 @@ WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
                 SELECT c.id, c.created_at FROM comments c
                 WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
                   AND (c.created_at, c.id) < (w.at, w.id)
-                ORDER BY c.created_at DESC, c.id DESC LIMIT 101) y
+                ORDER BY c.created_at DESC, c.id DESC LIMIT 111) y
             WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
             ORDER BY y.created_at DESC, y.id DESC LIMIT 21 - w.before - cardinality(w.ids)),
         w.clicked
@@ -81,3 +87,22 @@ JOIN categories g ON g.id = s.category_id
 JOIN users u ON u.id = c.author_id
 LEFT JOIN comment_replies r ON r.comment_id = c.id
 LEFT JOIN users ru ON ru.id = r.author_id) ON true;
+
+-- 4. InterestRepository.recordShown: the page's places of the top category (no exploring place was taken: the
+-- viewer's own category has evidence and, for this run, wins the bandit's draw).
+WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+shown AS (
+    INSERT INTO viewer_explore AS e (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
+    SELECT :'viewer', k.id, 10, 0, false, now(), now()
+    FROM categories k, quick WHERE k.id = :'category'
+    ON CONFLICT (viewer, category_id) DO UPDATE SET
+        shown = e.shown * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / 86400)
+            + EXCLUDED.shown,
+        clicked = e.clicked * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / 86400),
+        exploring = EXCLUDED.exploring, pending_at = EXCLUDED.pending_at,
+        updated_at = greatest(e.updated_at, EXCLUDED.updated_at)
+    RETURNING category_id, exploring
+)
+INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
+SELECT category_id, 0, 1, 0 FROM shown WHERE exploring
+ON CONFLICT (category_id, shard) DO UPDATE SET shown = g.shown + 1;
