@@ -81,8 +81,10 @@ def sign_in(driver, name, password):
 def visitor_clicks_rerank_the_feed(driver):
     driver.get(BASE + "/")
     assert driver.find_element(By.TAG_NAME, "h2").text == "每日促销"
-    assert len(driver.find_elements(By.CSS_SELECTOR, ".carousel .store-card")) == 10
-    assert first_card_category(driver) != "火锅", "the seed's newest review is hot pot: pick another category"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=daily] .store-card")) == 10
+    # 猜你喜欢 for a new visitor: popular, well-rated stores
+    assert driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=for-you] .store-card")
+    # cold start: no interests yet, so no chips
     assert driver.find_elements(By.CSS_SELECTOR, ".chip") == []
     # three hot-pot reviews, opened from a hot-pot store's page
     driver.get(BASE + "/search?q=" + "火锅")

@@ -84,7 +84,7 @@ public struct InterestRepository: Sendable {
             bindings.append(at)
             bindings.append(InterestRepository.dedupeWindow)
             bindings.append(halfLife)
-            bindings.append(Int16(Exploration.shard(viewer)))
+            bindings.append(Int16.random(in: 0..<16))
             return bindings
         }
 

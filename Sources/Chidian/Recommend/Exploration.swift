@@ -84,13 +84,6 @@ public struct Exploration: Sendable {
                 return (arm.categoryID, BetaSample.draw(alpha: alpha, beta: beta, using: &generator))
             }, uniquingKeysWith: max)
     }
-
-    /// A stable shard (0–15) of the global counters for a viewer, so one viewer's updates land on one row.
-    static func shard(_ viewer: String) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in viewer.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return Int(hash % 16)
-    }
 }
 
 /// Beta variates from two Gamma variates (Marsaglia and Tsang's method).

@@ -47,17 +47,7 @@ struct FeedCandidates: Sendable {
                 ) x
                 """)
         } else {
-            rows = try await database.forReads.query(
-                """
-                SELECT x.id, x.category_id, x.like_count, x.rating,
-                    greatest(0, extract(epoch FROM \(now)::timestamptz - x.created_at) / 86400)::float8,
-                    s.rating_score, NULL::float8
-                FROM categories k CROSS JOIN LATERAL (
-                    SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at, c.store_id FROM comments c
-                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(Self.perCategory)
-                ) x JOIN stores s ON s.id = x.store_id
-                """)
+            return try await database.forReads.run(ColdStart(at: now))
         }
         return try rows.map { row in
             let (id, category, likes, rating, age, storeRating, distance) = try row.decodeAll(
@@ -65,6 +55,37 @@ struct FeedCandidates: Sendable {
             return Review(
                 id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
                 distance: distance)
+        }
+    }
+
+    /// Every anonymous first page runs it: prepared.
+    struct ColdStart: PostgresPreparedStatement {
+        static let name = "feed_cold_start"
+        static let sql = """
+            SELECT x.id, x.category_id, x.like_count, x.rating,
+                greatest(0, extract(epoch FROM $1 - x.created_at) / 86400)::float8, s.rating_score
+            FROM categories k CROSS JOIN LATERAL (
+                SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at, c.store_id FROM comments c
+                WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(perCategory)
+            ) x JOIN stores s ON s.id = x.store_id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.timestamptz]
+
+        var at: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(at)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Review {
+            let (id, category, likes, rating, age, storeRating) = try row.decodeAll(
+                (String, String, Int, Int, Double, Double).self)
+            return Review(
+                id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
+                distance: nil)
         }
     }
 

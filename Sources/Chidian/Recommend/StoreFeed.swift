@@ -66,15 +66,18 @@ struct StoreFeed: Sendable {
                 SELECT b.id FROM (
                     SELECT t.id FROM stores t WHERE \(lat)::float8 IS NULL AND t.archived_at IS NULL
                     ORDER BY t.rating_score DESC, t.id DESC LIMIT \(Self.best)) b
+            ), known AS (
+                -- The viewer's own: favorites and stores reviewed lately (the author index is partial on hidden_at).
+                SELECT f.store_id FROM favorites f WHERE f.user_id = \(userID)::text
+                UNION
+                SELECT c.store_id FROM comments c
+                WHERE c.author_id = \(userID)::text AND c.hidden_at IS NULL AND c.kind = 'review'
+                    AND c.created_at > \(since)::timestamptz
             )
             SELECT s.id, s.category_id, s.rating_score, s.favorite_count,
                 CASE WHEN \(lat)::float8 IS NULL THEN NULL ELSE ST_Distance(s.location,
                     ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) END,
-                coalesce(r.covisits, 0),
-                \(userID)::text IS NOT NULL AND (
-                    EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(userID)::text AND f.store_id = s.id)
-                    OR EXISTS (SELECT 1 FROM comments c WHERE c.author_id = \(userID)::text AND c.store_id = s.id
-                        AND c.kind = 'review' AND c.created_at > \(since)::timestamptz))
+                coalesce(r.covisits, 0), s.id IN (SELECT k.store_id FROM known k)
             FROM pool p JOIN stores s ON s.id = p.id LEFT JOIN related r ON r.id = s.id
             WHERE s.archived_at IS NULL
                 AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,

@@ -56,13 +56,30 @@ public struct StoreVisits: Sendable {
     /// The live stores most viewers of `storeID` also opened, most shared viewers first (then id descending);
     /// never the store itself.
     public func alsoViewed(storeID: String, limit: Int) async throws -> [String] {
-        try await database.forReads.query(
-            """
+        try await database.forReads.run(AlsoViewed(storeID: storeID, limit: limit))
+    }
+
+    /// Prepared: planning it took five times as long as running it.
+    struct AlsoViewed: PostgresPreparedStatement {
+        static let name = "also_viewed"
+        static let sql = """
             SELECT c.other_id FROM store_covisits c JOIN stores s ON s.id = c.other_id AND s.archived_at IS NULL
-            WHERE c.store_id = \(storeID) AND c.other_id <> \(storeID)
+            WHERE c.store_id = $1 AND c.other_id <> $1
             ORDER BY c.viewers DESC, c.other_id DESC
-            LIMIT \(limit)
+            LIMIT $2
             """
-        ).map { try $0.decode(String.self) }
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
+
+        var storeID: String
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(storeID)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 }

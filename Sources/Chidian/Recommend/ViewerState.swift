@@ -32,8 +32,33 @@ public struct ViewerState: Sendable {
 extension InterestRepository {
     /// The viewer's state in one statement (nobody: everyone's counts alone).
     public func state(viewer: String?, at now: Date) async throws -> ViewerState {
-        let rows = try await database.query(
-            """
+        var state = ViewerState(interests: [], arms: [], names: [:])
+        for row in try await database.run(StateStatement(viewer: viewer)) {
+            if let score = row.score, let scoreAt = row.scoreAt {
+                let decayed = Decay.decayed(score, from: scoreAt, to: now, halfLife: halfLife)
+                if decayed > Decay.threshold {
+                    state.interests.append(
+                        Interest(categoryID: row.id, categoryName: row.name, score: decayed, clicks: row.clicks))
+                }
+            }
+            guard row.reviewed else { continue }
+            let fade = row.exploredAt.map { Decay.decayed(1, from: $0, to: now, halfLife: halfLife) } ?? 1
+            state.names[row.id] = row.name
+            state.arms.append(
+                Exploration.Arm(
+                    categoryID: row.id, shown: row.shown * fade, clicked: row.clicked * fade,
+                    globalShown: row.globalShown, globalClicked: row.globalClicked))
+        }
+        state.interests.sort { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
+        state.arms.sort { $0.categoryID < $1.categoryID }
+        return state
+    }
+
+    /// Every category with the viewer's interest and exploration counts, everyone's, and whether it has reviews
+    /// to show. Prepared: every first page of the feed and every pick runs it.
+    struct StateStatement: PostgresPreparedStatement {
+        static let name = "viewer_state"
+        static let sql = """
             SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
                 coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
                 coalesce((SELECT sum(g.shown) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
@@ -41,63 +66,114 @@ extension InterestRepository {
                 EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
                     AND c.hidden_at IS NULL AND NOT c.store_archived)
             FROM categories k
-            LEFT JOIN viewer_interests i ON i.viewer = \(viewer) AND i.category_id = k.id
-            LEFT JOIN viewer_explore e ON e.viewer = \(viewer) AND e.category_id = k.id
-            """)
-        var state = ViewerState(interests: [], arms: [], names: [:])
-        for row in rows {
+            LEFT JOIN viewer_interests i ON i.viewer = $1 AND i.category_id = k.id
+            LEFT JOIN viewer_explore e ON e.viewer = $1 AND e.category_id = k.id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        var viewer: String?
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(viewer)
+            return bindings
+        }
+
+        struct Row: Sendable {
+            var id: String
+            var name: String
+            var score: Double?
+            var scoreAt: Date?
+            var clicks: Int
+            var shown: Double
+            var clicked: Double
+            var exploredAt: Date?
+            var globalShown: Int
+            var globalClicked: Int
+            var reviewed: Bool
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
             let (id, name, score, scoreAt, clicks, shown, clicked, exploredAt, globalShown, globalClicked, reviewed) =
                 try row.decodeAll((String, String, Double?, Date?, Int, Double, Double, Date?, Int, Int, Bool).self)
-            let fade = exploredAt.map { Decay.decayed(1, from: $0, to: now, halfLife: halfLife) } ?? 1
-            if let score, let scoreAt {
-                let decayed = Decay.decayed(score, from: scoreAt, to: now, halfLife: halfLife)
-                if decayed > Decay.threshold {
-                    state.interests.append(
-                        Interest(categoryID: id, categoryName: name, score: decayed, clicks: clicks))
-                }
-            }
-            guard reviewed else { continue }
-            state.names[id] = name
-            state.arms.append(
-                Exploration.Arm(
-                    categoryID: id, shown: shown * fade, clicked: clicked * fade, globalShown: globalShown,
-                    globalClicked: globalClicked))
+            return Row(
+                id: id, name: name, score: score, scoreAt: scoreAt, clicks: clicks, shown: shown, clicked: clicked,
+                exploredAt: exploredAt, globalShown: globalShown, globalClicked: globalClicked, reviewed: reviewed)
         }
-        state.interests.sort { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
-        state.arms.sort { $0.categoryID < $1.categoryID }
-        return state
     }
 
     /// Counts what a first page showed: `places` places of the viewer's own top category and one place of each
     /// category explored (everyone's counts take those), decaying the viewer's earlier counts to now; opens of
     /// their reviews within a day count as clicks (`RecordOpen`). Statistics, not the user's data: committed
-    /// without waiting for the disk, so the feed does not wait on a flush.
+    /// without waiting for the disk, and rows another request of the same viewer is updating are skipped rather
+    /// than waited for (a burst of one viewer's feeds must not queue on their own rows).
     public func recordShown(viewer: String, own: String?, places: Int, explored: [String], at now: Date) async throws {
         guard own != nil || !explored.isEmpty else { return }
-        let shard = Exploration.shard(viewer)
-        try await database.query(
-            """
+        _ = try await database.run(
+            RecordShown(
+                viewer: viewer, own: own, places: places, explored: explored, at: now, halfLife: halfLife,
+                shard: Int16.random(in: 0..<16)))
+    }
+
+    struct RecordShown: PostgresPreparedStatement {
+        static let name = "record_shown"
+        static let sql = """
             WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
-            shown AS (
-                INSERT INTO viewer_explore AS e (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
-                SELECT \(viewer), k.id, CASE WHEN k.id = \(own)::text THEN \(places)::int ELSE 1 END, 0,
-                    k.id IS DISTINCT FROM \(own)::text, \(now)::timestamptz, \(now)::timestamptz
+            given AS (
+                SELECT k.id, CASE WHEN k.id = $2 THEN $3 ELSE 1 END AS places, k.id IS DISTINCT FROM $2 AS exploring
                 FROM categories k, quick
-                WHERE k.id = ANY(\(explored)::text[]) OR k.id = \(own)::text
-                ORDER BY k.id
-                ON CONFLICT (viewer, category_id) DO UPDATE SET
-                    shown = e.shown * power(0.5,
-                        greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / \(halfLife)::float8)
-                        + EXCLUDED.shown,
-                    clicked = e.clicked * power(0.5,
-                        greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / \(halfLife)::float8),
-                    exploring = EXCLUDED.exploring, pending_at = EXCLUDED.pending_at,
-                    updated_at = greatest(e.updated_at, EXCLUDED.updated_at)
+                WHERE k.id = ANY($4) OR k.id = $2
+            ), locked AS (
+                SELECT e.category_id FROM viewer_explore e
+                WHERE e.viewer = $1 AND e.category_id IN (SELECT id FROM given)
+                ORDER BY e.category_id
+                FOR UPDATE SKIP LOCKED
+            ), updated AS (
+                UPDATE viewer_explore e SET
+                    shown = e.shown * power(0.5, greatest(0, extract(epoch FROM $5 - e.updated_at)) / $6) + g.places,
+                    clicked = e.clicked * power(0.5, greatest(0, extract(epoch FROM $5 - e.updated_at)) / $6),
+                    exploring = g.exploring, pending_at = $5, updated_at = greatest(e.updated_at, $5)
+                FROM given g
+                WHERE e.viewer = $1 AND e.category_id = g.id AND e.category_id IN (SELECT category_id FROM locked)
+                RETURNING e.category_id, e.exploring
+            ), inserted AS (
+                INSERT INTO viewer_explore (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
+                SELECT $1, g.id, g.places, 0, g.exploring, $5, $5 FROM given g
+                WHERE NOT EXISTS (SELECT 1 FROM viewer_explore e WHERE e.viewer = $1 AND e.category_id = g.id)
+                ORDER BY g.id
+                ON CONFLICT DO NOTHING
                 RETURNING category_id, exploring
             )
             INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
-            SELECT category_id, \(shard), 1, 0 FROM shown WHERE exploring ORDER BY category_id
+            SELECT category_id, $7, 1, 0 FROM (SELECT * FROM updated UNION ALL SELECT * FROM inserted) s
+            WHERE exploring ORDER BY category_id
             ON CONFLICT (category_id, shard) DO UPDATE SET shown = g.shown + 1
-            """)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [
+            .text, .text, .int4, .textArray, .timestamptz, .float8, .int2,
+        ]
+
+        var viewer: String
+        var own: String?
+        var places: Int
+        var explored: [String]
+        var at: Date
+        var halfLife: Double
+        /// A random shard of everyone's counts: concurrent feeds spread over 16 rows.
+        var shard: Int16
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(viewer)
+            bindings.append(own)
+            bindings.append(Int32(places))
+            bindings.append(explored)
+            bindings.append(at)
+            bindings.append(halfLife)
+            bindings.append(shard)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int { 0 }
     }
 }
