@@ -18,8 +18,8 @@ SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
     EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
         AND c.hidden_at IS NULL AND NOT c.store_archived)
 FROM categories k
-LEFT JOIN viewer_interests i ON i.viewer = :'viewer' AND i.category_id = k.id
-LEFT JOIN viewer_explore e ON e.viewer = :'viewer' AND e.category_id = k.id;
+LEFT JOIN viewer_interests i ON i.viewer = :viewer AND i.category_id = k.id
+LEFT JOIN viewer_explore e ON e.viewer = :viewer AND e.category_id = k.id;
 
 -- 3. FeedStatements.Page: the walk from the top of the viewer's categories (variable clicked, highest score
 -- first; the top category fills the page), 21 rows (the page and one more) as comment views with the viewer's
@@ -93,8 +93,8 @@ LEFT JOIN users ru ON ru.id = r.author_id) ON true;
 WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
 shown AS (
     INSERT INTO viewer_explore AS e (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
-    SELECT :'viewer', k.id, 10, 0, false, now(), now()
-    FROM categories k, quick WHERE k.id = :'category'
+    SELECT :viewer, k.id, 10, 0, false, now(), now()
+    FROM categories k, quick WHERE k.id = :category
     ON CONFLICT (viewer, category_id) DO UPDATE SET
         shown = e.shown * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / 86400)
             + EXCLUDED.shown,

@@ -16,7 +16,7 @@ struct FeedController {
         explorePlaces: Int = FeedPlanner.explorePlaces.count,
         clock: @escaping @Sendable () -> Date
     ) {
-        feed = FeedRepository(database: database, cache: cache)
+        feed = FeedRepository(database: database)
         candidates = FeedCandidates(database: database)
         self.interests = interests
         self.explorePlaces = FeedPlanner.places(exploring: explorePlaces)
@@ -52,7 +52,7 @@ struct FeedController {
     @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.forRequest()
         let page = try await featuredPage(
             viewer: context.viewer, page: try PageRequest(request), near: near, using: &generator)
         // Exploration and cold start sample: a page is this viewer's, this time.

@@ -7,13 +7,9 @@ import PostgresNIO
 /// scan of all reviews, and returns the page's comment views with the viewer's likes.
 public struct FeedRepository: Sendable {
     let database: Database
-    let comments: CommentRepository
-    let likes: CommentLikes
 
-    public init(database: Database, cache: ReadCache? = nil) {
+    public init(database: Database) {
         self.database = database
-        comments = CommentRepository(database: database, cache: cache)
-        likes = CommentLikes(database: database)
     }
 
     /// The category order a feed walk uses; frozen into its cursor so later pages keep it while the viewer clicks.
@@ -98,8 +94,9 @@ public struct FeedRepository: Sendable {
             FeedStatements.Page(
                 clicked: plan.ordering.categories.map(\.id), segment: plan.position.segment,
                 createdAt: plan.position.createdAt, id: plan.position.id, limit: wanted + excluded.count + 1,
-                viewerID: viewerID, names: names))
-        let walked = rows.compactMap(\.item).sorted { $0.position < $1.position }
+                viewerID: viewerID, names: names, pinned: pinnedHere))
+        let found = rows.compactMap(\.item)
+        let walked = found.filter { $0.position > 0 }.sorted { $0.position < $1.position }
         var taken: [FeedStatements.Item] = []
         var last: FeedStatements.Item? = nil
         for item in walked where taken.count < wanted {
@@ -109,10 +106,8 @@ public struct FeedRepository: Sendable {
         let walkMore =
             rows.first?.more == true
             || walked.drop(while: { $0.position <= (last?.position ?? 0) }).contains { !excluded.contains($0.view.id) }
-        var pinnedViews: [String: CommentView] = [:]
-        if !pinnedHere.isEmpty {
-            let views = try await likes.mark(try await comments.views(ids: pinnedHere), viewerID: viewerID)
-            pinnedViews = Dictionary(views.map { ($0.id, $0) }) { a, _ in a }
+        let pinnedViews = Dictionary(found.filter { $0.position < 0 && $0.shown }.map { ($0.view.id, $0.view) }) {
+            a, _ in a
         }
         var items: [CommentView] = []
         var explored: [CommentView.CategoryRef] = []

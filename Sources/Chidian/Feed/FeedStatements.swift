@@ -78,6 +78,8 @@ enum FeedStatements {
                 SELECT w.segment - 1 AS segment, w.before + p.n AS position, p.id
                 FROM walk w CROSS JOIN LATERAL unnest(w.ids) WITH ORDINALITY AS p(id, n)
                 WHERE w.before + p.n < $5
+                UNION ALL
+                SELECT -1, -p.n, p.id FROM unnest($8::text[]) WITH ORDINALITY AS p (id, n)
             ), names AS (
                 SELECT array_agg(k.id ORDER BY o.n) AS ids, array_agg(k.name ORDER BY o.n) AS names
                 FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) JOIN categories k ON k.id = o.id
@@ -89,9 +91,13 @@ enum FeedStatements {
                     WHERE l.user_id = $6 AND l.comment_id = ANY(ARRAY(SELECT q.id FROM page q)))),
                 (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= $5,
                 n.ids, n.names
-            FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id \(CommentRow.joins)) ON true
+            FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id
+                AND (p.position > 0 OR (c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived))
+                \(CommentRow.joins)) ON true
             """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .text, .text, .int8, .text, .bool]
+        static let bindingDataTypes: [PostgresDataType] = [
+            .textArray, .int8, .text, .text, .int8, .text, .bool, .textArray,
+        ]
 
         /// The walk's categories in order (the rest follows them).
         var clicked: [String]
@@ -105,9 +111,12 @@ enum FeedStatements {
         /// Whose likes `liked` shows; nobody's for nil.
         var viewerID: String?
         var names: Bool
+        /// Reviews set into this page's places (`FeedRepository.Plan.pinned`), returned beside the walk with negative
+        /// positions (their order in this list), when still visible: one statement for the whole page.
+        var pinned: [String] = []
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
+            var bindings = PostgresBindings(capacity: 8)
             bindings.append(clicked)
             bindings.append(segment)
             bindings.append(createdAt)
@@ -115,6 +124,7 @@ enum FeedStatements {
             bindings.append(limit)
             bindings.append(viewerID)
             bindings.append(names)
+            bindings.append(pinned)
             return bindings
         }
 

@@ -65,7 +65,7 @@ struct PickController {
         }
         let question = try Question(parameters: parameters)
         let english = WebLanguage(acceptLanguage: request.headers[.acceptLanguage]) == .en
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.forRequest()
         return JSONResponse(
             try await answer(question, viewer: context.viewer, english: english, using: &generator),
             headers: [.cacheControl: "private, no-store"])

@@ -19,3 +19,20 @@ struct SharedStorePage: JSONWritable, Sendable {
         }
     }
 }
+
+/// `{items: [Store]}` for everyone from cached parts, as `SharedStorePage` (also-viewed and 猜你喜欢 for anonymous
+/// viewers; the same bytes as `RecommendController.StoreList`).
+struct SharedStoreList: JSONWritable, Sendable {
+    var items: [(store: ReadCache.Entry<StoreView>, distance: Int?)]
+
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in
+                json.object(extending: item.store.currentJSON) { json in
+                    if let distance = item.distance { json.key("distanceMeters"); json.int(distance) }
+                }
+            }
+        }
+    }
+}

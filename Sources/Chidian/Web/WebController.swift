@@ -53,7 +53,7 @@ struct WebController {
         async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
         async let forYou =
             page.cursor == nil ? recommend.forYou(viewer: context.viewer, near: nil, limit: 10) : []
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom.forRequest()
         let featured = try await feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
         let model: [String: Any] = [
             "promoted": try await promoted.map { StoreCardModel($0, language: language) },

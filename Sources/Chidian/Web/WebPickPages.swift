@@ -45,7 +45,7 @@ struct WebPickPages {
         var status = HTTPResponse.Status.ok
         do {
             let question = try PickController.Question(parameters: parameters)
-            var generator = SystemRandomNumberGenerator()
+            var generator = SeededRandom.forRequest()
             let answer = try await pick.answer(
                 question, viewer: context.viewer, english: language == .en, using: &generator)
             // 换一个 skips the stores picked so far; the alternatives may come up next.

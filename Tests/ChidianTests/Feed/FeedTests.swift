@@ -283,12 +283,12 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                         explorePlaces: 0, clock: app.services.clock)
                     let user = Viewer.user(AuthUser(id: viewer.id, name: viewer.name, role: .user, tokenHash: []))
                     let second = try #require(pages[1]["nextCursor"] as? String)
-                    // A cold first page reads the state, cold start's candidates, the walk and its pinned reviews (a
-                    // visitor's also counts what it showed); a first page with clicks, the state, the walk and the
-                    // count of what it showed (exploring is off here).
+                    // A cold first page reads the state, cold start's candidates and the walk with its pinned reviews
+                    // (a visitor's also counts what it showed); a first page with clicks, the state, the walk and
+                    // the count of what it showed (exploring is off here).
                     let kinds: [(String, Viewer, String?, Int)] = [
-                        ("anonymous first page", .nobody, nil, 4),
-                        ("visitor first page", .visitor("visitor-0001"), nil, 5),
+                        ("anonymous first page", .nobody, nil, 3),
+                        ("visitor first page", .visitor("visitor-0001"), nil, 4),
                         ("signed-in first page", user, nil, 3),
                         ("signed-in cursor page", user, pages[0]["nextCursor"] as? String, 1),
                         ("anonymous cursor page", .nobody, second, 1),
