@@ -218,8 +218,17 @@ public enum APIOperations {
             ]),
         APIOperation(
             "get", "/v1/stores/{id}", id: "getStore", tag: "Stores", summary: "A store",
-            description: "Archived stores answer 404. `adSpend` is present for the store's manager and admins only.",
-            access: .anyone, parameters: [pathID("store", example: "s001"), header("If-None-Match")],
+            description: """
+                Archived stores answer 404. `adSpend` is present for the store's manager and admins only. A user's or \
+                visitor's open counts for the recommender (half an open of its category, and "also viewed").
+                """,
+            access: .anyone,
+            parameters: [
+                pathID("store", example: "s001"), header("If-None-Match"),
+                query(
+                    "track", "`false` to not count the open for the recommender.",
+                    schema: APISchemas.oneOf(["true", "false"])),
+            ],
             successes: [
                 .init(200, "The store.", schema: "Store", headers: ["ETag", "Cache-Control", "Vary"]), notModified,
             ],

@@ -45,8 +45,10 @@ struct PickRanking {
         let explore = Exploration.choose(arms, count: 1, using: &generator).first
         var explored = false
         if ranked.count >= 2, Double.random(in: 0..<1, using: &generator) < Self.exploration {
+            // Never the store already first: an exploring call answers something else (the contract's "repeated
+            // calls do not always answer the same store" when every candidate shares one category).
             let index =
-                explore.flatMap { category in ranked.firstIndex { $0.categoryID == category } }
+                explore.flatMap { category in ranked.indices.dropFirst().first { ranked[$0].categoryID == category } }
                 ?? Int.random(in: 1..<ranked.count, using: &generator)
             ranked.insert(ranked.remove(at: index), at: 0)
             explored = true
