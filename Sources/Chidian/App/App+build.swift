@@ -98,7 +98,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         uploadsPerDay: services.config.rateLimits.uploadsPerDay)
     images.addRoutes(to: api)
     let feed = FeedController(
-        database: services.database, cache: reads, interests: interests,
+        database: services.database, interests: interests,
         explorePlaces: services.config.feedExplorePlaces, clock: services.clock)
     feed.addRoutes(to: api)
     let recommend = RecommendController(

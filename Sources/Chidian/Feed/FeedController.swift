@@ -12,7 +12,7 @@ struct FeedController {
     let explorePlaces: [Int]
 
     init(
-        database: Database, cache: ReadCache?, interests: InterestRepository,
+        database: Database, interests: InterestRepository,
         explorePlaces: Int = FeedPlanner.explorePlaces.count,
         clock: @escaping @Sendable () -> Date
     ) {

@@ -300,12 +300,3 @@ public struct RecommenderEval: Sendable {
         return weights.count - 1
     }
 }
-
-extension SeededRandom: RandomNumberGenerator {
-    /// A fast generator for one request's sampling, seeded from the system's: the bandit draws dozens of numbers a
-    /// page, and the system generator is a syscall each (2 % of the feed's server CPU in a profile).
-    static func forRequest() -> SeededRandom {
-        var system = SystemRandomNumberGenerator()
-        return SeededRandom(seed: system.next())
-    }
-}

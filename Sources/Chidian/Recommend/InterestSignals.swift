@@ -53,7 +53,7 @@ public struct InterestSignals: Sendable {
         guard let key = viewer.interestKey else { return }
         do {
             if signal.weight != 0 {
-                try await interests.signal(viewer: key, storeID: storeID, weight: signal.weight, at: now)
+                try await interests.signal(viewer: key, about: .store(storeID), weight: signal.weight, at: now)
             }
             if signal == .storeOpened { try await visits.record(viewer: key, storeID: storeID, at: now) }
         } catch {
@@ -76,7 +76,7 @@ public struct InterestSignals: Sendable {
     public func record(_ signal: InterestSignal, viewer: Viewer, commentID: String, at now: Date) async {
         guard let key = viewer.interestKey else { return }
         do {
-            try await interests.signal(viewer: key, commentID: commentID, weight: signal.weight, at: now)
+            try await interests.signal(viewer: key, about: .comment(commentID), weight: signal.weight, at: now)
         } catch {
             logger.warning(
                 "interest signal not recorded", metadata: ["error": "\(String(reflecting: type(of: error)))"])
@@ -85,28 +85,28 @@ public struct InterestSignals: Sendable {
 }
 
 extension InterestRepository {
-    /// Adds `weight` to the viewer's interest in the store's category, decayed like a click; never below zero.
-    func signal(viewer: String, storeID: String, weight: Double, at now: Date) async throws {
-        try await database.query(
-            """
-            INSERT INTO viewer_interests AS i (viewer, category_id, score, score_at, clicks)
-            SELECT \(viewer), s.category_id, greatest(0, \(weight)::float8), \(now)::timestamptz, 0
-            FROM stores s WHERE s.id = \(storeID)
-            ON CONFLICT (viewer, category_id) DO UPDATE SET
-                score = greatest(0, i.score * power(0.5,
-                    greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / \(halfLife)::float8)
-                    + \(weight)::float8),
-                score_at = greatest(i.score_at, EXCLUDED.score_at)
-            """)
+    /// What a signal is about: a store, or a comment (its store's category is the same).
+    enum Subject: Sendable {
+        case store(String)
+        case comment(String)
     }
 
-    /// `signal` for the store of a comment.
-    func signal(viewer: String, commentID: String, weight: Double, at now: Date) async throws {
+    /// Adds `weight` to the viewer's interest in the subject's category, decayed like a click; never below zero.
+    func signal(viewer: String, about subject: Subject, weight: Double, at now: Date) async throws {
+        var (storeID, commentID): (String?, String?) = (nil, nil)
+        switch subject {
+        case .store(let id): storeID = id
+        case .comment(let id): commentID = id
+        }
         try await database.query(
             """
             INSERT INTO viewer_interests AS i (viewer, category_id, score, score_at, clicks)
-            SELECT \(viewer), c.category_id, greatest(0, \(weight)::float8), \(now)::timestamptz, 0
-            FROM comments c WHERE c.id = \(commentID)
+            SELECT \(viewer), k.category_id, greatest(0, \(weight)::float8), \(now)::timestamptz, 0
+            FROM (
+                SELECT s.category_id FROM stores s WHERE s.id = \(storeID)::text
+                UNION ALL
+                SELECT c.category_id FROM comments c WHERE c.id = \(commentID)::text
+            ) k
             ON CONFLICT (viewer, category_id) DO UPDATE SET
                 score = greatest(0, i.score * power(0.5,
                     greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / \(halfLife)::float8)

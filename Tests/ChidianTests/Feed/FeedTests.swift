@@ -277,7 +277,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                 let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
                 try await withDatabase(config, logger: TestDatabase.logger, poolSize: 1) { database in
                     let feed = FeedController(
-                        database: database, cache: nil,
+                        database: database,
                         interests: InterestRepository(
                             database: database, halfLife: app.services.config.interestHalfLife),
                         explorePlaces: 0, clock: app.services.clock)
