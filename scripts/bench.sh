@@ -466,7 +466,10 @@ run_mode() {
     # Read-your-writes: a quick pass on the otherwise idle server, then the timed run alongside the mixed load.
     say "ryw quick pass (cache $m)"
     run_ryw "ryw-quick.$m" 3
+    # The caches' counters around the mixed run: how often its searches and pages hit (docs/BENCHMARKS.md).
+    curl -s "$api/metrics" >"$res/metrics-before-mixed.$m.txt" || true
     run_mixed "$m"
+    curl -s "$api/metrics" >"$res/metrics-after-mixed.$m.txt" || true
     rss_peak[$m]=$(rss VmHWM)
     rss_now[$m]=$(rss VmRSS)
     stop_server
