@@ -108,12 +108,15 @@ extension InterestRepository {
     /// their reviews within a day count as clicks (`RecordOpen`). Statistics, not the user's data: committed
     /// without waiting for the disk, and rows another request of the same viewer is updating are skipped rather
     /// than waited for (a burst of one viewer's feeds must not queue on their own rows).
-    public func recordShown(viewer: String, own: String?, places: Int, explored: [String], at now: Date) async throws {
+    /// `shard` picks one of everyone's 16 count rows (drawn from the request's generator: the system's is a syscall).
+    public func recordShown(
+        viewer: String, own: String?, places: Int, explored: [String], at now: Date, shard: Int16
+    ) async throws {
         guard own != nil || !explored.isEmpty else { return }
         _ = try await database.run(
             RecordShown(
                 viewer: viewer, own: own, places: places, explored: explored, at: now, halfLife: halfLife,
-                shard: Int16.random(in: 0..<16)))
+                shard: shard))
     }
 
     struct RecordShown: PostgresPreparedStatement {
