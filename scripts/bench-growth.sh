@@ -29,7 +29,8 @@ for set in $SETS; do
         BENCH_DOC=".bench/growth-$db.md" scripts/bench.sh
 done
 
-# One row per scenario, one column pair (requests/s, p95 ms) per data set.
+# One row per scenario, one column pair (requests/s with its share of the same run's /health rate, p95 ms) per
+# data set: the runs are minutes apart on a shared machine, and the share is what the data changed.
 get() { sed -n "s/^$3=//p" ".bench/growth-$1/results/$2.on.wrk" 2>/dev/null || true; }
 labels=(
     "health:GET /health" "store:Store page (Zipf)" "reviews:Store reviews page (Zipf)" "daily:Daily promotions"
@@ -53,7 +54,9 @@ table=$(
         line="| ${entry#*:}"
         for set in $SETS; do
             IFS=: read -r _ _ db <<<"$set"
-            line+=" | $(get "$db" "$name" rps) | $(get "$db" "$name" p95)"
+            rps=$(get "$db" "$name" rps) health=$(get "$db" health rps)
+            share=$(awk -v a="$rps" -v b="$health" 'BEGIN { if (a ~ /^[0-9.]+$/ && b + 0 > 0) printf " (%.2f)", a / b }')
+            line+=" | $rps$share | $(get "$db" "$name" p95)"
         done
         echo "$line |"
     done
