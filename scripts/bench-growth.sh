@@ -62,9 +62,15 @@ table=$(
     done
 )
 stamp="Measured $(date -u '+%Y-%m-%d %H:%M UTC') at $(git rev-parse --short HEAD) by \`make bench-growth\`."
-awk -v table="$table" -v stamp="$stamp" '
-    /<!-- growth:begin -->/ { print; print stamp; print ""; print table; skip = 1; next }
-    /<!-- growth:end -->/ { skip = 0 }
-    !skip { print }
-' "$DOC" >"$DOC.tmp" && mv "$DOC.tmp" "$DOC"
-say "wrote the growth table into $DOC"
+# Kept in .bench/GROWTH.md too: `make bench` takes the block from there when the document has none yet.
+printf '%s\n' '<!-- growth:begin -->' "$stamp" '' "$table" '<!-- growth:end -->' >.bench/GROWTH.md
+if grep -q '<!-- growth:begin -->' "$DOC"; then
+    awk -v block="$(cat .bench/GROWTH.md)" '
+        /<!-- growth:begin -->/ { print block; skip = 1; next }
+        /<!-- growth:end -->/ { skip = 0; next }
+        !skip { print }
+    ' "$DOC" >"$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+    say "wrote the growth table into $DOC"
+else
+    say "wrote the growth table into .bench/GROWTH.md (the next make bench puts it into $DOC)"
+fi

@@ -734,6 +734,8 @@ t_stale() {
 # The growth table (scripts/bench-growth.sh) is measured apart: carried over from the document as it stands.
 if grep -q '<!-- growth:begin -->' "$DOC" 2>/dev/null; then
     sed -n '/<!-- growth:begin -->/,/<!-- growth:end -->/p' "$DOC" >"$res/GROWTH.md"
+elif [ -f "$out/GROWTH.md" ]; then
+    cp "$out/GROWTH.md" "$res/GROWTH.md"
 else
     printf '%s\n' '<!-- growth:begin -->' 'Not measured yet: `make bench-growth`.' '<!-- growth:end -->' >"$res/GROWTH.md"
 fi
