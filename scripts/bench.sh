@@ -53,7 +53,7 @@ LOG_LEVEL=${BENCH_LOG_LEVEL:-warning}
 DOC=${BENCH_DOC:-docs/BENCHMARKS.md}
 pgbin=/usr/lib/postgresql/15/bin
 BIN=${BENCH_BIN:-.build-release/release/chidian}
-res=$out/results
+res=${BENCH_OUT_DIR:-$out}/results
 started=$(date +%s)
 
 say() { echo "bench: $*" >&2; }
