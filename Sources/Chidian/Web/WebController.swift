@@ -175,7 +175,8 @@ struct WebController {
         let model: TemplateFields = [
             "q": query.text,
             "groups": groups.map { group -> TemplateFields in
-                let heading = ["name": "groupName", "category": "groupCategory", "dish": "groupDish"][group.field.rawValue]!
+                let heading = ["name": "groupName", "category": "groupCategory", "dish": "groupDish"][
+                    group.field.rawValue]!
                 return ["field": group.field.rawValue, "heading": language.text(heading), "items": group.items]
             },
             "hasItems": !items.isEmpty,
@@ -198,7 +199,9 @@ struct WebController {
         return [
             "heading": language.text(isReview ? "writeReview" : "writeNotice"), "action": "\(path)/comments",
             "isReview": isReview,
-            "ratings": (1...5).reversed().map { ["value": $0, "label": String(repeating: "★", count: $0)] as TemplateFields },
+            "ratings": (1...5).reversed().map {
+                ["value": $0, "label": String(repeating: "★", count: $0)] as TemplateFields
+            },
             "scores": ["taste", "environment", "service"].map { ["name": $0, "label": language.text($0)] },
         ]
     }

@@ -42,7 +42,7 @@ struct WebManagePages {
                 [
                     "card": StoreCardModel(store, language: language), "id": store.id,
                     "adSpend": store.adSpend ?? 0, "saved": saved == "promotion-\(store.id)",
-                    "error": failed.flatMap { $0.0 == "promotion-\(store.id)" ? Self.message($0.1, language) : nil }
+                    "error": failed.flatMap { $0.0 == "promotion-\(store.id)" ? Self.message($0.1, language) : nil },
                 ] as TemplateFields
             },
             "hasStores": !mine.items.isEmpty,
@@ -136,7 +136,7 @@ struct WebManagePages {
                 [
                     "card": CommentCardModel(review, viewer: context.viewer, language: language),
                     "id": review.id, "replyText": review.reply?.body ?? "", "back": path,
-                    "error": failed.flatMap { $0.0 == "reply-\(review.id)" ? Self.message($0.1, language) : nil }
+                    "error": failed.flatMap { $0.0 == "reply-\(review.id)" ? Self.message($0.1, language) : nil },
                 ] as TemplateFields
             },
             "hasReviews": !reviews.items.isEmpty,

@@ -92,7 +92,8 @@ struct WebMePages {
             "comments": mine.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "hasComments": !mine.isEmpty,
             "interests": current.map {
-                ["name": $0.categoryName, "score": Formatting.oneDecimal($0.score), "clicks": $0.clicks] as TemplateFields
+                ["name": $0.categoryName, "score": Formatting.oneDecimal($0.score), "clicks": $0.clicks]
+                    as TemplateFields
             },
             "hasInterests": !current.isEmpty,
             "back": "/me",

@@ -2,12 +2,10 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Mustache
 
 /// The web client's templates and assets, embedded in the binary, and the one way a page becomes a response.
 struct WebPages: Sendable {
     let library: TemplateLibrary
-    let mustache: MustacheLibrary
     /// Assets by name: bytes, content type and a content hash (their URLs carry it, so they cache forever).
     let assets: [String: Asset]
 
@@ -31,13 +29,11 @@ struct WebPages: Sendable {
 
     init(files: [(name: String, base64: String)]) throws {
         var library = TemplateLibrary()
-        var mustache = MustacheLibrary()
         var assets: [String: Asset] = [:]
         for file in files {
             let bytes = [UInt8](Data(base64Encoded: file.base64) ?? Data())
             if file.name.hasSuffix(".mustache") {
                 try library.register(String(decoding: bytes, as: UTF8.self), named: String(file.name.dropLast(9)))
-                try mustache.register(String(decoding: bytes, as: UTF8.self), named: String(file.name.dropLast(9)))
             } else {
                 let type =
                     file.name.hasSuffix(".css")
@@ -48,7 +44,6 @@ struct WebPages: Sendable {
             }
         }
         self.library = library
-        self.mustache = mustache
         self.assets = assets
     }
 
@@ -73,7 +68,6 @@ struct WebPages: Sendable {
             "icon": assetURL("favicon.svg"), "viewer": viewer,
         ]
         let html = library.render("layout", .object(layout))
-        TemplateComparison.compare(template, root: root, layout: layout, html: html, mustache: mustache)
         return Self.response(html, status: status, language: language)
     }
 

@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func numbersAndFlagsWriteAsSwiftDoes() throws {
-        #expect(try render("{{n}} {{m}} {{yes}} {{no}}", ["n": 42, "m": -7, "yes": true, "no": false]) == "42 -7 true false")
+        #expect(
+            try render("{{n}} {{m}} {{yes}} {{no}}", ["n": 42, "m": -7, "yes": true, "no": false]) == "42 -7 true false"
+        )
     }
 
     @Test func sectionsOverEachKindOfValue() throws {
@@ -40,7 +42,8 @@ import Testing
         #expect(
             try render("{{^no}}n{{/no}}{{^empty}}e{{/empty}}{{^absent}}a{{/absent}}{{^missing}}m{{/missing}}", root)
                 == "neam")
-        #expect(try render("{{^yes}}y{{/yes}}{{^names}}l{{/names}}{{^text}}t{{/text}}{{^person}}p{{/person}}", root) == "")
+        #expect(
+            try render("{{^yes}}y{{/yes}}{{^names}}l{{/names}}{{^text}}t{{/text}}{{^person}}p{{/person}}", root) == "")
     }
 
     @Test func namesAreLookedUpDownTheStackAndDottedNamesFromTheirFirstPart() throws {

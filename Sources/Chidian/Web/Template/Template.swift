@@ -91,7 +91,9 @@ extension Template {
                     index += 1
                     let nameStart = index
                     let name = try readName()
-                    guard name == section else { throw ParseError(offset: nameStart, reason: "unexpected {{/\(name)}}") }
+                    guard name == section else {
+                        throw ParseError(offset: nameStart, reason: "unexpected {{/\(name)}}")
+                    }
                     if !(newLine && lineFinished()), !whitespace.isEmpty { nodes.append(.text(whitespace)) }
                     return nodes
                 case UInt8(ascii: "!"):

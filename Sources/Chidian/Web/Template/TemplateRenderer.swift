@@ -36,7 +36,8 @@ struct TemplateRenderer {
                 guard let value = lookup(name) else { continue }
                 switch value {
                 case .text(let text): write(text, escaped: escaped)
-                case .bytes(let bytes): escaped ? write(String(decoding: bytes, as: UTF8.self), escaped: true) : write(bytes)
+                case .bytes(let bytes):
+                    escaped ? write(String(decoding: bytes, as: UTF8.self), escaped: true) : write(bytes)
                 case .int(let number): write(String(number), escaped: false)
                 case .bool(let flag): write(flag ? "true" : "false", escaped: false)
                 case .list, .object: continue
@@ -129,7 +130,8 @@ enum HTMLEscaping {
             default: continue
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            output.append(
+                contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
             start = index + 1
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))

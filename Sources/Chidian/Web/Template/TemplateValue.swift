@@ -38,8 +38,6 @@ struct TemplateFields: TemplateObject, ExpressibleByDictionaryLiteral {
 
     func field(_ name: String) -> TemplateValue? { fields[name] }
 
-    var all: [String: TemplateValue] { fields }
-
     /// A field to set (nil removes it).
     subscript(name: String) -> (any TemplateRepresentable)? {
         get { fields[name] }
