@@ -19,6 +19,9 @@ import Testing
                 + "|<a href=\"x\">Tom & Jerry's</a> 毛肚")
         #expect(HTMLEscaping.escape("a<b>c&d\"e'f") == "a&lt;b&gt;c&amp;d&quot;e&#39;f")
         #expect(HTMLEscaping.escape("") == "")
+        // Byte by byte: a quote with a combining mark after it is still escaped (swift-mustache compared whole
+        // Characters, so `"` + U+0301 went out raw and could end an attribute).
+        #expect(HTMLEscaping.escape("\"\u{301}<\u{338}") == "&quot;\u{301}&lt;\u{338}")
     }
 
     @Test func numbersAndFlagsWriteAsSwiftDoes() throws {

@@ -115,7 +115,8 @@ struct TemplateRenderer {
     }
 }
 
-/// Mustache's HTML escaping: `<`, `>`, `&`, `"` and `'` (as `&#39;`).
+/// Mustache's HTML escaping: `<`, `>`, `&`, `"` and `'` (as `&#39;`), byte by byte (swift-mustache compared
+/// whole Characters, which let a quote followed by a combining mark through unescaped).
 enum HTMLEscaping {
     static func append(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         var start = 0
