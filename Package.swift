@@ -28,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The OpenAPI types /openapi.json is built from (and validated with); without the ExternalLoading trait
         // (remote $refs), which the document does not use and which builds much slower.
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", .upToNextMinor(from: "2.1.1")),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", .upToNextMinor(from: "6.4.0"), traits: []),
     ],
     targets: [
@@ -45,7 +44,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Web/Templates", "Web/Assets"],
             swiftSettings: ours,

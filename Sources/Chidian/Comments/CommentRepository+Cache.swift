@@ -67,3 +67,20 @@ extension CommentRepository {
         ).value
     }
 }
+
+extension CommentRepository {
+    /// A page of a store's comments as values, for the web store page (which writes them as HTML, not JSON): read
+    /// through the cache as `storePage` is, under the same tags, so the page costs what its JSON does.
+    func storeCommentViews(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws
+        -> Page<CommentView>
+    {
+        let load = { @Sendable in try await storeComments(storeID: storeID, kind: kind, sort: sort, page: page) }
+        guard let cache, PlausibleID.check(storeID) else { return try await load() }
+        let key = "cv:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue):\(page.limit):\(page.cacheKey)"
+        // A value's own memory is about twice its JSON (`ReadCache.entry`); the JSON is written once, per fill.
+        return try await cache.entry(
+            key, tags: { ["c:" + storeID] + Set($0.items.map(\.author.id)).map { "a:" + $0 } },
+            cost: { 2 * ((try? JSONWriter.bytes(of: $0).count) ?? 4096) }, load: load
+        ).value
+    }
+}

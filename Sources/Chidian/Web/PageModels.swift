@@ -1,8 +1,8 @@
 import Foundation
 
-// What templates read: plain stored properties only (Mustache looks them up by reflection), formatted for people.
+// What templates read (`PageModels+Template.swift` answers their names), formatted for people.
 
-struct ViewerModel {
+struct ViewerModel: Sendable {
     let id: String
     let name: String
     let isManager: Bool
@@ -17,7 +17,7 @@ struct ViewerModel {
 }
 
 /// A user's public profile, on `/users/{id}` and `/me`.
-struct ProfileModel {
+struct ProfileModel: Sendable {
     let id: String
     let name: String
     let avatarUrl: String?
@@ -36,7 +36,7 @@ struct ProfileModel {
 }
 
 /// A rating as five stars for the eye and a sentence for a screen reader.
-struct StarsModel {
+struct StarsModel: Sendable {
     let glyphs: String
     let label: String
 
@@ -48,7 +48,7 @@ struct StarsModel {
     }
 }
 
-struct StoreCardModel {
+struct StoreCardModel: Sendable {
     let id: String
     let name: String
     let categoryName: String
@@ -74,12 +74,12 @@ struct StoreCardModel {
     }
 }
 
-struct StorePageModel {
-    struct Score {
+struct StorePageModel: Sendable {
+    struct Score: Sendable {
         let label: String
         let value: String
     }
-    struct Dish {
+    struct Dish: Sendable {
         let name: String
         let count: Int
     }
@@ -111,8 +111,8 @@ struct StorePageModel {
     }
 }
 
-struct CommentCardModel {
-    struct Reply {
+struct CommentCardModel: Sendable {
+    struct Reply: Sendable {
         let body: String
         let authorName: String
     }

@@ -74,7 +74,7 @@ struct WebAccountPages {
         error: (any DomainError)? = nil
     ) -> Response {
         let language = context.web?.language ?? .zh
-        var model: [String: Any] = ["name": name ?? "", "next": WebController.localPath(next) ?? ""]
+        var model: TemplateFields = ["name": name ?? "", "next": WebController.localPath(next) ?? ""]
         var status = HTTPResponse.Status.ok
         if let error {
             let problem = Problem(error)

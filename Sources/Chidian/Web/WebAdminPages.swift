@@ -36,7 +36,7 @@ struct WebAdminPages {
     {
         let language = context.web?.language ?? .zh
         let queue = try await moderation.queue(open: open, page: PageRequest(limit: 50))
-        let model: [String: Any] = [
+        let model: TemplateFields = [
             "items": queue.items.map { item in
                 [
                     "card": CommentCardModel(item.comment, viewer: context.viewer, language: language),
@@ -44,19 +44,19 @@ struct WebAdminPages {
                     "reasons": item.reports.map { report in
                         language.text("reason." + report.reason) + (report.note.map { "：\($0)" } ?? "")
                     },
-                ] as [String: Any]
+                ] as TemplateFields
             },
             "hasItems": !queue.items.isEmpty,
             "open": open,
             "archived": try await admin.archivedStores(limit: 50).map { ["id": $0.id, "name": $0.name] },
             "categories": try await admin.listCategories().map {
-                ["id": $0.id, "name": $0.name, "storeCount": $0.storeCount] as [String: Any]
+                ["id": $0.id, "name": $0.name, "storeCount": $0.storeCount] as TemplateFields
             },
             "saved": saved != nil,
-            "error": failed.map { language.strings["error.\($0.code)"] ?? $0.detail } as Any,
+            "error": failed.map { language.strings["error.\($0.code)"] ?? $0.detail },
         ]
         return pages.render(
-            "admin", title: language.text("admin"), model: WebPages.droppingNils(model), context: context,
+            "admin", title: language.text("admin"), model: model, context: context,
             status: failed?.status ?? .ok)
     }
 

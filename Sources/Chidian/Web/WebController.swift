@@ -55,7 +55,7 @@ struct WebController {
             page.cursor == nil ? recommend.forYou(viewer: context.viewer, near: nil, limit: 10) : []
         var generator = SeededRandom.forRequest()
         let featured = try await feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
-        let model: [String: Any] = [
+        let model: TemplateFields = [
             "promoted": try await promoted.map { StoreCardModel($0, language: language) },
             "hasPromoted": try await !promoted.isEmpty,
             "forYou": try await forYou.map { StoreCardModel($0, language: language) },
@@ -65,7 +65,7 @@ struct WebController {
             "comments": featured.items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "interests": featured.personalization.categories.map { ["id": $0.id, "name": $0.name] },
             "hasInterests": !featured.personalization.categories.isEmpty,
-            "next": featured.nextCursor.map { "/?cursor=\(Self.escapeQuery($0))" } as Any,
+            "next": featured.nextCursor.map { "/?cursor=\(Self.escapeQuery($0))" },
             "back": "/",
             "cities": WebPickPages.cityOptions(language),
         ]
@@ -80,11 +80,11 @@ struct WebController {
         let alsoViewed = try await recommend.alsoViewed(storeID: id, limit: 10, viewer: context.viewer)
         let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
         let sort = CommentSort(rawValue: sortName) ?? .newest
-        let list = try await comments.comments.storeComments(
+        let list = try await comments.comments.storeCommentViews(
             storeID: id, kind: nil, sort: sort, page: try PageRequest(request))
         let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
         let path = "/stores/\(Self.escapePath(id))"
-        let model: [String: Any] = [
+        let model: TemplateFields = [
             "store": StorePageModel(view, language: language),
             "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "hasComments": !items.isEmpty,
@@ -96,12 +96,12 @@ struct WebController {
                     "label": language.text(
                         "sort" + option.rawValue.prefix(1).uppercased() + option.rawValue.dropFirst()),
                     "current": option == sort,
-                ] as [String: Any]
+                ] as TemplateFields
             },
-            "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" } as Any,
+            "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" },
             "back": path,
             "loginHref": "/login?next=\(Self.escapeQuery(path))",
-            "write": Self.writeForm(store: view, viewer: context.viewer.user, path: path, language: language) as Any,
+            "write": Self.writeForm(store: view, viewer: context.viewer.user, path: path, language: language),
         ]
         return pages.render("store", title: view.name, model: model, context: context)
     }
@@ -111,9 +111,9 @@ struct WebController {
         let view = try await comments.open(
             id: try context.parameters.require("id"), viewer: context.viewer, track: true)
         let store = try await stores.view(id: view.storeId, viewer: context.viewer.user)
-        var model: [String: Any] = [
+        var model: TemplateFields = [
             "comment": CommentCardModel(view, viewer: context.viewer, language: language),
-            "store": store.map { StorePageModel($0, language: language) } as Any,
+            "store": store.map { StorePageModel($0, language: language) },
             "back": "/comments/\(Self.escapePath(view.id))",
             "loginHref": "/login?next=\(Self.escapeQuery("/comments/\(Self.escapePath(view.id))"))",
         ]
@@ -133,11 +133,11 @@ struct WebController {
         let list = try await comments.comments.userComments(userID: id, page: try PageRequest(request))
         let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
         let path = "/users/\(Self.escapePath(id))"
-        let model: [String: Any] = [
+        let model: TemplateFields = [
             "user": ProfileModel(view, language: language),
             "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "hasComments": !items.isEmpty,
-            "next": list.nextCursor.map { "\(path)?cursor=\(Self.escapeQuery($0))" } as Any,
+            "next": list.nextCursor.map { "\(path)?cursor=\(Self.escapeQuery($0))" },
             "back": path,
         ]
         return pages.render("user", title: view.name, model: model, context: context)
@@ -148,7 +148,7 @@ struct WebController {
         let raw = SearchController.formValue("q", in: request.uri.query) ?? ""
         let query = try SearchQuery(raw)
         let result = try await search.search.search(query, page: try PageRequest(request), viewer: context.viewer.user)
-        let items: [[String: Any]] = result.items.map { item in
+        let items: [TemplateFields] = result.items.map { item in
             [
                 "store": StoreCardModel(item.store, language: language),
                 "matches": item.matches.map { match -> String in
@@ -163,24 +163,27 @@ struct WebController {
             ]
         }
         // The API's order is name matches, then category matches, then dish matches: one heading per group.
-        var groups: [[String: Any]] = []
+        var groups: [(field: SearchMatch.Field, items: [TemplateFields])] = []
         for (item, result) in zip(items, result.items) {
             let field = result.matches.first?.field ?? .dish
-            if groups.last?["field"] as? String != field.rawValue {
-                let heading = ["name": "groupName", "category": "groupCategory", "dish": "groupDish"][field.rawValue]!
-                groups.append(["field": field.rawValue, "heading": language.text(heading), "items": [item]])
+            if groups.last?.field != field {
+                groups.append((field, [item]))
             } else {
-                groups[groups.count - 1]["items"] = (groups[groups.count - 1]["items"] as! [[String: Any]]) + [item]
+                groups[groups.count - 1].items.append(item)
             }
         }
-        let model: [String: Any] = [
+        let model: TemplateFields = [
             "q": query.text,
-            "groups": groups,
+            "groups": groups.map { group -> TemplateFields in
+                let heading = ["name": "groupName", "category": "groupCategory", "dish": "groupDish"][
+                    group.field.rawValue]!
+                return ["field": group.field.rawValue, "heading": language.text(heading), "items": group.items]
+            },
             "hasItems": !items.isEmpty,
             "approximate": result.approximate,
             "next": result.nextCursor.map {
                 "/search?q=\(Self.escapeQuery(query.text))&cursor=\(Self.escapeQuery($0))"
-            } as Any,
+            },
         ]
         return pages.render(
             "search", title: "\(language.text("search")): \(query.text)", model: model, context: context,
@@ -188,7 +191,7 @@ struct WebController {
     }
 
     /// The store page's writing form for this viewer: a review for users, a notice for the store's manager.
-    static func writeForm(store: StoreView, viewer: AuthUser?, path: String, language: WebLanguage) -> [String: Any]? {
+    static func writeForm(store: StoreView, viewer: AuthUser?, path: String, language: WebLanguage) -> TemplateFields? {
         guard let viewer, viewer.role == .user || (viewer.role == .manager && viewer.id == store.managerId) else {
             return nil
         }
@@ -196,7 +199,9 @@ struct WebController {
         return [
             "heading": language.text(isReview ? "writeReview" : "writeNotice"), "action": "\(path)/comments",
             "isReview": isReview,
-            "ratings": (1...5).reversed().map { ["value": $0, "label": String(repeating: "★", count: $0)] },
+            "ratings": (1...5).reversed().map {
+                ["value": $0, "label": String(repeating: "★", count: $0)] as TemplateFields
+            },
             "scores": ["taste", "environment", "service"].map { ["name": $0, "label": language.text($0)] },
         ]
     }

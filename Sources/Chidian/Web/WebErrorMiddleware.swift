@@ -36,7 +36,7 @@ struct WebErrorMiddleware: RouterMiddleware {
 
     func page(for problem: Problem, _ context: Context) -> Response {
         let language = context.web?.language ?? .zh
-        let model: [String: Any] = [
+        let model: TemplateFields = [
             "status": problem.status.code, "code": problem.code,
             "message": language.strings["error.\(problem.code)"] ?? problem.detail,
         ]

@@ -37,15 +37,14 @@ struct WebManagePages {
         let user = try Self.manager(context)
         let language = context.web?.language ?? .zh
         let mine = try await stores.managed(by: user.id, page: PageRequest(limit: 100), viewer: user)
-        var model: [String: Any] = [
+        var model: TemplateFields = [
             "stores": mine.items.map { store in
                 [
                     "card": StoreCardModel(store, language: language), "id": store.id,
                     "adSpend": store.adSpend ?? 0, "saved": saved == "promotion-\(store.id)",
-                    "error": failed.flatMap { $0.0 == "promotion-\(store.id)" ? Self.message($0.1, language) : nil }
-                        as Any,
-                ] as [String: Any]
-            }.map(WebPages.droppingNils),
+                    "error": failed.flatMap { $0.0 == "promotion-\(store.id)" ? Self.message($0.1, language) : nil },
+                ] as TemplateFields
+            },
             "hasStores": !mine.items.isEmpty,
             "categories": try await categories.list().map { ["id": $0.id, "name": $0.name] },
         ]
@@ -122,24 +121,23 @@ struct WebManagePages {
         let reviews = try await comments.comments.storeComments(
             storeID: id, kind: .review, sort: .newest, page: PageRequest(limit: 20))
         let path = "/manage/stores/\(WebController.escapePath(id))"
-        var model: [String: Any] = [
+        var model: TemplateFields = [
             "store": [
                 "id": view.id, "name": view.name, "description": view.description, "address": view.address,
                 "version": view.version, "images": view.imageUrls,
                 "location": view.location.map { "\($0.lat),\($0.lng)" } ?? "",
                 "hours": view.hours.map { HoursText.format($0, english: language == .en) } ?? "",
                 "timeZone": view.timeZone,
-            ] as [String: Any],
+            ] as TemplateFields,
             "categories": try await categories.list().map {
-                ["id": $0.id, "name": $0.name, "selected": $0.id == view.category.id] as [String: Any]
+                ["id": $0.id, "name": $0.name, "selected": $0.id == view.category.id] as TemplateFields
             },
             "reviews": reviews.items.map { review in
-                WebPages.droppingNils([
+                [
                     "card": CommentCardModel(review, viewer: context.viewer, language: language),
                     "id": review.id, "replyText": review.reply?.body ?? "", "back": path,
-                    "error": failed.flatMap { $0.0 == "reply-\(review.id)" ? Self.message($0.1, language) : nil }
-                        as Any,
-                ])
+                    "error": failed.flatMap { $0.0 == "reply-\(review.id)" ? Self.message($0.1, language) : nil },
+                ] as TemplateFields
             },
             "hasReviews": !reviews.items.isEmpty,
         ]

@@ -85,7 +85,7 @@ struct WebMePages {
         async let written = comments.comments.userComments(userID: user.id, page: PageRequest(limit: 20))
         let current = try await interests.interests(viewer: "u:\(user.id)", at: clock())
         let mine = try await comments.likes.mark(written.items, viewerID: user.id)
-        var model: [String: Any] = [
+        var model: TemplateFields = [
             "profile": ProfileModel(view, language: language),
             "favorites": try await favorites.items.map { StoreCardModel($0, language: language) },
             "hasFavorites": try await !favorites.items.isEmpty,
@@ -93,6 +93,7 @@ struct WebMePages {
             "hasComments": !mine.isEmpty,
             "interests": current.map {
                 ["name": $0.categoryName, "score": Formatting.oneDecimal($0.score), "clicks": $0.clicks]
+                    as TemplateFields
             },
             "hasInterests": !current.isEmpty,
             "back": "/me",

@@ -2,11 +2,10 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Mustache
 
 /// The web client's templates and assets, embedded in the binary, and the one way a page becomes a response.
 struct WebPages: Sendable {
-    let library: MustacheLibrary
+    let library: TemplateLibrary
     /// Assets by name: bytes, content type and a content hash (their URLs carry it, so they cache forever).
     let assets: [String: Asset]
 
@@ -29,7 +28,7 @@ struct WebPages: Sendable {
     }()
 
     init(files: [(name: String, base64: String)]) throws {
-        var library = MustacheLibrary()
+        var library = TemplateLibrary()
         var assets: [String: Asset] = [:]
         for file in files {
             let bytes = [UInt8](Data(base64Encoded: file.base64) ?? Data())
@@ -52,36 +51,27 @@ struct WebPages: Sendable {
 
     /// `template` rendered inside the layout, with the viewer, the language's words and the CSRF token.
     func render(
-        _ template: String, title: String, model: [String: Any], context: AppRequestContext,
+        _ template: String, title: String, model: TemplateFields, context: AppRequestContext,
         status: HTTPResponse.Status = .ok, query: String = ""
     ) -> Response {
         let language = context.web?.language ?? .zh
-        var root = Self.droppingNils(model)
-        root["t"] = language.strings
-        root["csrf"] = context.web?.csrfToken ?? ""
-        root["viewer"] = context.viewer.user.map { ViewerModel($0) }
-        let body = library.render(root, withTemplate: template) ?? ""
-        var layout: [String: Any] = [
-            "t": language.strings, "lang": language.rawValue, "title": title, "body": body, "query": query,
-            "csrf": context.web?.csrfToken ?? "", "css": assetURL("app.css"), "js": assetURL("app.js"),
-            "icon": assetURL("favicon.svg"),
+        let csrf = context.web?.csrfToken ?? ""
+        let viewer = context.viewer.user.map { ViewerModel($0) }
+        var root = model
+        root["t"] = language.templateStrings
+        root["csrf"] = csrf
+        root["viewer"] = viewer
+        let body = library.render(template, .object(root))
+        let layout: TemplateFields = [
+            "t": language.templateStrings, "lang": language.rawValue, "title": title, "body": TemplateValue.bytes(body),
+            "query": query, "csrf": csrf, "css": assetURL("app.css"), "js": assetURL("app.js"),
+            "icon": assetURL("favicon.svg"), "viewer": viewer,
         ]
-        layout["viewer"] = context.viewer.user.map { ViewerModel($0) }
-        let html = library.render(layout, withTemplate: "layout") ?? ""
+        let html = library.render("layout", .object(layout))
         return Self.response(html, status: status, language: language)
     }
 
-    /// An optional boxed in `Any` would count as present in a `{{#section}}` even when absent, and hide its
-    /// value's fields when present: leave absent ones out and unwrap the rest.
-    static func droppingNils(_ model: [String: Any]) -> [String: Any] {
-        model.compactMapValues { value in
-            let mirror = Mirror(reflecting: value)
-            guard mirror.displayStyle == .optional else { return value }
-            return mirror.children.first?.value
-        }
-    }
-
-    static func response(_ html: String, status: HTTPResponse.Status, language: WebLanguage) -> Response {
+    static func response(_ html: [UInt8], status: HTTPResponse.Status, language: WebLanguage) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentSecurityPolicy] = contentSecurityPolicy
@@ -90,7 +80,7 @@ struct WebPages: Sendable {
         headers[.cacheControl] = "private, no-cache"
         headers[.vary] = "Cookie, Accept-Language"
         headers[.referrerPolicy] = "same-origin"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: html)))
     }
 
     /// A refusal by the rules (a domain error, or a 4xx problem other than 429) to show beside the form that caused

@@ -41,7 +41,7 @@ struct WebPickPages {
         if parameters["city"] != nil, (parameters["radius"] ?? "").isEmpty, parameters["near"] == parameters["city"] {
             parameters["radius"] = "10000"
         }
-        var model: [String: Any] = ["cities": Self.cityOptions(language)]
+        var model: TemplateFields = ["cities": Self.cityOptions(language)]
         var status = HTTPResponse.Status.ok
         do {
             let question = try PickController.Question(parameters: parameters)
@@ -62,7 +62,7 @@ struct WebPickPages {
                     "card": StoreCardModel(answer.store, language: language),
                     "id": answer.store.id,
                     "reasons": answer.reasons.map { ["kind": $0.kind.rawValue, "text": $0.text] },
-                ] as [String: Any]
+                ] as TemplateFields
             model["alternatives"] = answer.alternatives.map { StoreCardModel($0, language: language) }
             model["hasAlternatives"] = !answer.alternatives.isEmpty
             model["again"] =
