@@ -648,9 +648,9 @@ t_stale() {
         done
         echo "$line | $target |"
     }
-    # quotient LABEL A B: A's rate ÷ B's rate in each mode, in the requests/s columns.
+    # quotient LABEL A B [TARGET]: A's rate ÷ B's rate in each mode, in the requests/s columns.
     quotient() {
-        echo "| $1 | **$(ratio "$(get "$2.on" rps)" "$(get "$3.on" rps)")** | | | | | **$(ratio "$(get "$2.off" rps)" "$(get "$3.off" rps)")** | | | | | | | | | | |"
+        echo "| $1 | **$(ratio "$(get "$2.on" rps)" "$(get "$3.on" rps)")** | | | | | **$(ratio "$(get "$2.off" rps)" "$(get "$3.off" rps)")** | | | | | | | | | | ${4:-} |"
     }
     cached() { echo "$(t_pg on "$1" 1.0); $(t_health on "$1" 0.6); $(t_pg off "$1" 0.5)"; }
     row health "\`GET /health\` (the HTTP limit)" "" ""
@@ -675,7 +675,8 @@ t_stale() {
     row search-zipf "Search, Zipf mix of $(wc -l <"$paths/search-texts") texts (c$CONNECTIONS; cache on: after one read of each of the run's $(cat "$res/warm-distinct" 2>/dev/null || echo '?') distinct texts, $warm_s s)" "" "$(t_p95 on search-zipf 20)"
     row image "A 200 kB image from PostgreSQL (\`/v1/images/{id}\`)"
     row static "The same 200 kB as a plain file (\`/static/\`, the same server)"
-    quotient "Image ÷ plain file" image static
+    quotient "Image ÷ plain file" image static \
+        "on ≥ 0.9×: $(verdict "$(ratio "$(get image.on rps)" "$(get static.on rps)")" 0.9 ">=")"
     row post "Post a review (every store in turn)"
     row click "Open a review (click recorded)"
     row mixed "Mixed traffic (5 % writes, ~30 % of reads signed in)" "" "$(t_p95 on mixed 20); $(t_stale on mixed); $(t_stale off mixed)"
