@@ -25,7 +25,8 @@
 # (200000: lines per generated request file); BENCH_SEED (1: the popularity rankings and draws); BENCH_SCENARIOS
 # (all: or the scenarios to run, by name — health, near, pick, copy, mixed, ryw, … — for a focused run written to
 # another BENCH_DOC, since the template's other rows stay empty).
-# Data and results go to .bench/ (git-ignored).
+# Data and results go to .bench/ (git-ignored; BENCH_OUT_DIR for results and request files elsewhere, as
+# scripts/bench-growth.sh does per data set).
 # Every wait is bounded and the server this script starts is always stopped.
 set -euo pipefail
 
@@ -222,7 +223,7 @@ psql "$bench_url" -c "DELETE FROM viewer_store_opens WHERE viewer = 'u:$viewer_i
     || die "store ids are not s + 6 digits; store.sql and reviews.sql build them that way"
 
 # --- Request paths -----------------------------------------------------------------------------------------
-paths=$out/paths
+paths=${BENCH_OUT_DIR:-$out}/paths
 rm -rf "$paths"
 mkdir -p "$paths/pool"
 workload() { python3 "$here/workload.py" --seed "$SEED" --n "$LINES" "$@"; }
@@ -767,6 +768,12 @@ t_stale() {
         echo
     done
 } >"$res/EXPLAIN.md"
+# The growth table (scripts/bench-growth.sh) is measured apart: carried over from the document as it stands.
+if grep -q '<!-- growth:begin -->' "$DOC" 2>/dev/null; then
+    sed -n '/<!-- growth:begin -->/,/<!-- growth:end -->/p' "$DOC" >"$res/GROWTH.md"
+else
+    printf '%s\n' '<!-- growth:begin -->' 'Not measured yet: `make bench-growth`.' '<!-- growth:end -->' >"$res/GROWTH.md"
+fi
 RES=$res perl -pe 'if (/^@@(\w+)@@$/) { local $/; open my $f, "<", "$ENV{RES}/$1.md" or die "$1: $!"; $_ = <$f> }' \
     "$here/BENCHMARKS.md.in" >"$DOC.tmp"
 mv "$DOC.tmp" "$DOC"

@@ -92,6 +92,16 @@ public final class CacheListener: Service, Sendable {
             }
             return
         }
+        if payload.hasPrefix("search:") {
+            // A review's text or a store's score (migration 019): only search pages can show it.
+            guard let event = SearchInvalidation.Event(payload: payload.dropFirst(7)) else {
+                for cache in caches { cache.invalidate("search") }
+                return
+            }
+            let matcher = event.matcher
+            for cache in caches where cache.holdsSearches { cache.invalidate(matching: matcher) }
+            return
+        }
         for cache in caches { cache.invalidate(payload) }
     }
 

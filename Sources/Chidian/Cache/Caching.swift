@@ -20,7 +20,8 @@ public struct Caching: Sendable {
 
     public init(config: AppConfiguration, database: Database) {
         reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes)
-        searches = ReadCache(name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2))
+        searches = ReadCache(
+            name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2), holdsSearches: true)
         sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
         images = ReadCache(name: "images", capacityBytes: max(1 << 20, config.cacheBytes / 4))
         listener = CacheListener(

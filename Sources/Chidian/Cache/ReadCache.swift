@@ -50,6 +50,8 @@ public final class ReadCache: Sendable {
     /// Whether a write request reads around it (`bypass`): yes for what pages show, no for sessions, which a write
     /// request only checks.
     let bypassable: Bool
+    /// Whether it holds search pages, which hear migration 019's `search:` events.
+    let holdsSearches: Bool
 
     /// `chidian_cache_lookups_total{cache, result}`: hits, misses, and lookups while not live (`off`).
     private let hits: Counter
@@ -61,9 +63,13 @@ public final class ReadCache: Sendable {
     private let bytesGauge: Gauge
     private let entriesGauge: Gauge
 
-    public init(name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true) {
+    public init(
+        name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true,
+        holdsSearches: Bool = false
+    ) {
         self.name = name
         self.bypassable = bypassable
+        self.holdsSearches = holdsSearches
         capacity = capacityBytes
         self.freshness = freshness
         state = Mutex(LRU())
@@ -130,7 +136,9 @@ public final class ReadCache: Sendable {
         let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
         guard cost <= capacity / 8 else { return }
         state.withLock { lru in
-            guard lru.unchanged(tags, since: ticket.sequence) else { return }
+            guard lru.unchanged(tags, since: ticket.sequence), lru.unmatched(entry, since: ticket.sequence) else {
+                return
+            }
             lru.insert(key, value: entry, tags: tags, cost: cost, capacity: capacity)
         }
     }
@@ -140,6 +148,12 @@ public final class ReadCache: Sendable {
     public func invalidate(_ tag: String) {
         if tag == "*" { return removeAll() }
         state.withLock { $0.invalidate(tag) }
+    }
+
+    /// Drops every entry `matches` picks (search pages a write can change: `SearchInvalidation`), and refuses fills
+    /// in flight that it would have picked.
+    func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool) {
+        state.withLock { $0.invalidate(matching: matches) }
     }
 
     public func removeAll() {
@@ -173,6 +187,10 @@ private struct LRU: ~Copyable {
     var sequence: UInt64 = 0
     var stamps: [String: UInt64] = [:]
     var floor: UInt64 = 0
+    /// The last predicates (`invalidate(matching:)`) with their sequence, so a fill that began before one is
+    /// judged by it; a fill older than the oldest kept is refused.
+    var predicates: [(sequence: UInt64, matches: @Sendable (any Sendable) -> Bool)] = []
+    var predicateFloor: UInt64 = 0
 
     mutating func get(_ key: String) -> (any Sendable)? {
         guard let slot = index[key] else { return nil }
@@ -183,6 +201,27 @@ private struct LRU: ~Copyable {
     func unchanged(_ tags: [String], since ticket: UInt64) -> Bool {
         guard ticket >= floor else { return false }
         return tags.allSatisfy { (stamps[$0] ?? 0) <= ticket }
+    }
+
+    func unmatched(_ value: any Sendable, since ticket: UInt64) -> Bool {
+        guard ticket >= predicateFloor else { return false }
+        for predicate in predicates.reversed() {
+            if predicate.sequence <= ticket { break }
+            if predicate.matches(value) { return false }
+        }
+        return true
+    }
+
+    mutating func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool) {
+        sequence += 1
+        if predicates.count >= 1024 {
+            predicates.removeFirst(predicates.count - 1023)
+            predicateFloor = predicates[0].sequence - 1
+        }
+        predicates.append((sequence, matches))
+        var doomed: [Int] = []
+        for (slot, node) in nodes.enumerated() where node.map({ matches($0.value) }) == true { doomed.append(slot) }
+        for slot in doomed { remove(slot) }
     }
 
     mutating func insert(_ key: String, value: any Sendable, tags: [String], cost: Int, capacity: Int) {
@@ -213,6 +252,7 @@ private struct LRU: ~Copyable {
         sequence += 1
         floor = sequence
         stamps = [:]
+        predicates = []
         nodes = []
         free = []
         index = [:]

@@ -118,19 +118,23 @@ public struct SearchRepository: Sendable {
         var hits: [Kept]
         var nextCursor: String?
         var approximate: Bool
+        /// What the page's invalidation reads (`SearchInvalidation`).
+        var scope: Scope
 
         /// Its bytes: a hit is 40 (a store id fits in a `String` inline), a dish 32 and its name, the cursor its
-        /// characters.
+        /// characters, the scope its text, dishes and two positions.
         var cost: Int {
-            hits.reduce(96 + (nextCursor?.utf8.count ?? 0)) { sum, hit in
+            let scopeBytes = 160 + scope.lowered.count + scope.dishes.reduce(0) { $0 + 32 + $1.count }
+            return hits.reduce(96 + scopeBytes + (nextCursor?.utf8.count ?? 0)) { sum, hit in
                 sum + 40 + hit.dishes.reduce(0) { $0 + 32 + $1.name.utf8.count }
             }
         }
     }
 
-    /// The page's hits, cached under `search` alone: any write that changes an order or a membership says
-    /// `search`, and the stores themselves come from their own entries (`StoreRepository.views`), so a search entry
-    /// is a few hundred bytes and ten thousand texts fit beside the stores.
+    /// The page's hits, cached under `search` (a name, a category, archival, the vocabulary, an import: every page)
+    /// and dropped one by one by the events of the reviews and scores they can see (`SearchInvalidation`). The
+    /// stores themselves come from their own entries (`StoreRepository.views`), so a search entry is a few hundred
+    /// bytes and ten thousand texts fit beside the stores.
     func hits(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
         guard let cache else { return try await read(query, page: page) }
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
@@ -144,7 +148,10 @@ public struct SearchRepository: Sendable {
     /// One page's hits from PostgreSQL.
     private func read(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
         let after = try Self.position(page.cursor, query: query)
-        guard query.canMatch else { return Hits(hits: [], nextCursor: nil, approximate: false) }
+        guard query.canMatch else {
+            let scope = Scope(query: query, dishes: [], start: after, end: nil)
+            return Hits(hits: [], nextCursor: nil, approximate: false, scope: scope)
+        }
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
@@ -163,8 +170,21 @@ public struct SearchRepository: Sendable {
                 Self.rowsRead.record(rowsRead)
             }
         }
-        let next = hits.count > limit ? Self.cursor(hits[limit - 1].position, query: query) : nil
-        return Hits(hits: hits.prefix(limit).map(Kept.init), nextCursor: next, approximate: approximate)
+        let end = hits.count > limit ? hits[limit - 1].position : nil
+        let next = end.map { Self.cursor($0, query: query) }
+        let dishes = cache != nil && query.pinyin != nil ? try await spelledDishes(query) : []
+        let scope = Scope(query: query, dishes: dishes, start: after, end: end)
+        return Hits(hits: hits.prefix(limit).map(Kept.init), nextCursor: next, approximate: approximate, scope: scope)
+    }
+
+    /// The lowered vocabulary dishes a pinyin text spells: a cached page counts their reviews too.
+    private func spelledDishes(_ query: SearchQuery) async throws -> [String] {
+        try await database.forReads.query(
+            """
+            SELECT d.lname FROM search_pinyin p JOIN search_dishes d ON d.name COLLATE "C" = p.source
+            WHERE p.ready AND (p.syllables = \(query.pinyin) OR p.initials = \(query.pinyin))
+            """
+        ).map { try $0.decode(String.self) }
     }
 
     static let rowsRead = Recorder(label: "chidian_search_rows_read")

@@ -1,0 +1,212 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import Chidian
+
+/// Search pages are dropped by the reviews and score moves that can change them (migration 019), and only by
+/// those: checked against a server without the cache after every write, and entry by entry.
+@Suite struct SearchInvalidationTests {
+    static let texts = ["火锅", "毛肚", "鱼", "水煮鱼", "很嫩", "huoguo", "mao", "xlk", "川菜", "zzz"]
+
+    /// Every page (limits 1, 2 and 20, cursors followed) of every text, as bytes.
+    static func pages(_ client: some TestClientProtocol) async throws -> [String: String] {
+        var pages: [String: String] = [:]
+        for text in texts {
+            let q = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            for limit in [1, 2, 20] {
+                var cursor: String? = nil
+                var page = 0
+                repeat {
+                    let path =
+                        "/v1/search?q=\(q)&limit=\(limit)"
+                        + (cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+                            ?? "")
+                    let response = try await client.send(.get, path)
+                    pages["\(text) limit \(limit) page \(page)"] = response.text
+                    cursor = try response.json()["nextCursor"] as? String
+                    page += 1
+                } while cursor != nil && page < 12
+            }
+        }
+        return pages
+    }
+
+    @Test func cachedSearchEqualsTheDatabaseAfterEveryWrite() async throws {
+        try await TestApp.run(configure: { $0.cacheEnabled = true }) { cached, app in
+            // setup: a router without the cache on the same database, stores of two categories
+            var config = app.services.config
+            config.cacheEnabled = false
+            let plain = buildApplication(
+                AppServices(config: config, database: app.database, logger: TestDatabase.logger), runDatabase: false)
+            let manager = try await cached.register("店长", role: "manager")
+            let hotpot = try await StoreFixture.category(app, "火锅")
+            let sichuan = try await StoreFixture.category(app, "川菜")
+            var created: [String] = []
+            for (name, category) in [
+                ("小龙坎火锅", hotpot), ("毛肚王", hotpot), ("老灶火锅", hotpot), ("鱼乡", sichuan), ("江湖菜馆", sichuan),
+            ] {
+                created.append(
+                    try await StoreFixture.store(cached, manager, name: name, categoryID: category)["id"] as! String)
+            }
+            let stores = created
+            // Writes beside the server (psql, the CLI): reviews by new authors, an edit, a hide, a rating change.
+            @Sendable func review(_ store: Int, _ rating: Int, _ body: String) async throws {
+                try await app.database.query(
+                    """
+                    WITH author AS (
+                        INSERT INTO users (name, password_hash, role)
+                        VALUES ('critic ' || md5(random()::text), '$2b$04$fixture', 'user') RETURNING id)
+                    INSERT INTO comments (kind, store_id, author_id, rating, body)
+                    SELECT 'review', \(stores[store]), id, \(rating), \(body) FROM author
+                    """)
+            }
+            let writes: [(String, @Sendable () async throws -> Void)] = [
+                ("a review of 鱼 at 鱼乡", { try await review(3, 4, "水煮鱼很嫩") }),
+                ("a review without the texts", { try await review(0, 5, "服务好") }),
+                ("毛肚 at a store named otherwise", { try await review(2, 5, "毛肚很嫩毛肚") }),
+                ("a low rating moves 毛肚王 down", { try await review(1, 1, "一般") }),
+                ("a high rating moves 老灶火锅 above 小龙坎火锅", { try await review(2, 5, "好") }),
+                ("鱼 at two stores", { try await review(4, 3, "鱼") }),
+                ("鱼 again", { try await review(0, 2, "鱼很嫩") }),
+                (
+                    "an edit drops 水煮鱼",
+                    {
+                        try await app.database.query(
+                            "UPDATE comments SET body = '清蒸' WHERE body = '水煮鱼很嫩'")
+                    }
+                ),
+                (
+                    "a hide",
+                    {
+                        try await app.database.query("UPDATE comments SET hidden_at = now() WHERE body = '鱼很嫩'")
+                    }
+                ),
+                (
+                    "a rating edit",
+                    {
+                        try await app.database.query("UPDATE comments SET rating = 1 WHERE body = '好'")
+                    }
+                ),
+                ("a review in pinyin's dish", { try await review(4, 5, "火锅很好") }),
+                ("很嫩 at 江湖菜馆, below 老灶火锅", { try await review(4, 1, "很嫩") }),
+                // Same count of 很嫩 as the store on the first page of limit 1, and now a better score.
+                ("江湖菜馆 rises without 很嫩", { try await review(4, 5, "不错") }),
+            ]
+            try await plain.test(.router) { uncached in
+                _ = try await Self.pages(cached)
+                for (label, write) in writes {
+                    // MUT: the write, heard by the cached server; its pages were all read (cached) before it
+                    try await write()
+                    await app.settle()
+                    // validate: every page of every text as the database has it, read twice (a miss, then a hit)
+                    let truth = try await Self.pages(uncached)
+                    for _ in 0..<2 {
+                        let served = try await Self.pages(cached)
+                        for (page, text) in truth {
+                            #expect(served[page] == text, "after \(label): \(page)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aReviewKeepsThePagesItCannotChange() async throws {
+        try await TestApp.run(configure: { $0.cacheEnabled = true }) { client, app in
+            // setup: 毛肚 matches one store by name; 水煮鱼 one by a review
+            let manager = try await client.register("店长", role: "manager")
+            let eater = try await client.register("食客")
+            let hotpot = try await StoreFixture.category(app, "火锅")
+            let sichuan = try await StoreFixture.category(app, "川菜")
+            _ = try await StoreFixture.store(client, manager, name: "毛肚王", categoryID: hotpot)
+            let fish = try await StoreFixture.store(client, manager, name: "鱼乡", categoryID: sichuan)["id"] as! String
+            _ = try await client.send(
+                .post, "/v1/stores/\(fish)/comments", body: ["rating": 4, "body": "水煮鱼"], token: eater.token)
+            let searches = try #require(app.services.caching?.searches)
+            func cached(_ text: String) -> Bool { searches.get("q:20::\(text)", as: SearchRepository.Hits.self) != nil }
+            for text in ["毛肚", "水煮鱼", "鱼"] {
+                let q = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                #expect(try await client.send(.get, "/v1/search?q=\(q)").status == .ok)
+            }
+            #expect(cached("毛肚") && cached("水煮鱼") && cached("鱼"))
+            // MUT: another review at 鱼乡 that mentions 鱼 but not 水煮鱼, with another rating
+            let other = try await client.register("食客乙")
+            let posted = try await client.send(
+                .post, "/v1/stores/\(fish)/comments", body: ["rating": 1, "body": "鱼不新鲜"], token: other.token)
+            #expect(posted.status == .created)
+            await app.settle()
+            // validate: 鱼's counts changed; 鱼乡 moved, and it is 水煮鱼's store; 毛肚 cannot show it
+            #expect(!cached("鱼"))
+            #expect(!cached("水煮鱼"))
+            #expect(cached("毛肚"))
+        }
+    }
+
+    // MARK: The rules alone
+
+    static func page(
+        _ text: String, hits: [(String, Int, Int, String)], start: SearchRepository.Position? = nil, more: Bool,
+        approximate: Bool = false
+    ) throws -> SearchRepository.Hits {
+        let query = try SearchQuery(text)
+        let positions = hits.map { SearchRepository.Position(group: $0.1, count: $0.2, score: $0.3, id: $0.0) }
+        let kept = positions.map {
+            SearchRepository.Kept(SearchRepository.Hit(position: $0, category: false, textCount: 0, dishes: []))
+        }
+        let scope = SearchRepository.Scope(query: query, dishes: [], start: start, end: more ? positions.last : nil)
+        return SearchRepository.Hits(
+            hits: kept, nextCursor: more ? "next" : nil, approximate: approximate, scope: scope)
+    }
+
+    static func move(
+        _ store: String, from old: Double, to new: Double, reviews: Int, name: String = "别家", category: String = "烧烤"
+    ) -> SearchInvalidation.ScoreMove {
+        SearchInvalidation.ScoreMove(
+            store: store, old: old, new: new, reviews: reviews, name: .init(name), category: .init(category))
+    }
+
+    @Test func aScoreMoveReachesAPageOnlyWhereTheStoreCanLand() throws {
+        // A first page of group 2 ending at count 3, score 4.0.
+        let first = try Self.page("水煮鱼", hits: [("a", 2, 9, "4.5"), ("b", 2, 3, "4.0")], more: true)
+        #expect(first.changed(by: Self.move("a", from: 4.5, to: 4.4, reviews: 50)))  // shown
+        // Not shown: its count is at most 3 (else it would be), so it enters only at count 3 with a better score.
+        #expect(first.changed(by: Self.move("x", from: 3.9, to: 4.1, reviews: 50)))
+        #expect(!first.changed(by: Self.move("x", from: 3.5, to: 3.8, reviews: 50)))
+        #expect(!first.changed(by: Self.move("x", from: 4.2, to: 4.3, reviews: 50)))  // was above the last already
+        #expect(!first.changed(by: Self.move("x", from: 3.9, to: 4.1, reviews: 2)))  // cannot reach count 3
+        // Group 0 by name (or its pinyin), group 1 by category: a known place, compared with the page's end.
+        let names = try Self.page("火锅", hits: [("a", 0, 0, "4.5"), ("b", 0, 0, "4.0")], more: true)
+        #expect(names.changed(by: Self.move("x", from: 3.9, to: 4.1, reviews: 5, name: "老灶火锅")))
+        #expect(!names.changed(by: Self.move("x", from: 3.5, to: 3.9, reviews: 5, name: "老灶火锅")))
+        #expect(!names.changed(by: Self.move("x", from: 3.5, to: 4.9, reviews: 5, category: "火锅")))  // group 1
+        #expect(!names.changed(by: Self.move("x", from: 3.5, to: 4.9, reviews: 5)))  // group 2 after group 0
+        let pinyin = try Self.page("huoguo", hits: [("a", 0, 0, "4.5")], more: true)
+        #expect(pinyin.changed(by: Self.move("x", from: 3.5, to: 4.6, reviews: 5, name: "老灶火锅")))
+        // The whole result on one page: a store not on it is not in it.
+        let whole = try Self.page("水煮鱼", hits: [("a", 2, 9, "4.5")], more: false)
+        #expect(!whole.changed(by: Self.move("x", from: 1, to: 5, reviews: 500)))
+        // A later page: a store may arrive from the page before.
+        let later = try Self.page(
+            "水煮鱼", hits: [("c", 2, 2, "3.0")], start: .init(group: 2, count: 3, score: "4.0", id: "b"), more: false)
+        #expect(later.changed(by: Self.move("x", from: 4.1, to: 3.9, reviews: 50)))
+        #expect(!later.changed(by: Self.move("x", from: 4.3, to: 4.1, reviews: 50)))
+        // An approximate page is dropped by everything.
+        let approximate = try Self.page("水煮鱼", hits: [("a", 2, 9, "4.5")], more: false, approximate: true)
+        #expect(approximate.changed(by: Self.move("x", from: 1, to: 1.1, reviews: 1)))
+        #expect(approximate.changed(byReviewText: Array("无关".utf8)))
+    }
+
+    @Test func aReviewTextReachesTheTextsItContains() throws {
+        let page = try Self.page("水煮鱼", hits: [], more: false)
+        #expect(page.changed(byReviewText: Array("今天的水煮鱼很嫩".utf8)))
+        #expect(!page.changed(byReviewText: Array("水煮肉片".utf8)))
+        let english = try Self.page("Pizza", hits: [], more: false)
+        #expect(english.changed(byReviewText: Array("best pizza in town".utf8)))
+        // Letters whose lowering may differ between Swift and PostgreSQL: dropped by every review.
+        let cased = try Self.page("Ärger", hits: [], more: false)
+        #expect(cased.changed(byReviewText: Array("nichts".utf8)))
+    }
+}

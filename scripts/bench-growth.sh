@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# How cost grows with data (`make bench-growth`): the same scenarios against data sets of 0.1M, 1M and 5M reviews
+# over 20,000 stores, and the 200,000-store set of the places benchmark, each in its own benchmark database
+# (imported once, then reused), with the cache on. Each size is one scripts/bench.sh run; the rates and p95 of
+# every size land side by side in docs/BENCHMARKS.md between the "growth" markers (the rest of the file is left
+# alone), so "flat as data grows" is a measurement.
+#
+# Knobs: BENCH_GROWTH_SETS ("stores:reviews:database" triples; default below), BENCH_GROWTH_SCENARIOS, and
+# scripts/bench.sh's own (BENCH_DURATION, BENCH_CONNECTIONS, BENCH_BIN, …). DATABASE_URL as for `make bench`.
+set -euo pipefail
+
+project=$(cd "$(dirname "$0")/.." && pwd)
+cd "$project"
+say() { echo "bench-growth: $*" >&2; }
+
+SETS=${BENCH_GROWTH_SETS:-"20000:100000:chidian_bench_100k 20000:1000000:chidian_bench 20000:5000000:chidian_bench_5m 200000:1000000:chidian_bench200k"}
+SCENARIOS=${BENCH_GROWTH_SCENARIOS:-"health store reviews daily feed near pick search-zipf post click mixed"}
+DOC=docs/BENCHMARKS.md
+base=${DATABASE_URL:-$(scripts/db.sh url)}
+base=${base%/*}
+
+for set in $SETS; do
+    IFS=: read -r stores reviews db <<<"$set"
+    exists=$(psql "$base/postgres" -Atc "SELECT count(*) FROM pg_database WHERE datname = '$db'")
+    say "$stores stores, $reviews reviews in $db ($([ "$exists" = 1 ] && echo reused || echo imported))"
+    skip=$([ "$exists" = 1 ] && echo 1 || echo "")
+    BENCH_DB=$db BENCH_STORES=$stores BENCH_COMMENTS=$reviews BENCH_SKIP_IMPORT=$skip BENCH_SKIP_LIVE=1 \
+        BENCH_CACHE_MODES=on BENCH_SCENARIOS="$SCENARIOS" BENCH_OUT_DIR=".bench/growth-$db" \
+        BENCH_DOC=".bench/growth-$db.md" scripts/bench.sh
+done
+
+# One row per scenario, one column pair (requests/s, p95 ms) per data set.
+get() { sed -n "s/^$3=//p" ".bench/growth-$1/results/$2.on.wrk" 2>/dev/null || true; }
+labels=(
+    "health:GET /health" "store:Store page (Zipf)" "reviews:Store reviews page (Zipf)" "daily:Daily promotions"
+    "feed:Featured feed (signed in)" "near:Near me (3 km, open now)" "pick:今天吃点啥 near"
+    "search-zipf:Search, Zipf mix of texts" "post:Post a review" "click:Open a review (click)"
+    "mixed:Mixed traffic (5 % writes)"
+)
+table=$(
+    header="| Scenario (cache on, ${BENCH_CONNECTIONS:-64} connections)"
+    rule="|---"
+    for set in $SETS; do
+        IFS=: read -r stores reviews db <<<"$set"
+        header+=" | $(awk -v s="$stores" -v r="$reviews" 'BEGIN { printf "%gk stores, %gM reviews: req/s | p95 ms", s / 1000, r / 1e6 }')"
+        rule+="|---:|---:"
+    done
+    echo "$header |"
+    echo "$rule|"
+    for entry in "${labels[@]}"; do
+        name=${entry%%:*}
+        [[ " $SCENARIOS " == *" $name "* ]] || continue
+        line="| ${entry#*:}"
+        for set in $SETS; do
+            IFS=: read -r _ _ db <<<"$set"
+            line+=" | $(get "$db" "$name" rps) | $(get "$db" "$name" p95)"
+        done
+        echo "$line |"
+    done
+)
+stamp="Measured $(date -u '+%Y-%m-%d %H:%M UTC') at $(git rev-parse --short HEAD) by \`make bench-growth\`."
+awk -v table="$table" -v stamp="$stamp" '
+    /<!-- growth:begin -->/ { print; print stamp; print ""; print table; skip = 1; next }
+    /<!-- growth:end -->/ { skip = 0 }
+    !skip { print }
+' "$DOC" >"$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+say "wrote the growth table into $DOC"
