@@ -12,7 +12,7 @@ public struct Caching: Sendable {
     public let searches: ReadCache
     /// Sessions by token hash.
     public let sessions: ReadCache
-    /// Hot images' bytes by id (they never change; a housekeeping delete says `i:<id>`, migration 019). A quarter
+    /// Hot images' bytes by id (they never change; a housekeeping delete says `i:<id>`, migration 020). A quarter
     /// of the cap: an eighth of that, the largest image kept, is 960 kB at the default 30 MB (a photo sized for the
     /// web), and 7.5 MB holds a few dozen hot ones without nearing the RSS bound.
     public let images: ReadCache

@@ -136,7 +136,7 @@ import Testing
             let report = try #require(try await Housekeeping.run(app.database))
             #expect(report.uploads == 1 && report.imageBlobs == 1)
             await app.settle()
-            // validate: gone from the cache (migration 019's notice) and answered 404
+            // validate: gone from the cache (migration 020's notice) and answered 404
             if let cache = app.services.caching?.images { #expect(cache.count == 0) }
             let after = try await client.send(.get, "/v1/images/\(id)")
             #expect(after.status == .notFound)
