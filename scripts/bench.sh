@@ -709,6 +709,16 @@ t_stale() {
             echo "| $label | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
         done
     done
+    # Where the tail comes from: the 80 % run per route (openloop's stderr), in the first cache mode.
+    m=${MODES%% *}
+    if [ -s "$res/open80.$m.log" ]; then
+        echo
+        echo "Per route, 80 % of the mixed rate, cache $m (ids as \`{id}\`):"
+        echo
+        echo "| Route | Requests | p50 ms | p99 ms | Max ms | Non-2xx |"
+        echo "|---|---:|---:|---:|---:|---:|"
+        awk -F'\t' 'NR > 1 && NF == 6 { printf "| `%s` | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$res/open80.$m.log"
+    fi
 } >"$res/OPEN.md"
 {
     echo "Stores: $(cat "$res/zipf-stores.txt"). Every store page and store reviews page scenario, the mixed scenario"

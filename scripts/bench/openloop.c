@@ -17,7 +17,7 @@
  * Prints one line of key=value: offered and achieved rate (responses per second over the schedule), the
  * requests due, p50/p95/p99/max in ms, non-2xx answers, errors (connection failures or broken answers) and
  * requests never sent or never answered within 10 s of the schedule's end (timed to that moment), and its own
- * CPU time in % of one core.
+ * CPU time in % of one core. On stderr, the same per route (method and path, ids as {id}): where a tail comes from.
  *
  * One thread, epoll, woken at each due time (epoll_pwait2's nanosecond timeout). Built by scripts/bench.sh.
  */
@@ -48,6 +48,7 @@ struct conn {
     int connecting;
     int busy;          /* a request written (or being written) whose answer is not read in full */
     int64_t due;       /* when the request in flight was due */
+    int route;
     char *out;         /* the request being written */
     size_t out_len, out_off;
     char in[IN_SIZE];
@@ -68,7 +69,14 @@ static struct conn *conns;
 static int conn_count;
 static int epfd;
 static double *latencies;
+static unsigned char *latency_routes; /* each latency's route (below) */
 static size_t latency_count, latency_cap;
+/* Routes: a line's method and path without its query, every segment with two digits or more read as {id}. */
+#define MAX_ROUTES 64
+static char *routes[MAX_ROUTES];
+static int route_count;
+static unsigned char *line_routes;
+static long long route_non2xx[MAX_ROUTES];
 static long long non2xx, errors, answered_total;
 static long long counter;
 static int64_t last_answer;
@@ -104,12 +112,42 @@ static char **read_lines(const char *path, size_t *count) {
     return out;
 }
 
-static void record(int64_t due, int64_t at) {
+static void record(int64_t due, int64_t at, int route) {
     if (latency_count == latency_cap) {
         latency_cap = latency_cap ? latency_cap * 2 : 65536;
         latencies = realloc(latencies, latency_cap * sizeof *latencies);
+        latency_routes = realloc(latency_routes, latency_cap);
     }
+    latency_routes[latency_count] = (unsigned char)route;
     latencies[latency_count++] = (double)(at - due) / 1e6;
+}
+
+static int route_of(const char *line) {
+    char route[256];
+    size_t n = 0;
+    const char *p = line;
+    while (*p && *p != '\t' && n < 16) route[n++] = *p++;
+    route[n++] = ' ';
+    if (*p == '\t') p++;
+    while (*p && *p != '\t' && *p != '?' && n < sizeof route - 8) {
+        const char *end = p + 1;
+        while (*end && *end != '/' && *end != '\t' && *end != '?') end++;
+        int digits = 0; /* ids have several ("/v1" one) */
+        for (const char *q = p; q < end; q++) digits += (*q >= '0' && *q <= '9');
+        if (digits >= 2) n += (size_t)snprintf(route + n, sizeof route - n, "/{id}");
+        else {
+            size_t len = (size_t)(end - p) < sizeof route - n - 1 ? (size_t)(end - p) : sizeof route - n - 1;
+            memcpy(route + n, p, len);
+            n += len;
+        }
+        p = end;
+    }
+    route[n] = 0;
+    for (int i = 0; i < route_count; i++)
+        if (strcmp(routes[i], route) == 0) return i;
+    if (route_count == MAX_ROUTES) return MAX_ROUTES - 1;
+    routes[route_count] = strdup(route);
+    return route_count++;
 }
 
 static void watch(struct conn *c, uint32_t events, int op) {
@@ -135,7 +173,7 @@ static void open_conn(struct conn *c) {
 static void fail_conn(struct conn *c, int counts) {
     if (c->busy && counts) {
         errors++;
-        record(c->due, now_ns());
+        record(c->due, now_ns(), c->route);
     }
     free(c->out);
     c->out = NULL;
@@ -199,6 +237,7 @@ static void flush_out(struct conn *c) {
 static void send_request(struct conn *c, size_t index, int64_t due) {
     c->busy = 1;
     c->due = due;
+    c->route = line_routes[index % line_count];
     c->state = HEAD;
     c->out = build(index, counter++, &c->out_len);
     c->out_off = 0;
@@ -242,10 +281,13 @@ static int parse_head(struct conn *c, const char *head, const char *end) {
 
 static void answered(struct conn *c) {
     int64_t at = now_ns();
-    record(c->due, at);
+    record(c->due, at, c->route);
     last_answer = at;
     answered_total++;
-    if (c->status < 200 || c->status >= 300) non2xx++;
+    if (c->status < 200 || c->status >= 300) {
+        non2xx++;
+        route_non2xx[c->route]++;
+    }
     c->busy = 0;
     c->state = HEAD;
     if (c->closing) {
@@ -377,6 +419,8 @@ int main(int argc, char **argv) {
     lines = read_lines(lines_path, &line_count);
     if (line_count == 0) die("no lines");
     if (tokens_path) tokens = read_lines(tokens_path, &token_count);
+    line_routes = malloc(line_count);
+    for (size_t i = 0; i < line_count; i++) line_routes[i] = (unsigned char)route_of(lines[i]);
 
     epfd = epoll_create1(EPOLL_CLOEXEC);
     if (epfd < 0) die("epoll_create1");
@@ -452,13 +496,28 @@ int main(int argc, char **argv) {
     /* What is left was never sent or never answered: timed to the moment this run gave up on it. */
     int64_t end = now_ns();
     long long unanswered = 0;
-    for (long long i = sent; i < total; i++, unanswered++) record(start + i * interval, end);
+    for (long long i = sent; i < total; i++, unanswered++)
+        record(start + i * interval, end, line_routes[(size_t)i % line_count]);
     for (int k = 0; k < conn_count; k++) {
         if (conns[k].busy) {
-            record(conns[k].due, end);
+            record(conns[k].due, end, conns[k].route);
             unanswered++;
         }
     }
+    /* Per route, to stderr: where the tail comes from. */
+    double *one = malloc((latency_count + 1) * sizeof *one);
+    fprintf(stderr, "route\trequests\tp50_ms\tp99_ms\tmax_ms\tnon2xx\n");
+    for (int r = 0; r < route_count; r++) {
+        size_t n = 0;
+        for (size_t i = 0; i < latency_count; i++)
+            if (latency_routes[i] == r) one[n++] = latencies[i];
+        if (n == 0) continue;
+        qsort(one, n, sizeof *one, compare);
+        size_t p99 = (size_t)(0.99 * (double)n);
+        fprintf(stderr, "%s\t%zu\t%.2f\t%.2f\t%.2f\t%lld\n", routes[r], n, one[n / 2], one[p99 < n ? p99 : n - 1],
+                one[n - 1], route_non2xx[r]);
+    }
+    free(one);
     qsort(latencies, latency_count, sizeof *latencies, compare);
     double window = (double)((last_answer > stop ? last_answer : stop) - start) / 1e9;
     /* Its own cost: CPU seconds (user + system) per second of the schedule, in % of one core. */
