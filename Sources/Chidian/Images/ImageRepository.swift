@@ -50,8 +50,9 @@ public struct ImageRepository: Sendable {
         public let byteCount: Int
         public let head: ByteBuffer?
 
-        /// As the image cache keeps it: the head in storage of its own exact size. A row's bytes arrive as a slice
-        /// of the connection's read buffer, which would keep that whole buffer alive (and uncounted) beside them.
+        /// As the image cache keeps it: the head in storage of its own (NIO rounds it up to a power of two, and
+        /// `cost` counts that). A row's bytes arrive as a slice of the connection's read buffer, which would keep
+        /// that whole buffer alive (and uncounted) beside them.
         func compacted() -> Stored {
             guard let head else { return self }
             var exact = ByteBufferAllocator().buffer(capacity: head.readableBytes)
