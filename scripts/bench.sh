@@ -347,6 +347,10 @@ prepare() {
     token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
     category=$(sql "$bench_url" "SELECT category_id FROM viewer_interests WHERE viewer = 'u:$viewer_id' ORDER BY score DESC, category_id LIMIT 1")
     clicked="{$(sql "$bench_url" "SELECT string_agg(category_id, ',' ORDER BY score DESC, category_id) FROM viewer_interests WHERE viewer = 'u:$viewer_id'")}"
+    # Three categories with reviews the viewer has not shown: what the feed explores on every first page.
+    explore="{$(sql "$bench_url" "SELECT string_agg(x.id, ',' ORDER BY x.id) FROM (SELECT k.id FROM categories k
+        WHERE k.id <> ALL('$clicked'::text[]) AND EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id
+        AND c.kind = 'review') ORDER BY k.id LIMIT 3) x")}"
     feed_ids="{$(sql "$bench_url" "SELECT c.id FROM comments c
         WHERE c.category_id = '$category' AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
         ORDER BY c.created_at DESC, c.id DESC LIMIT 20" | paste -sd,)}"
@@ -356,10 +360,10 @@ prepare() {
     vars=(
         [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
         [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
-        [dlat]=0 [dlng]=0
+        [explore]="$explore" [dlat]=0 [dlng]=0
     )
     pgbench_defines=()
-    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked explore; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 }
 declare -A vars=()
 pgbench_defines=()
@@ -492,7 +496,10 @@ run_mode() {
     # Read-your-writes: a quick pass on the otherwise idle server, then the timed run alongside the mixed load.
     say "ryw quick pass (cache $m)"
     run_ryw "ryw-quick.$m" 3
+    # The caches' counters around the mixed run: how often its searches and pages hit (docs/BENCHMARKS.md).
+    curl -s "$api/metrics" >"$res/metrics-before-mixed.$m.txt" || true
     run_mixed "$m"
+    curl -s "$api/metrics" >"$res/metrics-after-mixed.$m.txt" || true
     run_open "$m"
     rss_peak[$m]=$(rss VmHWM)
     rss_now[$m]=$(rss VmRSS)
@@ -781,6 +788,8 @@ t_stale() {
 # The growth table (scripts/bench-growth.sh) is measured apart: carried over from the document as it stands.
 if grep -q '<!-- growth:begin -->' "$DOC" 2>/dev/null; then
     sed -n '/<!-- growth:begin -->/,/<!-- growth:end -->/p' "$DOC" >"$res/GROWTH.md"
+elif [ -f "$out/GROWTH.md" ]; then
+    cp "$out/GROWTH.md" "$res/GROWTH.md"
 else
     printf '%s\n' '<!-- growth:begin -->' 'Not measured yet: `make bench-growth`.' '<!-- growth:end -->' >"$res/GROWTH.md"
 fi

@@ -13,17 +13,31 @@ WHERE s.token_hash = :token_hash AND s.revoked_at IS NULL AND s.expires_at > now
 -- 2. InterestRepository.state: interests and exploration counts per category with reviews.
 SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
     coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
-    coalesce((SELECT sum(g.shown) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
-    coalesce((SELECT sum(g.clicked) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
+    coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
     EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
         AND c.hidden_at IS NULL AND NOT c.store_archived)
 FROM categories k
 LEFT JOIN viewer_interests i ON i.viewer = :viewer AND i.category_id = k.id
-LEFT JOIN viewer_explore e ON e.viewer = :viewer AND e.category_id = k.id;
+LEFT JOIN viewer_explore e ON e.viewer = :viewer AND e.category_id = k.id
+LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
+    GROUP BY category_id) g ON g.category_id = k.id;
 
--- 3. FeedStatements.Page: the walk from the top of the viewer's categories (variable clicked, highest score
--- first; the top category fills the page), 21 rows (the page and one more) as comment views with the viewer's
--- likes; a first page asks for no category names.
+-- 3. FeedCandidates.Explore: the bench viewer never clicks what the feed explores, so every first page explores
+-- three categories it has not shown (:explore, from scripts/bench.sh); their best recent reviews are pinned.
+SELECT coalesce(array_agg(x.id ORDER BY k.n), '{}')::text AS pinned
+FROM unnest(:explore::text[]) WITH ORDINALITY AS k (id, n) CROSS JOIN LATERAL (
+    SELECT y.id FROM (
+        SELECT c.id, c.like_count, c.rating, c.created_at FROM comments c
+        WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+            AND NOT (c.id = ANY('{}'::text[]))
+        ORDER BY c.created_at DESC, c.id DESC LIMIT 20) y
+    ORDER BY ln(1 + y.like_count) + 0.5 * y.rating DESC, y.created_at DESC, y.id DESC LIMIT 1
+) x
+\gset
+
+-- 4. FeedStatements.Page: the walk from the top of the viewer's categories (variable clicked, highest score
+-- first; the top category fills the page), 21 rows (the page and one more) with the pinned reviews, as comment
+-- views with the viewer's likes; a first page asks for no category names.
 WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
     SELECT 0, COALESCE(NULL::timestamptz, 'infinity'), COALESCE(NULL::text, ''), 0, '{}'::text[], :clicked::text[]
     UNION ALL
@@ -65,6 +79,8 @@ WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
     SELECT w.segment - 1 AS segment, w.before + p.n AS position, p.id
     FROM walk w CROSS JOIN LATERAL unnest(w.ids) WITH ORDINALITY AS p(id, n)
     WHERE w.before + p.n < 21
+    UNION ALL
+    SELECT -1, -p.n, p.id FROM unnest(:pinned::text[]) WITH ORDINALITY AS p (id, n)
 ), names AS (
     SELECT array_agg(k.id ORDER BY o.n) AS ids, array_agg(k.name ORDER BY o.n) AS names
     FROM unnest(:clicked::text[]) WITH ORDINALITY AS o(id, n) JOIN categories k ON k.id = o.id
@@ -82,27 +98,44 @@ SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
         WHERE l.user_id = :viewer_id AND l.comment_id = ANY(ARRAY(SELECT q.id FROM page q)))),
     (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= 21,
     n.ids, n.names
-FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id JOIN stores s ON s.id = c.store_id
+FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id
+    AND (p.position > 0 OR (c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived))
+JOIN stores s ON s.id = c.store_id
 JOIN categories g ON g.id = s.category_id
 JOIN users u ON u.id = c.author_id
 LEFT JOIN comment_replies r ON r.comment_id = c.id
 LEFT JOIN users ru ON ru.id = r.author_id) ON true;
 
--- 4. InterestRepository.recordShown: the page's places of the top category (no exploring place was taken: the
--- viewer's own category has evidence and, for this run, wins the bandit's draw).
+-- 5. ViewerState.recordShown: the top category's places and one place of each explored category (everyone's
+-- counts take those, in a random one of 16 shards); rows the same viewer's other requests hold are skipped.
+\set shard random(0, 15)
 WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
-shown AS (
-    INSERT INTO viewer_explore AS e (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
-    SELECT :viewer, k.id, 10, 0, false, now(), now()
-    FROM categories k, quick WHERE k.id = :category
-    ON CONFLICT (viewer, category_id) DO UPDATE SET
-        shown = e.shown * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / 86400)
-            + EXCLUDED.shown,
-        clicked = e.clicked * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.updated_at - e.updated_at)) / 86400),
-        exploring = EXCLUDED.exploring, pending_at = EXCLUDED.pending_at,
-        updated_at = greatest(e.updated_at, EXCLUDED.updated_at)
+given AS (
+    SELECT k.id, CASE WHEN k.id = :category THEN 7 ELSE 1 END AS places, k.id IS DISTINCT FROM :category AS exploring
+    FROM categories k, quick
+    WHERE k.id = ANY(:explore::text[]) OR k.id = :category
+), locked AS (
+    SELECT e.category_id FROM viewer_explore e
+    WHERE e.viewer = :viewer AND e.category_id IN (SELECT id FROM given)
+    ORDER BY e.category_id
+    FOR UPDATE SKIP LOCKED
+), updated AS (
+    UPDATE viewer_explore e SET
+        shown = e.shown * power(0.5, greatest(0, extract(epoch FROM now() - e.updated_at)) / 86400) + g.places,
+        clicked = e.clicked * power(0.5, greatest(0, extract(epoch FROM now() - e.updated_at)) / 86400),
+        exploring = g.exploring, pending_at = now(), updated_at = greatest(e.updated_at, now())
+    FROM given g
+    WHERE e.viewer = :viewer AND e.category_id = g.id AND e.category_id IN (SELECT category_id FROM locked)
+    RETURNING e.category_id, e.exploring
+), inserted AS (
+    INSERT INTO viewer_explore (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
+    SELECT :viewer, g.id, g.places, 0, g.exploring, now(), now() FROM given g
+    WHERE NOT EXISTS (SELECT 1 FROM viewer_explore e WHERE e.viewer = :viewer AND e.category_id = g.id)
+    ORDER BY g.id
+    ON CONFLICT DO NOTHING
     RETURNING category_id, exploring
 )
 INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
-SELECT category_id, 0, 1, 0 FROM shown WHERE exploring
+SELECT category_id, :shard, 1, 0 FROM (SELECT * FROM updated UNION ALL SELECT * FROM inserted) s
+WHERE exploring ORDER BY category_id
 ON CONFLICT (category_id, shard) DO UPDATE SET shown = g.shown + 1;

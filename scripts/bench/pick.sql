@@ -32,10 +32,11 @@ LIMIT 100
 -- 2. InterestRepository.state for nobody: everyone's exploration counts per category with reviews.
 SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
     coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
-    coalesce((SELECT sum(g.shown) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
-    coalesce((SELECT sum(g.clicked) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
+    coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
     EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
         AND c.hidden_at IS NULL AND NOT c.store_archived)
 FROM categories k
 LEFT JOIN viewer_interests i ON i.viewer = NULL::text AND i.category_id = k.id
-LEFT JOIN viewer_explore e ON e.viewer = NULL::text AND e.category_id = k.id;
+LEFT JOIN viewer_explore e ON e.viewer = NULL::text AND e.category_id = k.id
+LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
+    GROUP BY category_id) g ON g.category_id = k.id;

@@ -114,7 +114,7 @@ struct FeedController {
             // The top category fills the first ten's other places (when it has that many reviews; close enough).
             try await interests.recordShown(
                 viewer: key, own: own, places: FeedRepository.pinnedReach - shown.count, explored: shown.sorted(),
-                at: now)
+                at: now, shard: Int16.random(in: 0..<16, using: &generator))
         }
         return FeedPage(
             items: result.items, nextCursor: result.nextCursor,

@@ -61,13 +61,14 @@ extension InterestRepository {
         static let sql = """
             SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
                 coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
-                coalesce((SELECT sum(g.shown) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
-                coalesce((SELECT sum(g.clicked) FROM category_explore g WHERE g.category_id = k.id), 0)::int8,
+                coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
                 EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
                     AND c.hidden_at IS NULL AND NOT c.store_archived)
             FROM categories k
             LEFT JOIN viewer_interests i ON i.viewer = $1 AND i.category_id = k.id
             LEFT JOIN viewer_explore e ON e.viewer = $1 AND e.category_id = k.id
+            LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
+                GROUP BY category_id) g ON g.category_id = k.id
             """
         static let bindingDataTypes: [PostgresDataType] = [.text]
 
@@ -107,12 +108,15 @@ extension InterestRepository {
     /// their reviews within a day count as clicks (`RecordOpen`). Statistics, not the user's data: committed
     /// without waiting for the disk, and rows another request of the same viewer is updating are skipped rather
     /// than waited for (a burst of one viewer's feeds must not queue on their own rows).
-    public func recordShown(viewer: String, own: String?, places: Int, explored: [String], at now: Date) async throws {
+    /// `shard` picks one of everyone's 16 count rows (drawn from the request's generator: the system's is a syscall).
+    public func recordShown(
+        viewer: String, own: String?, places: Int, explored: [String], at now: Date, shard: Int16
+    ) async throws {
         guard own != nil || !explored.isEmpty else { return }
         _ = try await database.run(
             RecordShown(
                 viewer: viewer, own: own, places: places, explored: explored, at: now, halfLife: halfLife,
-                shard: Int16.random(in: 0..<16)))
+                shard: shard))
     }
 
     struct RecordShown: PostgresPreparedStatement {

@@ -8,7 +8,8 @@ import Foundation
 /// - A review's text (`r`) changes a store's count for exactly the texts the lowered body contains (literally, or
 ///   a vocabulary dish the pinyin spells); nothing else counts reviews.
 /// - A score move (`s`) changes no text's membership, only the store's place inside its group. A page showing the
-///   store changes. A page not showing it changes only if the store's new place falls inside the page: its group
+///   store changes only if the store passes a neighbour (its view, rating included, is its own entry). A page not
+///   showing it changes only if the store's new place falls inside the page: its group
 ///   is known from its name and category (0 or 1, count 0); in group 2 its count for q is unknown but between 1 and
 ///   its live reviews, and its old place was outside the page, so the counts are an interval checked as such.
 /// Ties of score are counted as inside (ids are compared by PostgreSQL's collation, not here); an approximate page
@@ -127,6 +128,11 @@ extension SearchRepository {
     }
 }
 
+extension SearchRepository.Kept {
+    /// (group, count, score): its place without the id.
+    var place: (Int, Int, Double) { (Int(group), Int(count), score) }
+}
+
 extension SearchRepository.Hits {
     func changed(byReviewText body: [UInt8]) -> Bool {
         if approximate || !scope.caseExact { return true }
@@ -135,10 +141,27 @@ extension SearchRepository.Hits {
     }
 
     func changed(by move: SearchInvalidation.ScoreMove) -> Bool {
-        if approximate || hits.contains(where: { $0.id == move.store }) { return true }
+        if approximate { return true }
+        if let index = hits.firstIndex(where: { $0.id == move.store }) { return !stays(index, score: move.new) }
         if move.name.matches(scope) { return inside(group: 0, score: move.new) }
         if move.category.matches(scope) { return inside(group: 1, score: move.new) }
         return reviewGroupChanged(move)
+    }
+
+    /// A store the page shows keeps its place while its new score leaves it strictly between its neighbours (the
+    /// page's start for the first). The last of a page with a next one never does: the cursor carries its score.
+    private func stays(_ index: Int, score: Double) -> Bool {
+        let key = (hits[index].place.0, hits[index].place.1, score)
+        if index == hits.count - 1, scope.end != nil { return false }
+        if index > 0 {
+            guard Self.compare(key, hits[index - 1].place) == .after else { return false }
+        } else if let start = scope.start, Self.compare(key, start) != .after {
+            return false
+        }
+        if index < hits.count - 1 {
+            guard Self.compare(key, hits[index + 1].place) == .before else { return false }
+        }
+        return true
     }
 
     /// A store of group 0 or 1 (count 0) that the page does not show: whether its new place is on the page.
@@ -187,10 +210,13 @@ extension SearchRepository.Hits {
 
     /// Where (group, count, score) stands against a position, ids left out (a tie).
     static func compare(_ key: (Int, Int, Double), _ position: SearchRepository.Position) -> Order {
-        if key.0 != position.group { return key.0 < position.group ? .before : .after }
-        if key.1 != position.count { return key.1 > position.count ? .before : .after }
-        let score = Double(position.score) ?? 0
-        if key.2 != score { return key.2 > score ? .before : .after }
+        compare(key, (position.group, position.count, Double(position.score) ?? 0))
+    }
+
+    static func compare(_ key: (Int, Int, Double), _ other: (Int, Int, Double)) -> Order {
+        if key.0 != other.0 { return key.0 < other.0 ? .before : .after }
+        if key.1 != other.1 { return key.1 > other.1 ? .before : .after }
+        if key.2 != other.2 { return key.2 > other.2 ? .before : .after }
         return .tie
     }
 }

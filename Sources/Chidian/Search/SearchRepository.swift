@@ -59,9 +59,16 @@ public struct SearchRepository: Sendable {
         let category: Bool
         let textCount: Int32
         let dishes: [(name: String, count: Int)]
+        /// Its place in the order, for invalidation: a score move that keeps it between its neighbours keeps the page.
+        let group: Int8
+        let count: Int32
+        let score: Double
 
         init(_ hit: Hit) {
             id = hit.position.id
+            group = Int8(clamping: hit.position.group)
+            count = Int32(clamping: hit.position.count)
+            score = Double(hit.position.score) ?? 0
             name = hit.position.group == 0
             category = hit.category
             textCount = Int32(clamping: hit.textCount)
@@ -121,12 +128,12 @@ public struct SearchRepository: Sendable {
         /// What the page's invalidation reads (`SearchInvalidation`).
         var scope: Scope
 
-        /// Its bytes: a hit is 40 (a store id fits in a `String` inline), a dish 32 and its name, the cursor its
+        /// Its bytes: a hit is 56 (a store id fits in a `String` inline), a dish 32 and its name, the cursor its
         /// characters, the scope its text, dishes and two positions.
         var cost: Int {
             let scopeBytes = 160 + scope.lowered.count + scope.dishes.reduce(0) { $0 + 32 + $1.count }
             return hits.reduce(96 + scopeBytes + (nextCursor?.utf8.count ?? 0)) { sum, hit in
-                sum + 40 + hit.dishes.reduce(0) { $0 + 32 + $1.name.utf8.count }
+                sum + 56 + hit.dishes.reduce(0) { $0 + 32 + $1.name.utf8.count }
             }
         }
     }

@@ -138,10 +138,15 @@ import Testing
                 .post, "/v1/stores/\(fish)/comments", body: ["rating": 1, "body": "鱼不新鲜"], token: other.token)
             #expect(posted.status == .created)
             await app.settle()
-            // validate: 鱼's counts changed; 鱼乡 moved, and it is 水煮鱼's store; 毛肚 cannot show it
+            // validate: 鱼's counts changed; 水煮鱼's one store moved past nobody, and its rating is its own entry's;
+            // 毛肚 cannot show 鱼乡
             #expect(!cached("鱼"))
-            #expect(!cached("水煮鱼"))
+            #expect(cached("水煮鱼"))
             #expect(cached("毛肚"))
+            let q = "水煮鱼".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let item = try #require(
+                (try await client.send(.get, "/v1/search?q=\(q)").json()["items"] as? [[String: Any]])?.first)
+            #expect(((item["store"] as? [String: Any])?["rating"] as? [String: Any])?["count"] as? Int == 2)
         }
     }
 
@@ -171,7 +176,16 @@ import Testing
     @Test func aScoreMoveReachesAPageOnlyWhereTheStoreCanLand() throws {
         // A first page of group 2 ending at count 3, score 4.0.
         let first = try Self.page("水煮鱼", hits: [("a", 2, 9, "4.5"), ("b", 2, 3, "4.0")], more: true)
-        #expect(first.changed(by: Self.move("a", from: 4.5, to: 4.4, reviews: 50)))  // shown
+        // Shown: its place holds while it stays between its neighbours; the last one's score is in the cursor.
+        #expect(!first.changed(by: Self.move("a", from: 4.5, to: 4.4, reviews: 50)))
+        #expect(first.changed(by: Self.move("b", from: 4.0, to: 4.01, reviews: 50)))
+        let names3 = try Self.page(
+            "火锅", hits: [("a", 0, 0, "4.5"), ("b", 0, 0, "4.2"), ("c", 0, 0, "4.0")], more: false)
+        #expect(!names3.changed(by: Self.move("b", from: 4.2, to: 4.3, reviews: 5, name: "b火锅")))
+        #expect(names3.changed(by: Self.move("b", from: 4.2, to: 4.6, reviews: 5, name: "b火锅")))
+        #expect(names3.changed(by: Self.move("b", from: 4.2, to: 3.9, reviews: 5, name: "b火锅")))
+        #expect(names3.changed(by: Self.move("b", from: 4.2, to: 4.5, reviews: 5, name: "b火锅")))  // a tie
+        #expect(!names3.changed(by: Self.move("c", from: 4.0, to: 3.0, reviews: 5, name: "c火锅")))  // the very last
         // Not shown: its count is at most 3 (else it would be), so it enters only at count 3 with a better score.
         #expect(first.changed(by: Self.move("x", from: 3.9, to: 4.1, reviews: 50)))
         #expect(!first.changed(by: Self.move("x", from: 3.5, to: 3.8, reviews: 50)))
