@@ -8,7 +8,8 @@
 #      store, a Zipf mix of 10,000 real search texts, and the mixed scenario's lines;
 #   4. starts the release server on a free port once per cache mode (issue #22: on, then CACHE=off) and drives
 #      every scenario with wrk, and each read scenario's SQL once with pgbench (same statements, same order, same
-#      row counts); during the mixed scenario scripts/bench/ryw.py checks that writes are read back at once;
+#      row counts); during the mixed scenario scripts/bench/ryw.py checks that writes are read back at once; after
+#      it, scripts/bench/openloop.c offers the mixed lines at a fixed rate (50 % and 80 % of what wrk reached);
 #   5. imports the same data set into a second, live database (BENCH_DB_live: the demo seed/ with a server on it)
 #      while wrk reads its store pages, against the same pages read idle;
 #   6. writes docs/BENCHMARKS.md from scripts/bench/BENCHMARKS.md.in.
@@ -93,6 +94,10 @@ fi
 
 mkdir -p "$out" "$res"
 rm -f "$res"/*
+# The open-loop generator (wrk2 is not in Debian; see scripts/bench/openloop.c): libc only, built each run.
+if want open50 || want open80; then
+    cc -O2 -Wall -o "$out/openloop" "$here/openloop.c" || die "could not build scripts/bench/openloop.c"
+fi
 
 # --- Data set ----------------------------------------------------------------------------------------------
 # Reusing the bench database (BENCH_SKIP_IMPORT=1) needs no data set; the live import still does.
@@ -405,7 +410,32 @@ run_mixed() {
         -s "$here/mixed.lua" "$api" >"$res/$name.wrk.log" 2>&1 || say "wrk $name exited with $?"
     wait "$ryw_pid" || true
 }
+# run_open MODE: the open loop over the mixed scenario's lines at 50 % and 80 % of the rate its wrk run just
+# reached (constant rate, every request timed from when it was due), then the same schedule as the 80 % run against
+# /health for a third of the time: the generator's own latency and CPU on these cores.
+run_open() {
+    local m=$1 mixed_rps pct rate="" name
+    want open50 || want open80 || return 0
+    mixed_rps=$(get "mixed.$m" rps)
+    [[ "$mixed_rps" =~ ^[0-9.]+$ ]] || { say "open loop (cache $m): no mixed rate to start from; run mixed too"; return 0; }
+    for pct in 50 80; do
+        want "open$pct" || continue
+        name=open$pct.$m
+        rate=$(awk -v r="$mixed_rps" -v p="$pct" 'BEGIN { printf "%.0f", r * p / 100 }')
+        say "openloop $name ($rate requests/s for ${DURATION}s, up to $CONNECTIONS connections)"
+        # A counter base of its own, so review bodies differ from the mixed run's.
+        timeout $((DURATION + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$DURATION" -c "$CONNECTIONS" \
+            -f "$paths/mixed" -t "$paths/tokens" -n "$(date +%s)000" 2>"$res/$name.log" | tr ' ' '\n' >"$res/$name.open" \
+            || say "openloop $name exited with $?"
+    done
+    printf 'GET\t/health\t0\n' >"$paths/open-health"
+    say "openloop open-health.$m ($rate requests/s for ${short}s: the generator's own cost)"
+    timeout $((short + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$short" -c "$CONNECTIONS" \
+        -f "$paths/open-health" 2>"$res/open-health.$m.log" | tr ' ' '\n' >"$res/open-health.$m.open" \
+        || say "openloop open-health.$m exited with $?"
+}
 get() { sed -n "s/^$2=//p" "$res/$1.wrk" 2>/dev/null || true; }
+oget() { sed -n "s/^$2=//p" "$res/$1.open" 2>/dev/null || true; }
 tps() { grep -oP 'tps = \K[0-9.]+(?= \(without)' "$res/$1.pgbench.log" 2>/dev/null | awk '{ printf "%.1f", $1 }' || true; }
 ryw() { grep -oP "(?<=\b$2=)[0-9]+" "$res/$1.ryw" 2>/dev/null || true; }
 rss() { awk -v key="$1:" '$1 == key { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status"; }
@@ -473,6 +503,7 @@ run_mode() {
     curl -s "$api/metrics" >"$res/metrics-before-mixed.$m.txt" || true
     run_mixed "$m"
     curl -s "$api/metrics" >"$res/metrics-after-mixed.$m.txt" || true
+    run_open "$m"
     rss_peak[$m]=$(rss VmHWM)
     rss_now[$m]=$(rss VmRSS)
     stop_server
@@ -662,7 +693,8 @@ t_stale() {
     quotient "Search page HTML ÷ JSON search" search-html search-zipf 0.5
     row image "A 200 kB image from PostgreSQL (\`/v1/images/{id}\`)"
     row static "The same 200 kB as a plain file (\`/static/\`, the same server)"
-    quotient "Image ÷ plain file" image static
+    quotient "Image ÷ plain file" image static \
+        "on ≥ 0.9×: $(verdict "$(ratio "$(get image.on rps)" "$(get static.on rps)")" 0.9 ">=")"
     row post "Post a review (every store in turn)"
     row click "Open a review (click recorded)"
     row mixed "Mixed traffic (5 % writes, ~30 % of reads signed in)" "" "$(t_p95 on mixed 20); $(t_stale on mixed); $(t_stale off mixed)"
@@ -683,6 +715,28 @@ t_stale() {
         echo "$line |"
     done
 } >"$res/RESULTS.md"
+{
+    echo "| Open loop (\`scripts/bench/openloop.c\`, timed from when each request was due) | Cache | Offered requests/s | Achieved requests/s | p50 ms | p95 ms | p99 ms | Max ms | Non-2xx | Errors | Unanswered | Generator CPU % | Target |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    for m in $MODES; do
+        for spec in "open50:50 % of the mixed scenario's rate:50" "open80:80 % of the mixed scenario's rate:100" "open-health:\`GET /health\` at the highest rate above (the generator's own cost):"; do
+            IFS=: read -r name label limit <<<"$spec"
+            target=""
+            [ -n "$limit" ] && target="p99 ≤ $limit ms: $(verdict "$(oget "$name.$m" p99)" "$limit" "<=")"
+            echo "| $label | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
+        done
+    done
+    # Where the tail comes from: the 80 % run per route (openloop's stderr), in the first cache mode.
+    m=${MODES%% *}
+    if [ -s "$res/open80.$m.log" ]; then
+        echo
+        echo "Per route, 80 % of the mixed rate, cache $m (ids as \`{id}\`):"
+        echo
+        echo "| Route | Requests | p50 ms | p99 ms | Max ms | Non-2xx |"
+        echo "|---|---:|---:|---:|---:|---:|"
+        awk -F'\t' 'NR > 1 && NF == 6 { printf "| `%s` | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$res/open80.$m.log"
+    fi
+} >"$res/OPEN.md"
 {
     echo "Stores: $(cat "$res/zipf-stores.txt"). Every store page and store reviews page scenario, the mixed scenario"
     echo "and the read-your-writes client draw from this ranking; posting walks every store in turn, as before."
@@ -724,7 +778,7 @@ t_stale() {
     echo "- Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) memory, Linux $(uname -r)"
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); the whole run took $(( $(date +%s) - started )) s"
     echo "- Command: \`make bench\` with BENCH_STORES=$STORES BENCH_USERS=$USERS BENCH_COMMENTS=$COMMENTS BENCH_DURATION=$DURATION BENCH_CONNECTIONS=$CONNECTIONS"
-    echo "- wrk: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency -s scripts/bench/wrk.lua\` (the mixed scenario: \`-s scripts/bench/mixed.lua\`); pgbench: \`pgbench -n -M prepared -c $CONNECTIONS -j $THREADS -T $DURATION -f scripts/bench/<scenario>.sql\`"
+    echo "- wrk: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency -s scripts/bench/wrk.lua\` (the mixed scenario: \`-s scripts/bench/mixed.lua\`); open loop: \`openloop -r <50 % or 80 % of the mixed rate> -d $DURATION -c $CONNECTIONS -f .bench/paths/mixed\`; pgbench: \`pgbench -n -M prepared -c $CONNECTIONS -j $THREADS -T $DURATION -f scripts/bench/<scenario>.sql\`"
     echo "- Server: release build, default pool (DB_POOL_SIZE 16), LOG_LEVEL=$LOG_LEVEL, RATE_LIMITS=off; cache modes, in order: $MODES (on: \`CACHE\` unset, the default; off: \`CACHE=off\`); PostgreSQL $(sql "$bench_url" "SHOW server_version"), $(sql "$bench_url" "SHOW shared_buffers") shared_buffers, fsync off (the private cluster)"
     for m in $MODES; do
         echo "- Server memory, cache $m: peak RSS (VmHWM) **${rss_peak[$m]:-?} MB** after every scenario, ${rss_now[$m]:-?} MB at the end (target ≤ 150 MB: $(verdict "${rss_peak[$m]:-}" 150 "<="))"

@@ -95,7 +95,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ModerationController(moderation: moderation).addRoutes(to: api)
     let images = ImagesController(
         images: ImageRepository(database: services.database), buckets: RateBuckets(database: services.database),
-        uploadsPerDay: services.config.rateLimits.uploadsPerDay)
+        uploadsPerDay: services.config.rateLimits.uploadsPerDay, cache: services.caching?.images)
     images.addRoutes(to: api)
     let feed = FeedController(
         database: services.database, interests: interests,

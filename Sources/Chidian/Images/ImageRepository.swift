@@ -49,6 +49,19 @@ public struct ImageRepository: Sendable {
         public let contentType: String
         public let byteCount: Int
         public let head: ByteBuffer?
+
+        /// As the image cache keeps it: the head in storage of its own (NIO rounds it up to a power of two, and
+        /// `cost` counts that). A row's bytes arrive as a slice of the connection's read buffer, which would keep
+        /// that whole buffer alive (and uncounted) beside them.
+        func compacted() -> Stored {
+            guard let head else { return self }
+            var exact = ByteBufferAllocator().buffer(capacity: head.readableBytes)
+            exact.writeImmutableBuffer(head)
+            return Stored(sha256: sha256, contentType: contentType, byteCount: byteCount, head: exact)
+        }
+
+        /// What the image cache counts: the head's storage, the hash, the type and the value around them.
+        var cost: Int { (head?.capacity ?? 0) + sha256.count + contentType.utf8.count + 128 }
     }
 
     /// The image's blob; nil when there is no such image, or its bytes were never stored (a row from before
