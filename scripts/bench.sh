@@ -681,7 +681,8 @@ t_stale() {
     row foryou-near "猜你喜欢 near (\`?near=\`, the near-me positions, anonymous)" "" "$(t_p95 on foryou-near 20)"
     row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews, Zipf)" "" "$(t_p95 on store-html 20); $(t_p95 off store-html 20)"
     quotient "Store page HTML ÷ JSON store page" store-html store 0.5
-    quotient "Store page HTML ÷ JSON store reviews page (the slower of the two)" store-html reviews 0.5
+    quotient "Store page HTML ÷ JSON store reviews page" store-html reviews 0.5
+    quotient "Store page HTML ÷ JSON also-viewed (the slowest route it draws from)" store-html also 0.5
     row home-html "Home page as HTML (\`/\`: daily promotions, 猜你喜欢 and the featured feed, a new visitor)" "" "$(t_p95 on home-html 20); $(t_p95 off home-html 20)"
     quotient "Home page HTML ÷ JSON daily promotions" home-html daily 0.5
     for i in "${!search_queries[@]}"; do
