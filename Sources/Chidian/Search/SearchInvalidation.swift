@@ -6,7 +6,8 @@ import Foundation
 /// A page of text q is the run of results after its cursor's position up to its last hit (to the end when it has no
 /// next page), in search order: group (name 0, category 1, reviews 2), then count, score and id, all descending.
 /// - A review's text (`r`) changes a store's count for exactly the texts the lowered body contains (literally, or
-///   a vocabulary dish the pinyin spells); nothing else counts reviews.
+///   a vocabulary dish the pinyin spells); nothing else counts reviews. Of those pages, the ones showing the store
+///   change, and the ones its count, at most its live reviews, can reach.
 /// - A score move (`s`) changes no text's membership, only the store's place inside its group. A page showing the
 ///   store changes only if the store passes a neighbour (its view, rating included, is its own entry). A page not
 ///   showing it changes only if the store's new place falls inside the page: its group
@@ -17,7 +18,8 @@ import Foundation
 /// than needed, never less.
 enum SearchInvalidation {
     enum Event: Sendable {
-        case review(store: String, body: [UInt8])
+        /// `reviews`: the store's live reviews after the change (migration 021), nil from an older trigger.
+        case review(store: String, body: [UInt8], reviews: Int?)
         case score(store: String, old: Double, new: Double, reviews: Int, name: String, category: String)
 
         /// `search:{...}` as migration 019 writes it; nil when it cannot be read (the caller drops every page).
@@ -26,7 +28,7 @@ enum SearchInvalidation {
                 return nil
             }
             if let store = object["r"] as? String, let body = object["b"] as? String {
-                self = .review(store: store, body: Array(body.utf8))
+                self = .review(store: store, body: Array(body.utf8), reviews: object["rc"] as? Int)
             } else if let store = object["s"] as? String, let old = (object["o"] as? String).flatMap(Double.init),
                 let new = (object["n"] as? String).flatMap(Double.init), let reviews = object["rc"] as? Int,
                 let name = object["name"] as? String
@@ -41,10 +43,10 @@ enum SearchInvalidation {
         /// The predicate `ReadCache.invalidate(matching:)` applies to every entry and to fills in flight.
         var matcher: @Sendable (any Sendable) -> Bool {
             switch self {
-            case .review(_, let body):
+            case .review(let store, let body, let reviews):
                 return { value in
                     guard let page = (value as? ReadCache.Entry<SearchRepository.Hits>)?.value else { return false }
-                    return page.changed(byReviewText: body)
+                    return page.changed(byReviewText: body, at: store, reviews: reviews)
                 }
             case .score(let store, let old, let new, let reviews, let name, let category):
                 let moved = ScoreMove(
@@ -134,10 +136,26 @@ extension SearchRepository.Kept {
 }
 
 extension SearchRepository.Hits {
-    func changed(byReviewText body: [UInt8]) -> Bool {
+    /// A review's text at `store` (with `reviews` live reviews, when known): it moves the store's count for the
+    /// texts it contains by one, to at most `reviews`. A page showing the store changes (its count shows); a page
+    /// not showing it changes only if some count in 1...reviews + 1 can place the store on it (scores unknown, so
+    /// ties are counted in): a first page whose last store has 500 such reviews keeps through a review at a store
+    /// with 40.
+    func changed(byReviewText body: [UInt8], at store: String, reviews: Int?) -> Bool {
         if approximate || !scope.caseExact { return true }
-        if SearchInvalidation.contains(body, scope.lowered) { return true }
-        return scope.dishes.contains { SearchInvalidation.contains(body, $0) }
+        let contained =
+            SearchInvalidation.contains(body, scope.lowered)
+            || scope.dishes.contains { SearchInvalidation.contains(body, $0) }
+        guard contained else { return false }
+        guard let reviews, !hits.contains(where: { $0.id == store }) else { return true }
+        var lower = 1
+        var upper = reviews + 1
+        if let end = scope.end {
+            if end.group < 2 { return false }
+            lower = max(lower, end.count)
+        }
+        if let start = scope.start, start.group == 2 { upper = min(upper, start.count) }
+        return lower <= upper
     }
 
     func changed(by move: SearchInvalidation.ScoreMove) -> Bool {

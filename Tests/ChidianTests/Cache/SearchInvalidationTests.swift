@@ -210,17 +210,33 @@ import Testing
         // An approximate page is dropped by everything.
         let approximate = try Self.page("水煮鱼", hits: [("a", 2, 9, "4.5")], more: false, approximate: true)
         #expect(approximate.changed(by: Self.move("x", from: 1, to: 1.1, reviews: 1)))
-        #expect(approximate.changed(byReviewText: Array("无关".utf8)))
+        #expect(approximate.changed(byReviewText: Array("无关".utf8), at: "x", reviews: 1))
     }
 
     @Test func aReviewTextReachesTheTextsItContains() throws {
         let page = try Self.page("水煮鱼", hits: [], more: false)
-        #expect(page.changed(byReviewText: Array("今天的水煮鱼很嫩".utf8)))
-        #expect(!page.changed(byReviewText: Array("水煮肉片".utf8)))
+        #expect(page.changed(byReviewText: Array("今天的水煮鱼很嫩".utf8), at: "x", reviews: 1))
+        #expect(!page.changed(byReviewText: Array("水煮肉片".utf8), at: "x", reviews: 1))
         let english = try Self.page("Pizza", hits: [], more: false)
-        #expect(english.changed(byReviewText: Array("best pizza in town".utf8)))
+        #expect(english.changed(byReviewText: Array("best pizza in town".utf8), at: "x", reviews: nil))
         // Letters whose lowering may differ between Swift and PostgreSQL: dropped by every review.
         let cased = try Self.page("Ärger", hits: [], more: false)
-        #expect(cased.changed(byReviewText: Array("nichts".utf8)))
+        #expect(cased.changed(byReviewText: Array("nichts".utf8), at: "x", reviews: 1))
+    }
+
+    @Test func aReviewTextReachesOnlyThePagesItsStoreCanReach() throws {
+        // A first page of 鱼 whose last store has 50 reviews with 鱼, and a later page after count 50.
+        let body = Array("鱼很嫩".utf8)
+        let first = try Self.page("鱼", hits: [("a", 2, 80, "4.5"), ("b", 2, 50, "4.0")], more: true)
+        #expect(first.changed(byReviewText: body, at: "a", reviews: 100))  // shown: its count shows
+        #expect(!first.changed(byReviewText: body, at: "x", reviews: 40))  // cannot reach 50
+        #expect(first.changed(byReviewText: body, at: "x", reviews: 49))  // 50 with this one
+        #expect(first.changed(byReviewText: body, at: "x", reviews: nil))  // unknown: dropped
+        let later = try Self.page(
+            "鱼", hits: [("c", 2, 20, "4.0")], start: .init(group: 2, count: 50, score: "4.0", id: "b"), more: false)
+        #expect(later.changed(byReviewText: body, at: "x", reviews: 3))
+        // A first page of name matches only: a count places a store after it.
+        let names = try Self.page("鱼", hits: [("a", 0, 0, "4.5")], more: true)
+        #expect(!names.changed(byReviewText: body, at: "x", reviews: 500))
     }
 }
