@@ -5,7 +5,8 @@
 # every size land side by side in docs/BENCHMARKS.md between the "growth" markers (the rest of the file is left
 # alone), so "flat as data grows" is a measurement.
 #
-# Knobs: BENCH_GROWTH_SETS ("stores:reviews:database" triples; default below), BENCH_GROWTH_SCENARIOS, and
+# Knobs: BENCH_GROWTH_SETS ("stores:reviews:database" triples; default below), BENCH_GROWTH_SCENARIOS,
+# BENCH_GROWTH_KEEP (databases whose results are already there), and
 # scripts/bench.sh's own (BENCH_DURATION, BENCH_CONNECTIONS, BENCH_BIN, …). DATABASE_URL as for `make bench`.
 set -euo pipefail
 
@@ -23,6 +24,12 @@ base=${base%/*}
 
 for set in $SETS; do
     IFS=: read -r stores reviews db <<<"$set"
+    # BENCH_GROWTH_KEEP: data sets whose results are already in .bench/growth-<database>/results (a full
+    # `make bench` of the same binary, linked there), not run again.
+    if [[ " ${BENCH_GROWTH_KEEP:-} " == *" $db "* ]]; then
+        say "$db: keeping the results in .bench/growth-$db/results"
+        continue
+    fi
     exists=$(psql "$base/postgres" -Atc "SELECT count(*) FROM pg_database WHERE datname = '$db'")
     say "$stores stores, $reviews reviews in $db ($([ "$exists" = 1 ] && echo reused || echo imported))"
     skip=$([ "$exists" = 1 ] && echo 1 || echo "")
