@@ -99,7 +99,7 @@ public final class CacheListener: Service, Sendable {
                 return
             }
             let matcher = event.matcher
-            for cache in caches where cache.holdsSearches { cache.invalidate(matching: matcher) }
+            for cache in caches where cache.holdsSearches { cache.invalidate(matching: matcher, fallback: "search") }
             return
         }
         for cache in caches { cache.invalidate(payload) }

@@ -59,14 +59,19 @@ public final class ReadCache: Sendable {
     private let offs: Counter
     /// `chidian_cache_wipes_total{cache}`: every entry dropped at once (`*`, a lost listener, a fence unheard).
     private let wipes: Counter
+    /// `chidian_cache_scan_fallbacks_total{cache}`: events past the scan budget, applied by their fallback tag.
+    private let fallbacks: Counter
+    /// This second's scanning: when it began and the nanoseconds spent.
+    private let scanTime = Mutex<(start: Int64, spent: Int64)>((0, 0))
     /// `chidian_cache_bytes{cache}` and `chidian_cache_entries{cache}`, as counted against the cap (`report`).
     private let bytesGauge: Gauge
     private let entriesGauge: Gauge
 
     public init(
         name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true,
-        holdsSearches: Bool = false
+        holdsSearches: Bool = false, scanBudget: Duration = .milliseconds(50)
     ) {
+        self.scanBudget = Monotonic.nanoseconds(scanBudget)
         self.name = name
         self.bypassable = bypassable
         self.holdsSearches = holdsSearches
@@ -78,6 +83,7 @@ public final class ReadCache: Sendable {
         misses = Counter(label: lookups, dimensions: [("cache", name), ("result", "miss")])
         offs = Counter(label: lookups, dimensions: [("cache", name), ("result", "off")])
         wipes = Counter(label: "chidian_cache_wipes_total", dimensions: [("cache", name)])
+        fallbacks = Counter(label: "chidian_cache_scan_fallbacks_total", dimensions: [("cache", name)])
         bytesGauge = Gauge(label: "chidian_cache_bytes", dimensions: [("cache", name)])
         entriesGauge = Gauge(label: "chidian_cache_entries", dimensions: [("cache", name)])
     }
@@ -151,10 +157,26 @@ public final class ReadCache: Sendable {
     }
 
     /// Drops every entry `matches` picks (search pages a write can change: `SearchInvalidation`), and refuses fills
-    /// in flight that it would have picked.
-    func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool) {
+    /// in flight that it would have picked. A scan visits every entry, so its time is capped: past `scanBudget` in a
+    /// second, the event drops every entry under `fallback` instead (what every review did before issue #31),
+    /// which is cheap and leaves little to scan; the listener never falls behind the writes it hears.
+    func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool, fallback: String) {
+        let started = Monotonic.nanoseconds
+        let over = scanTime.withLock { window -> Bool in
+            if started - window.start >= 1_000_000_000 { window = (started, 0) }
+            return window.spent >= scanBudget
+        }
+        if over {
+            fallbacks.increment()
+            return invalidate(fallback)
+        }
         state.withLock { $0.invalidate(matching: matches) }
+        let spent = Monotonic.nanoseconds - started
+        scanTime.withLock { $0.spent += spent }
     }
+
+    /// Nanoseconds of scanning a second (default 5 % of a core).
+    let scanBudget: Int64
 
     public func removeAll() {
         wipes.increment()
@@ -220,7 +242,9 @@ private struct LRU: ~Copyable {
         }
         predicates.append((sequence, matches))
         var doomed: [Int] = []
-        for (slot, node) in nodes.enumerated() where node.map({ matches($0.value) }) == true { doomed.append(slot) }
+        for slot in nodes.indices {
+            if let value = nodes[slot]?.value, matches(value) { doomed.append(slot) }
+        }
         for slot in doomed { remove(slot) }
     }
 

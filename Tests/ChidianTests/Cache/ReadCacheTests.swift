@@ -63,6 +63,25 @@ import Testing
         #expect(cache.get("late", as: String.self) == nil, "a fill from before a flush is refused")
     }
 
+    @Test func aPredicatePicksItsEntriesAndItsFallbackTakesOverPastTheScanBudget() {
+        let scanning = ReadCache(name: "test", capacityBytes: 1 << 20, freshness: .seconds(3600))
+        let spent = ReadCache(name: "test", capacityBytes: 1 << 20, freshness: .seconds(3600), scanBudget: .zero)
+        for cache in [scanning, spent] {
+            cache.heard(sentAt: Monotonic.nanoseconds)
+            for key in ["a", "b"] {
+                cache.insert(key, Self.entry(key), tags: ["search"], cost: 10, since: cache.ticket())
+            }
+            let before = cache.ticket()
+            // MUT: an event that picks "a" only
+            cache.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "a" }, fallback: "search")
+            cache.insert("a", Self.entry("a"), tags: ["search"], cost: 10, since: before)
+        }
+        // validate: within the budget only "a" goes (and its fill from before the event is refused); past it, all
+        #expect(scanning.get("a", as: String.self) == nil)
+        #expect(scanning.get("b", as: String.self)?.value == "b")
+        #expect(spent.get("a", as: String.self) == nil && spent.get("b", as: String.self) == nil)
+    }
+
     @Test func nothingIsServedOnceTheHeartbeatIsOlderThanTheFreshness() {
         // A freshness far longer than a loaded machine's pause between two lines of this test.
         let cache = ReadCache(name: "test", capacityBytes: 1 << 20, freshness: .seconds(30))
