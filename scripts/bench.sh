@@ -72,6 +72,8 @@ for mode in $MODES $LIVE_CACHE; do [[ "$mode" =~ ^(on|off)$ ]] || die "cache mod
 # --- Tools -------------------------------------------------------------------------------------------------
 . scripts/lib/common.sh
 need_package wrk wrk
+# scripts/bench/openloop.c is built each run.
+need_package cc gcc
 for tool in curl perl python3 "$pgbin/pgbench" "$pgbin/psql"; do command -v "$tool" >/dev/null || die "missing $tool"; done
 
 # --- Database URLs -----------------------------------------------------------------------------------------
