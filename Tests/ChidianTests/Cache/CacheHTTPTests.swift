@@ -113,10 +113,7 @@ import Testing
     @Test func cachedAndUncachedServersGiveTheSameBytes() async throws {
         try await TestApp.run(configure: { $0.cacheEnabled = true }) { cached, app in
             // setup: a second router on the same database without the cache
-            var config = app.services.config
-            config.cacheEnabled = false
-            let plain = buildApplication(
-                AppServices(config: config, database: app.database, logger: TestDatabase.logger), runDatabase: false)
+            let plain = app.uncached()
             let manager = try await cached.register("店长", role: "manager")
             let eater = try await cached.register("食客")
             let category = try await StoreFixture.category(app, "火锅")

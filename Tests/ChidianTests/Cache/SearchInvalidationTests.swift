@@ -37,10 +37,7 @@ import Testing
     @Test func cachedSearchEqualsTheDatabaseAfterEveryWrite() async throws {
         try await TestApp.run(configure: { $0.cacheEnabled = true }) { cached, app in
             // setup: a router without the cache on the same database, stores of two categories
-            var config = app.services.config
-            config.cacheEnabled = false
-            let plain = buildApplication(
-                AppServices(config: config, database: app.database, logger: TestDatabase.logger), runDatabase: false)
+            let plain = app.uncached()
             let manager = try await cached.register("店长", role: "manager")
             let hotpot = try await StoreFixture.category(app, "火锅")
             let sichuan = try await StoreFixture.category(app, "川菜")

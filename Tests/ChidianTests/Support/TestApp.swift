@@ -49,6 +49,14 @@ struct TestApp: Sendable {
         return try result.get()
     }
 
+    /// A second router on the same database without the cache: what each read answers straight from PostgreSQL.
+    func uncached() -> Application<RouterResponder<AppRequestContext>> {
+        var config = services.config
+        config.cacheEnabled = false
+        return buildApplication(
+            AppServices(config: config, database: database, logger: TestDatabase.logger), runDatabase: false)
+    }
+
     /// After a write made beside the server (SQL, a CLI call), waits until the server has applied its cache
     /// invalidations, as it does after its own writes; another server is only bound to within a second.
     func settle() async {
