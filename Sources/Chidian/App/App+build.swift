@@ -16,6 +16,8 @@ public struct AppServices: Sendable {
     public let clock: @Sendable () -> Date
     /// The read and session caches with their listener; nil with `CACHE=off`.
     public let caching: Caching?
+    /// This server's insight counts, written by `InsightFlusher`.
+    public let insights: InsightCounter
 
     public init(
         config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
@@ -30,6 +32,12 @@ public struct AppServices: Sendable {
         // The caches' counters bind to the metrics backend present when they are made.
         _ = MetricsRegistry.shared
         caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
+        insights = InsightCounter(enabled: config.insightsEnabled, clock: clock)
+    }
+
+    /// Writes `insights` on a schedule and once more on a clean stop.
+    public var insightFlusher: InsightFlusher {
+        InsightFlusher(counter: insights, database: database, interval: config.insightsFlushInterval)
     }
 }
 
@@ -65,6 +73,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         database: services.database, lifetime: services.config.sessionLifetime,
         maxLifetime: services.config.sessionMaxLifetime, cache: services.caching?.sessions)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
+        .add(middleware: ActivityMiddleware(insights: services.insights))
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     let interests = InterestRepository(database: services.database, halfLife: services.config.interestHalfLife)
     let signals = InterestSignals(interests: interests)
@@ -74,16 +83,17 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         interests: interests)
     accounts.addRoutes(to: api)
     let storesAPI = StoresController(
-        database: services.database, cache: reads, signals: signals, clock: services.clock)
+        database: services.database, cache: reads, signals: signals, insights: services.insights,
+        clock: services.clock)
     storesAPI.addRoutes(to: api)
     let favorites = FavoritesController(database: services.database, signals: signals, clock: services.clock)
     favorites.addRoutes(to: api)
-    let promotions = PromotionsController(database: services.database, cache: reads)
+    let promotions = PromotionsController(database: services.database, cache: reads, insights: services.insights)
     promotions.addRoutes(to: api)
     let search = SearchController(
         database: services.database, budget: services.config.searchRowBudget,
         gate: AdmissionGate(limit: services.config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
-        caching: services.caching)
+        caching: services.caching, insights: services.insights)
     search.addRoutes(to: api)
     let comments = CommentsController(
         comments: CommentRepository(database: services.database, cache: reads),
@@ -99,12 +109,16 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     images.addRoutes(to: api)
     let feed = FeedController(
         database: services.database, interests: interests,
-        explorePlaces: services.config.feedExplorePlaces, clock: services.clock)
+        explorePlaces: services.config.feedExplorePlaces, insights: services.insights, clock: services.clock)
     feed.addRoutes(to: api)
     let recommend = RecommendController(
-        database: services.database, cache: reads, interests: interests, clock: services.clock)
+        database: services.database, cache: reads, interests: interests, insights: services.insights,
+        clock: services.clock)
     recommend.addRoutes(to: api)
-    let pick = PickController(database: services.database, cache: reads, interests: interests, clock: services.clock)
+    let pick = PickController(
+        database: services.database, cache: reads, interests: interests, insights: services.insights,
+        clock: services.clock)
+    InsightsController(database: services.database, clock: services.clock).addRoutes(to: api)
     pick.addRoutes(to: api)
 
     // The web client: the same controllers behind cookies, CSRF tokens and HTML.
@@ -112,6 +126,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     WebAssets(pages: pages).addRoutes(to: router)
     let web = router.group()
         .add(middleware: WebSessionMiddleware(sessions: sessions))
+        .add(middleware: ActivityMiddleware(insights: services.insights))
         .add(middleware: WebErrorMiddleware(pages: pages))
         .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
     WebController(
@@ -145,6 +160,8 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
+        // After the pool (stopped before it) and before the server (stopped after it drains).
+        app.addServices(services.insightFlusher)
         if let replicas = services.database.replicas {
             app.addServices(replicas.databases.map(\.client) + [ReplicaMonitor(replicas: replicas)])
         }

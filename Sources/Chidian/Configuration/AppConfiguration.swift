@@ -46,6 +46,10 @@ public struct AppConfiguration: Sendable {
     public var trustedProxies = TrustedProxies.none
     /// How often `serve` runs housekeeping (`HOUSEKEEPING_INTERVAL_SECONDS`).
     public var housekeepingInterval: Duration = .seconds(3600)
+    /// Counting views, visitors, impressions and clicks for insights (`INSIGHTS`, on by default).
+    public var insightsEnabled = true
+    /// How often each server writes its counts (`INSIGHTS_FLUSH_SECONDS`): what a crash may lose at most.
+    public var insightsFlushInterval: Duration = .seconds(2)
 
     /// The rows a search page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is
     /// approximate.
@@ -164,6 +168,12 @@ public struct AppConfiguration: Sendable {
         }
         integer("UPLOADS_PER_DAY", 1...1_000_000) { config.rateLimits.uploadsPerDay = $0 }
         integer("HOUSEKEEPING_INTERVAL_SECONDS", 1...604_800) { config.housekeepingInterval = .seconds($0) }
+        switch environment["INSIGHTS"]?.lowercased() {
+        case nil, "", "on": break
+        case "off": config.insightsEnabled = false
+        case let other?: problems.append("INSIGHTS=\(other) is not on or off")
+        }
+        integer("INSIGHTS_FLUSH_SECONDS", 1...10) { config.insightsFlushInterval = .seconds($0) }
         if let raw = environment["TRUSTED_PROXIES"], !raw.isEmpty {
             if let proxies = TrustedProxies(raw) {
                 config.trustedProxies = proxies

@@ -10,12 +10,15 @@ struct FeedController {
     let clock: @Sendable () -> Date
     /// The first page's places that explore (`FeedPlanner.places`).
     let explorePlaces: [Int]
+    /// Impressions of the reviews' stores.
+    let insights: InsightCounter?
 
     init(
         database: Database, interests: InterestRepository,
-        explorePlaces: Int = FeedPlanner.explorePlaces.count,
+        explorePlaces: Int = FeedPlanner.explorePlaces.count, insights: InsightCounter? = nil,
         clock: @escaping @Sendable () -> Date
     ) {
+        self.insights = insights
         feed = FeedRepository(database: database)
         candidates = FeedCandidates(database: database)
         self.interests = interests
@@ -66,6 +69,14 @@ struct FeedController {
     /// reviews first. A cursor page is the walk alone (with the pinned reviews whose places fall on it).
     func featuredPage<G: RandomNumberGenerator>(
         viewer: Viewer, page: PageRequest, near: NearQuery? = nil, using generator: inout G
+    ) async throws -> FeedPage {
+        let result = try await walkFeatured(viewer: viewer, page: page, near: near, using: &generator)
+        insights?.shown(result.items.map(\.storeId), as: .feed)
+        return result
+    }
+
+    private func walkFeatured<G: RandomNumberGenerator>(
+        viewer: Viewer, page: PageRequest, near: NearQuery?, using generator: inout G
     ) async throws -> FeedPage {
         let viewerID = viewer.user?.id
         if let cursor = page.cursor {

@@ -16,6 +16,9 @@ public enum Housekeeping {
         public var imageBlobs = 0
         public var rateBuckets = 0
         public var rateTokens = 0
+        /// Store and platform days over everywhere whose distinct counts were fixed and raw hashes dropped.
+        public var insightDays = 0
+        public var insightHashes = 0
 
         public var description: String {
             """
@@ -23,6 +26,7 @@ public enum Housekeeping {
             visitor interests idle 90 days: \(visitorInterests) (opens: \(visitorOpens))
             uploads never attached in 24 hours: \(uploads) (image bytes no longer named: \(imageBlobs))
             rate-limit rows run out: \(rateBuckets + rateTokens)
+            insight days closed: \(insightDays) (visitor hashes dropped: \(insightHashes))
             """
         }
     }
@@ -92,8 +96,47 @@ public enum Housekeeping {
             report.rateTokens = try await count(
                 "WITH gone AS (DELETE FROM rate_tokens WHERE full_at < now() RETURNING 1) SELECT count(*)::int FROM gone"
             )
+            (report.insightDays, report.insightHashes) = try await closeInsightDays(connection, logger: logger)
             return report
         }
+    }
+
+    /// Days over in every time zone (two UTC dates back) keep their distinct counts and drop their hashes.
+    static func closeInsightDays(_ connection: PostgresConnection, logger: Logger) async throws -> (Int, Int) {
+        let (storeK, platformK) = (InsightFlusher.storeK, InsightFlusher.platformK)
+        let stores = try await connection.rows(
+            """
+            WITH closed AS (
+                UPDATE store_days d SET visitors = CASE WHEN d.visitor_cut IS NULL THEN d.visitor_rows
+                    ELSE sketch_estimate(d.visitor_rows, d.visitor_cut,
+                        (SELECT x.h FROM store_day_visitors x WHERE x.store_id = d.store_id AND x.day = d.day
+                         ORDER BY x.h OFFSET \(storeK - 1) LIMIT 1), \(storeK)) END
+                WHERE d.visitors IS NULL AND d.day < (now() AT TIME ZONE 'UTC')::date - 1
+                RETURNING d.store_id, d.day
+            ), gone AS (
+                DELETE FROM store_day_visitors v USING closed c WHERE (v.store_id, v.day) = (c.store_id, c.day)
+                RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM closed)::int, (SELECT count(*) FROM gone)::int
+            """, logger: logger
+        ).first!.decodeAll((Int, Int).self)
+        let platform = try await connection.rows(
+            """
+            WITH closed AS (
+                UPDATE platform_days d SET total = CASE WHEN d.cut IS NULL THEN d.rows_held
+                    ELSE sketch_estimate(d.rows_held, d.cut,
+                        (SELECT x.h FROM platform_day_viewers x WHERE x.day = d.day AND x.signed_in = d.signed_in
+                         ORDER BY x.h OFFSET \(platformK - 1) LIMIT 1), \(platformK)) END
+                WHERE d.total IS NULL AND d.day < (now() AT TIME ZONE 'UTC')::date - 1
+                RETURNING d.day, d.signed_in
+            ), gone AS (
+                DELETE FROM platform_day_viewers v USING closed c WHERE (v.day, v.signed_in) = (c.day, c.signed_in)
+                RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM closed)::int, (SELECT count(*) FROM gone)::int
+            """, logger: logger
+        ).first!.decodeAll((Int, Int).self)
+        return (stores.0 + platform.0, stores.1 + platform.1)
     }
 }
 

@@ -9,8 +9,14 @@ struct PickController {
     let candidates: PickCandidates
     let interests: InterestRepository
     let clock: @Sendable () -> Date
+    /// Impressions of the answer's stores.
+    let insights: InsightCounter?
 
-    init(database: Database, cache: ReadCache?, interests: InterestRepository, clock: @escaping @Sendable () -> Date) {
+    init(
+        database: Database, cache: ReadCache?, interests: InterestRepository, insights: InsightCounter? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.insights = insights
         stores = StoreRepository(database: database, cache: cache)
         categories = CategoryRepository(database: database, cache: cache)
         candidates = PickCandidates(database: database)
@@ -97,7 +103,9 @@ struct PickController {
         let reasons = PickReasons.reasons(
             for: chosen, interest: ranking.interests[chosen.category.id] ?? 0,
             explored: explored && chosen.id == ranked.first?.id, at: now, english: english)
-        return Answer(store: chosen, reasons: reasons, alternatives: Array(views.dropFirst().prefix(2)))
+        let answer = Answer(store: chosen, reasons: reasons, alternatives: Array(views.dropFirst().prefix(2)))
+        insights?.shown([answer.store.id] + answer.alternatives.map(\.id), as: .pick)
+        return answer
     }
 }
 

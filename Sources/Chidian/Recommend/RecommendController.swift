@@ -9,8 +9,14 @@ struct RecommendController {
     let storeFeed: StoreFeed
     let interests: InterestRepository
     let clock: @Sendable () -> Date
+    /// Impressions of 猜你喜欢's cards (counted as the feed's).
+    let insights: InsightCounter?
 
-    init(database: Database, cache: ReadCache?, interests: InterestRepository, clock: @escaping @Sendable () -> Date) {
+    init(
+        database: Database, cache: ReadCache?, interests: InterestRepository, insights: InsightCounter? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.insights = insights
         stores = StoreRepository(database: database, cache: cache)
         visits = StoreVisits(database: database)
         storeFeed = StoreFeed(database: database)
@@ -90,7 +96,9 @@ struct RecommendController {
         let top = known.prefix(StoreFeed.categories).map(\.categoryID)
         let found = try await storeFeed.candidates(
             viewer: viewer.interestKey, userID: viewer.user?.id, categories: top, near: near, at: now)
-        return StoreFeed.rank(found, interests: weights, radius: near.map { Double($0.radius) }, limit: limit)
+        let ids = StoreFeed.rank(found, interests: weights, radius: near.map { Double($0.radius) }, limit: limit)
+        insights?.shown(ids, as: .feed)
+        return ids
     }
 }
 

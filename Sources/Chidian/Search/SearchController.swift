@@ -6,8 +6,14 @@ import NIOCore
 /// The contract's "Search" route. Open to everyone; the viewer only decides `favorited` and `adSpend`.
 struct SearchController {
     let search: SearchRepository
+    /// Impressions of the results' stores.
+    let insights: InsightCounter?
 
-    init(database: Database, budget: Int, gate: AdmissionGate, caching: Caching? = nil) {
+    init(
+        database: Database, budget: Int, gate: AdmissionGate, caching: Caching? = nil,
+        insights: InsightCounter? = nil
+    ) {
+        self.insights = insights
         search = SearchRepository(database: database, budget: budget, gate: gate, caching: caching)
     }
 
@@ -24,13 +30,16 @@ struct SearchController {
             near: parameters["near"].map(String.init), radius: parameters["radius"].map(String.init))
         if let near {
             let page = try await search.search(query, page: pageRequest, viewer: viewer, near: near)
+            insights?.shown(page.items.map(\.store.id), as: .search)
             return try CacheableJSON(rendering: page, shared: viewer == nil)
         }
         if viewer == nil, let shared = try await search.sharedPage(query, page: pageRequest) {
+            insights?.shown(shared.items.map(\.store.value.id), as: .search)
             let (json, etag) = try shared.rendered()
             return CacheableJSON(body: ByteBuffer(bytes: json), etag: etag, shared: true)
         }
         let page = try await search.search(query, page: pageRequest, viewer: viewer)
+        insights?.shown(page.items.map(\.store.id), as: .search)
         return try CacheableJSON(rendering: page, shared: viewer == nil)
     }
 

@@ -5,8 +5,11 @@ import Hummingbird
 struct PromotionsController {
     let stores: StoreRepository
     let promotions: PromotionRepository
+    /// Impressions of 每日促销's cards.
+    let insights: InsightCounter?
 
-    init(database: Database, cache: ReadCache? = nil) {
+    init(database: Database, cache: ReadCache? = nil, insights: InsightCounter? = nil) {
+        self.insights = insights
         stores = StoreRepository(database: database, cache: cache)
         promotions = PromotionRepository(database: database)
     }
@@ -69,6 +72,7 @@ struct PromotionsController {
             limit = value
         }
         let entry = try await stores.promotedEntry(limit: limit)
+        insights?.shown(entry.value.map(\.id), as: .daily)
         guard let viewer = context.viewer.user else {
             // A store that opened or closed since the bytes were written is told right only by writing them again.
             guard !entry.placesUnchanged else { return CacheableJSON(body: entry.body, etag: entry.etag, shared: true) }

@@ -9,12 +9,15 @@ struct StoresController {
     let categories: CategoryRepository
     /// Opening a store teaches the recommender (its category, and "also viewed").
     let signals: InterestSignals?
+    /// Views, visitors and clicks for the store's insights.
+    let insights: InsightCounter?
     let clock: @Sendable () -> Date
 
     init(
-        database: Database, cache: ReadCache? = nil, signals: InterestSignals? = nil,
+        database: Database, cache: ReadCache? = nil, signals: InterestSignals? = nil, insights: InsightCounter? = nil,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.insights = insights
         stores = StoreRepository(database: database, cache: cache)
         categories = CategoryRepository(database: database, cache: cache)
         self.signals = signals
@@ -25,6 +28,15 @@ struct StoresController {
     func opened(_ storeID: String, viewer: Viewer, track: Bool = true) async {
         guard track else { return }
         await signals?.record(.storeOpened, viewer: viewer, storeID: storeID, at: clock())
+    }
+
+    /// Counts a view of the store, and a click from the card it came from (`?from=`; an unknown source counts
+    /// the view alone), unless the viewer is the store's manager.
+    func counted(_ storeID: String, managerID: String, context: AppRequestContext, from raw: Substring?) {
+        guard let insights, context.viewer.user?.id != managerID else { return }
+        insights.view(
+            storeID: storeID, viewer: context.viewer, address: context.clientAddress,
+            from: raw.flatMap { InsightSource(rawValue: String($0)) })
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -65,13 +77,14 @@ struct StoresController {
             let shared = try await stores.sharedList(
                 sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, page: page)
         {
+            if near != nil { insights?.shown(shared.items.map(\.store.value.id), as: .near) }
             return try WrittenJSON(body: shared).response(from: request, context: context)
         }
-        return try JSONResponse(
-            try await stores.list(
-                sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, page: page,
-                viewer: viewer)
-        ).response(from: request, context: context)
+        let list = try await stores.list(
+            sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, page: page,
+            viewer: viewer)
+        if near != nil { insights?.shown(list.items.map(\.id), as: .near) }
+        return try JSONResponse(list).response(from: request, context: context)
     }
 
     /// `?open=now` (absent or empty: no filter), else 400 `invalid_open`.
@@ -161,10 +174,12 @@ struct StoresController {
         let track = request.uri.queryParameters["track"] != "false"
         guard stores.cache != nil else {
             let view = try await stores.requireView(id: id, viewer: viewer)
+            counted(id, managerID: view.managerId, context: context, from: request.uri.queryParameters["from"])
             await opened(id, viewer: context.viewer, track: track)
             return try CacheableJSON(rendering: view, etag: Versioning.tag(view.version), shared: viewer == nil)
         }
         let entry = try await stores.sharedEntry(id: id)
+        counted(id, managerID: entry.value.managerId, context: context, from: request.uri.queryParameters["from"])
         await opened(id, viewer: context.viewer, track: track)
         let etag = Versioning.tag(entry.value.version)
         guard let viewer else {

@@ -36,6 +36,7 @@ extension StoreCardModel: TemplateObject {
         case "ratingCount": .int(ratingCount)
         case "price": price.map(TemplateValue.text)
         case "promoted": .bool(promoted)
+        case "from": from.map { .text($0.rawValue) }
         default: nil
         }
     }

@@ -59,8 +59,11 @@ struct StoreCardModel: Sendable {
     let ratingCount: Int
     let price: String?
     let promoted: Bool
+    /// The list the card is in: its link says so, and the store counts the click (insights).
+    let from: InsightSource?
 
-    init(_ store: StoreView, language: WebLanguage) {
+    init(_ store: StoreView, language: WebLanguage, from: InsightSource? = nil) {
+        self.from = from
         id = store.id
         name = store.name
         categoryName = store.category.name

@@ -55,10 +55,11 @@ struct WebController {
             page.cursor == nil ? recommend.forYou(viewer: context.viewer, near: nil, limit: 10) : []
         var generator = SeededRandom.forRequest()
         let featured = try await feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
+        try await storesAPI.insights?.shown(promoted.map(\.id), as: .daily)
         let model: TemplateFields = [
-            "promoted": try await promoted.map { StoreCardModel($0, language: language) },
+            "promoted": try await promoted.map { StoreCardModel($0, language: language, from: .daily) },
             "hasPromoted": try await !promoted.isEmpty,
-            "forYou": try await forYou.map { StoreCardModel($0, language: language) },
+            "forYou": try await forYou.map { StoreCardModel($0, language: language, from: .feed) },
             "hasForYou": try await !forYou.isEmpty,
             "explored": featured.personalization.explore.map { ["id": $0.id, "name": $0.name] },
             "hasExplored": !featured.personalization.explore.isEmpty,
@@ -76,6 +77,7 @@ struct WebController {
         let language = context.web?.language ?? .zh
         let id = try context.parameters.require("id")
         let view = try await stores.requireView(id: id, viewer: context.viewer.user)
+        storesAPI.counted(id, managerID: view.managerId, context: context, from: request.uri.queryParameters["from"])
         await storesAPI.opened(id, viewer: context.viewer)
         let alsoViewed = try await recommend.alsoViewed(storeID: id, limit: 10, viewer: context.viewer)
         let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
@@ -148,9 +150,10 @@ struct WebController {
         let raw = SearchController.formValue("q", in: request.uri.query) ?? ""
         let query = try SearchQuery(raw)
         let result = try await search.search.search(query, page: try PageRequest(request), viewer: context.viewer.user)
+        search.insights?.shown(result.items.map(\.store.id), as: .search)
         let items: [TemplateFields] = result.items.map { item in
             [
-                "store": StoreCardModel(item.store, language: language),
+                "store": StoreCardModel(item.store, language: language, from: .search),
                 "matches": item.matches.map { match -> String in
                     switch match.field {
                     case .name: return "\(language.text("matchName")): \(match.text)"

@@ -59,11 +59,11 @@ struct WebPickPages {
             if let category = question.categoryID { again["category"] = category }
             model["pick"] =
                 [
-                    "card": StoreCardModel(answer.store, language: language),
+                    "card": StoreCardModel(answer.store, language: language, from: .pick),
                     "id": answer.store.id,
                     "reasons": answer.reasons.map { ["kind": $0.kind.rawValue, "text": $0.text] },
                 ] as TemplateFields
-            model["alternatives"] = answer.alternatives.map { StoreCardModel($0, language: language) }
+            model["alternatives"] = answer.alternatives.map { StoreCardModel($0, language: language, from: .pick) }
             model["hasAlternatives"] = !answer.alternatives.isEmpty
             model["again"] =
                 "/pick?"
