@@ -298,4 +298,51 @@ import Testing
             #expect(after["views"] as? Int == 7)
         }
     }
+
+    @Test func adminStatsCountTheDay() async throws {
+        try await TestApp.run { client, app in
+            // setup: two users and a visitor use the service; three reviews, two reports (one closed), 70 bought
+            let w = try await Self.world(client, app)
+            let admin = try await app.admin(client)
+            let reviews = try await (0..<3).asyncMap { i in
+                let author = i == 0 ? w.user : try await client.register("评论者\(i)")
+                let response = try await client.send(
+                    .post, "/v1/stores/\(w.storeID)/comments", body: ["rating": 4, "body": "好吃 \(i)"],
+                    token: author.token)
+                return try response.json()["id"] as! String
+            }
+            _ = try await client.send(.get, "/v1/stores", headers: [.init("X-Visitor-Id")!: "visitor-0042"])
+            for id in reviews.prefix(2) {
+                let reported = try await client.send(
+                    .post, "/v1/comments/\(id)/reports", body: ["reason": "spam"], token: w.manager.token)
+                try #require(reported.status == .created, "\(reported.text)")
+            }
+            _ = try await client.send(
+                .post, "/v1/moderation/comments/\(reviews[0])", body: ["action": "dismiss"], token: admin.token)
+            _ = try await client.send(
+                .post, "/v1/stores/\(w.storeID)/promotions", body: ["amount": 70], token: w.manager.token)
+            try await app.services.insightFlusher.flush()
+            // MUT
+            let response = try await client.send(.get, "/v1/admin/stats", token: admin.token)
+            // validate: users are the manager, 食客, two reviewers and the admin; visitors the visitor id and the
+            // address the sign-ups came from (none in router tests: one key)
+            #expect(response.status == .ok)
+            let totals = try #require(try response.json()["totals"] as? [String: Int])
+            #expect(totals["activeUsers"] == 5)
+            #expect(totals["visitors"] == 2)
+            #expect(totals["reviews"] == 3)
+            #expect(totals["reportsOpened"] == 2)
+            #expect(totals["reportsClosed"] == 1)
+            #expect(totals["promotionRevenue"] == 70)
+            #expect((try response.json()["days"] as? [[String: Any]])?.count == 30)
+        }
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var values: [T] = []
+        for element in self { values.append(try await transform(element)) }
+        return values
+    }
 }
