@@ -41,4 +41,16 @@ public struct InsightRange: Sendable, Equatable {
         to = format(end)
         dayCount = days + 1
     }
+
+    /// The last `days` days up to today (1…366), for the web's 30/90-day charts.
+    public static func last(_ days: Int, timeZone: TimeZone, now: Date) -> InsightRange {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let start = calendar.dateComponents(
+            [.year, .month, .day], from: calendar.date(byAdding: .day, value: 1 - days, to: now) ?? now)
+        let from = String(format: "%04d-%02d-%02d", start.year ?? 1970, start.month ?? 1, start.day ?? 1)
+        // A range built from today's calendar is always valid.
+        return (try? InsightRange(from: from, to: nil, timeZone: timeZone, now: now))
+            ?? (try! InsightRange(from: nil, to: nil, timeZone: timeZone, now: now))
+    }
 }

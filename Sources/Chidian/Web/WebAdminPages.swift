@@ -28,15 +28,29 @@ struct WebAdminPages {
         _ = try Self.requireAdmin(context)
         let open = request.uri.queryParameters["status"] != "closed"
         return try await render(
-            context: context, open: open, saved: request.uri.queryParameters["saved"].map(String.init))
+            context: context, open: open, saved: request.uri.queryParameters["saved"].map(String.init),
+            days: InsightCharts.period(request.uri.queryParameters["days"]))
     }
 
-    func render(context: AppRequestContext, open: Bool = true, saved: String? = nil, failed: Problem? = nil)
-        async throws -> Response
-    {
+    /// The platform's last `days` days, as `GET /v1/admin/stats` gives them.
+    func platform(days: Int, language: WebLanguage) async throws -> TemplateFields {
+        let range = InsightRange.last(days, timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: Date())
+        let stats = try await PlatformStats.load(admin.database, range: range)
+        return [
+            "heading": language.text("platformDay"),
+            "periods": InsightCharts.periodLinks(path: "/admin", current: days, language: language),
+            "totals": InsightCharts.platformTotals(stats.totals, language: language),
+            "charts": InsightCharts.platform(stats, language: language),
+        ]
+    }
+
+    func render(
+        context: AppRequestContext, open: Bool = true, saved: String? = nil, failed: Problem? = nil, days: Int = 30
+    ) async throws -> Response {
         let language = context.web?.language ?? .zh
         let queue = try await moderation.queue(open: open, page: PageRequest(limit: 50))
         let model: TemplateFields = [
+            "insights": try await platform(days: days, language: language),
             "items": queue.items.map { item in
                 [
                     "card": CommentCardModel(item.comment, viewer: context.viewer, language: language),

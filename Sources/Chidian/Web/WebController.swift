@@ -41,7 +41,7 @@ struct WebController {
         WebAdminPages(pages: pages, moderation: moderation, admin: StoreAdmin(database: database)).addRoutes(to: group)
         WebManagePages(
             pages: pages, storesAPI: storesAPI, promotions: promotions, categories: storesAPI.categories,
-            comments: comments, images: images
+            comments: comments, images: images, insights: InsightRepository(database: database)
         ).addRoutes(to: group)
     }
 

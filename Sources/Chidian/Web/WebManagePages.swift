@@ -11,6 +11,7 @@ struct WebManagePages {
     let categories: CategoryRepository
     let comments: CommentsController
     let images: ImagesController
+    let insights: InsightRepository
 
     var stores: StoreRepository { storesAPI.stores }
 
@@ -20,6 +21,7 @@ struct WebManagePages {
         group.get("manage/stores/:id", use: editPage)
         group.post("manage/stores/:id", use: edit)
         group.post("manage/stores/:id/promotions", use: promote)
+        group.get("manage/stores/:id/insights.csv", use: insightsCSV)
         group.post("comments/:id/reply", use: reply)
     }
 
@@ -108,12 +110,36 @@ struct WebManagePages {
     @Sendable func editPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await storePage(
             id: try context.parameters.require("id"), context: context,
-            saved: request.uri.queryParameters["saved"].map(String.init))
+            saved: request.uri.queryParameters["saved"].map(String.init),
+            days: InsightCharts.period(request.uri.queryParameters["days"]))
     }
 
-    func storePage(id: String, context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil)
-        async throws -> Response
-    {
+    /// The last `days` days of the store's insights in its time zone.
+    func insights(id: String, days: Int) async throws -> StoreInsights {
+        let facts = try await insights.facts(storeID: id)
+        let zone = TimeZone(identifier: facts.timeZone) ?? TimeZone(identifier: PlatformStats.timeZone)!
+        let range = InsightRange.last(days, timeZone: zone, now: Date())
+        return try await insights.store(id, facts: facts, range: range)
+    }
+
+    /// The same figures as the page's charts, as the API's CSV.
+    @Sendable func insightsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))
+        let result = try await insights(id: id, days: InsightCharts.period(request.uri.queryParameters["days"]))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .cacheControl: "private, no-store",
+                .contentDisposition: "attachment; filename=\"insights.csv\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: result.csv)))
+    }
+
+    func storePage(
+        id: String, context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil, days: Int = 30
+    ) async throws -> Response {
         let user = try context.requireUser()
         let language = context.web?.language ?? .zh
         let view = try await stores.requireView(id: id, viewer: user)
@@ -141,6 +167,15 @@ struct WebManagePages {
             },
             "hasReviews": !reviews.items.isEmpty,
         ]
+        let figures = try await insights(id: id, days: days)
+        model["insights"] = [
+            "heading": language.text("insights"),
+            "rankLine": InsightCharts.rankLine(figures.promotion, language: language),
+            "periods": InsightCharts.periodLinks(path: path, current: days, language: language),
+            "csv": "\(path)/insights.csv?days=\(days)",
+            "totals": InsightCharts.storeTotals(figures.totals, language: language),
+            "charts": InsightCharts.store(figures, language: language),
+        ] as TemplateFields
         if let saved { model["saved_\(saved)"] = true }
         var status = HTTPResponse.Status.ok
         if let (form, problem) = failed {

@@ -34,7 +34,7 @@ import Testing
             #expect(bought.headers[.location] == "/manage?saved=promotion-\(storeID)")
             #expect(try await boss.get("/manage").text.contains("<strong class=\"ad-spend\">500</strong>"))
             let home = try await WebBrowser(client).get("/").text
-            #expect(home.contains("href=\"/stores/\(storeID)\""))
+            #expect(home.contains("href=\"/stores/\(storeID)?from=daily\""))
             // edit with the version read; a stale version is the API's 412
             let edit = try await boss.get("/manage/stores/\(storeID)").text
             let version = try #require(edit.firstMatch(of: /name="version" value="(\d+)"/)?.1)
