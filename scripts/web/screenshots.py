@@ -14,8 +14,11 @@ PAGES = [
         ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c007"),
         ("user", "/users/u014"), ("me", "/me"), ("pick", "/pick?city=30.6598,104.0633"),
     ]),
-    (("Manager4", "111"), [("manage", "/manage"), ("manage-store", "/manage/stores/s001")]),
-    (("Admin", "chidian-admin"), [("admin", "/admin")]),
+    (("Manager4", "111"), [
+        ("manage", "/manage"), ("manage-store", "/manage/stores/s001"),
+        ("manage-insights", "/manage/stores/s001#insights"),
+    ]),
+    (("Admin", "chidian-admin"), [("admin", "/admin"), ("admin-insights", "/admin?days=90#insights")]),
 ]
 for size, (width, height) in {"phone": (414, 896), "desktop": (1280, 800)}.items():
     for account, pages in PAGES:

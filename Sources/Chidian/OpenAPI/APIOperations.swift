@@ -10,6 +10,7 @@ import OpenAPIKit
 public enum APIOperations {
     public static let all: [APIOperation] =
         operations + accounts + stores + comments + moderation + feed + recommendations + images + search + pick
+        + insights
 
     // MARK: Parameters
 
@@ -220,7 +221,9 @@ public enum APIOperations {
             "get", "/v1/stores/{id}", id: "getStore", tag: "Stores", summary: "A store",
             description: """
                 Archived stores answer 404. `adSpend` is present for the store's manager and admins only. A user's or \
-                visitor's open counts for the recommender (half an open of its category, and "also viewed").
+                visitor's open counts for the recommender (half an open of its category, and "also viewed"). Every \
+                read but its manager's counts a view in the store's insights, and with `from` a click from that \
+                list's card (an unknown `from` counts the view alone).
                 """,
             access: .anyone,
             parameters: [
@@ -228,6 +231,9 @@ public enum APIOperations {
                 query(
                     "track", "`false` to not count the open for the recommender.",
                     schema: APISchemas.oneOf(["true", "false"])),
+                query(
+                    "from", "The list whose card was clicked, for the store's insights.",
+                    schema: APISchemas.oneOf(["daily", "feed", "search", "near", "pick"])),
             ],
             successes: [
                 .init(200, "The store.", schema: "Store", headers: ["ETag", "Cache-Control", "Vary"]), notModified,

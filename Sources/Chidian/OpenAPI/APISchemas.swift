@@ -550,6 +550,6 @@ enum APISchemas {
             ),
             ("ReplyRequest", request([("body", text(min: 1, max: 2000))], required: ["body"])),
             ("ImageUpload", request([("file", binary)], required: ["file"])),
-        ] + moderation
+        ] + moderation + insights
     }
 }

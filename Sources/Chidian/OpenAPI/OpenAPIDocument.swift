@@ -202,6 +202,9 @@ public enum OpenAPIDocument {
             switch schema {
             case "Metrics": content[.txt] = .b(.init(schema: APISchemas.ref(schema)))
             case "ImageBytes": for type in imageTypes { content[type] = .b(.init(schema: APISchemas.ref(schema))) }
+            case "StoreInsights":
+                content[.json] = .b(.init(schema: APISchemas.ref(schema)))
+                content[OpenAPI.ContentType(rawValue: "text/csv")!] = .b(.init(schema: APISchemas.ref("InsightsCSV")))
             default: content[.json] = .b(.init(schema: APISchemas.ref(schema)))
             }
         }

@@ -168,14 +168,15 @@ struct WebManagePages {
             "hasReviews": !reviews.items.isEmpty,
         ]
         let figures = try await insights(id: id, days: days)
-        model["insights"] = [
-            "heading": language.text("insights"),
-            "rankLine": InsightCharts.rankLine(figures.promotion, language: language),
-            "periods": InsightCharts.periodLinks(path: path, current: days, language: language),
-            "csv": "\(path)/insights.csv?days=\(days)",
-            "totals": InsightCharts.storeTotals(figures.totals, language: language),
-            "charts": InsightCharts.store(figures, language: language),
-        ] as TemplateFields
+        model["insights"] =
+            [
+                "heading": language.text("insights"),
+                "rankLine": InsightCharts.rankLine(figures.promotion, language: language),
+                "periods": InsightCharts.periodLinks(path: path, current: days, language: language),
+                "csv": "\(path)/insights.csv?days=\(days)",
+                "totals": InsightCharts.storeTotals(figures.totals, language: language),
+                "charts": InsightCharts.store(figures, language: language),
+            ] as TemplateFields
         if let saved { model["saved_\(saved)"] = true }
         var status = HTTPResponse.Status.ok
         if let (form, problem) = failed {

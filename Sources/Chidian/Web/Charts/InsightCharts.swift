@@ -78,13 +78,15 @@ enum InsightCharts {
     /// "第 3 位 · 再投 ¥400 升到第 2 位", or the first place, or how to enter.
     static func rankLine(_ promotion: StoreInsights.Promotion, language: WebLanguage) -> String {
         guard let rank = promotion.rank else {
-            return language.text("rankNone").replacingOccurrences(of: "{amount}", with: "\(promotion.nextRankAmount ?? 1)")
+            return language.text("rankNone").replacingOccurrences(
+                of: "{amount}", with: "\(promotion.nextRankAmount ?? 1)")
         }
         guard let next = promotion.nextRankAmount else {
             return language.text("rankFirst").replacingOccurrences(of: "{rank}", with: "\(rank)")
         }
         return language.text("rankLine").replacingOccurrences(of: "{rank}", with: "\(rank)")
-            .replacingOccurrences(of: "{amount}", with: "\(next)").replacingOccurrences(of: "{next}", with: "\(rank - 1)")
+            .replacingOccurrences(of: "{amount}", with: "\(next)").replacingOccurrences(
+                of: "{next}", with: "\(rank - 1)")
     }
 
     /// The totals shown above the charts.

@@ -33,11 +33,14 @@ struct SVGChart: Sendable {
     var plotWidth: Double { Self.width - Self.left - Self.right }
     var plotHeight: Double { Self.height - Self.top - Self.bottom }
 
-    /// 1, 2 or 5 times a power of ten at or above `value`: axes end on round numbers.
+    /// The first of 1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8 times a power of ten at or above `value`: axes end on a
+    /// round number whose quarters are round too, and the data fills most of the height.
     static func niceCeiling(_ value: Double) -> Double {
-        guard value > 0 else { return 1 }
+        guard value > 0 else { return 4 }
         let power = pow(10, floor(log10(value)))
-        for step in [1.0, 2, 5, 10] where step * power >= value { return step * power }
+        for step in [1.0, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10] where step * power >= value {
+            return max(4, step * power)
+        }
         return 10 * power
     }
 
@@ -76,12 +79,15 @@ struct SVGChart: Sendable {
         for step in 0...4 {
             let fraction = Double(step) / 4
             let yy = Self.top + plotHeight * (1 - fraction)
-            out += "<line class=\"grid\" x1=\"\(Self.number(Self.left))\" x2=\"\(Self.number(Self.width - Self.right))\" "
+            out +=
+                "<line class=\"grid\" x1=\"\(Self.number(Self.left))\" x2=\"\(Self.number(Self.width - Self.right))\" "
             out += "y1=\"\(Self.number(yy))\" y2=\"\(Self.number(yy))\"/>"
-            out += "<text class=\"axis\" x=\"\(Self.number(Self.left - 4))\" y=\"\(Self.number(yy + 4))\" text-anchor=\"end\">"
+            out +=
+                "<text class=\"axis\" x=\"\(Self.number(Self.left - 4))\" y=\"\(Self.number(yy + 4))\" text-anchor=\"end\">"
             out += "\(Self.escape(leftFormat(leftMax * fraction)))</text>"
             if hasSecondary {
-                out += "<text class=\"axis\" x=\"\(Self.number(Self.width - Self.right + 4))\" y=\"\(Self.number(yy + 4))\">"
+                out +=
+                    "<text class=\"axis\" x=\"\(Self.number(Self.width - Self.right + 4))\" y=\"\(Self.number(yy + 4))\">"
                 out += "\(Self.escape(rightFormat(rightMax * fraction)))</text>"
             }
         }
@@ -121,7 +127,8 @@ struct SVGChart: Sendable {
             }
             for run in runs where !run.isEmpty {
                 if run.count == 1 {
-                    out += "<circle class=\"s\(line.colour)\" cx=\"\(Self.number(run[0].0))\" cy=\"\(Self.number(run[0].1))\" r=\"2.5\"/>"
+                    out +=
+                        "<circle class=\"s\(line.colour)\" cx=\"\(Self.number(run[0].0))\" cy=\"\(Self.number(run[0].1))\" r=\"2.5\"/>"
                 } else {
                     let points = run.map { "\(Self.number($0.0)),\(Self.number($0.1))" }.joined(separator: " ")
                     out += "<polyline class=\"l\(line.colour)\" points=\"\(points)\"/>"

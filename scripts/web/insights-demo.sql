@@ -1,0 +1,25 @@
+-- Screenshots only: 90 days of figures for store s001 and the platform, so the insight charts have something to
+-- draw (the demo seed has no traffic). Deterministic: the same figures every run.
+INSERT INTO store_days (store_id, day, views, imp_daily, imp_feed, imp_search, imp_near, imp_pick,
+                        clk_daily, clk_feed, clk_search, clk_near, clk_pick, visitors)
+SELECT s.id, d.day, v, v * 4, v * 3, v * 2, v, v / 3, v / 6, v / 8, v / 5, v / 10, v / 12, (v * 0.7)::int
+FROM stores s,
+     generate_series(current_date - 89, current_date - 1, interval '1 day') AS g (at),
+     LATERAL (SELECT g.at::date AS day) d,
+     LATERAL (SELECT (120 + 60 * sin(extract(doy FROM d.day) / 4.0) + abs(hashtext(d.day::text)) % 40)::int AS v) x
+WHERE s.id = 's001'
+ON CONFLICT DO NOTHING;
+
+INSERT INTO platform_days (day, signed_in, total)
+SELECT g.at::date, s, CASE WHEN s THEN 300 + abs(hashtext(g.at::text)) % 120 ELSE 900 + abs(hashtext(g.at::text || 'v')) % 400 END
+FROM generate_series(current_date - 89, current_date - 1, interval '1 day') AS g (at), (VALUES (true), (false)) AS b (s)
+ON CONFLICT DO NOTHING;
+
+-- A purchase every Monday, and the store's reviews spread over the period.
+INSERT INTO promotions (store_id, buyer_id, amount, created_at)
+SELECT s.id, s.manager_id, 100 + abs(hashtext(g.at::text)) % 200, g.at + interval '10 hours'
+FROM stores s, generate_series(current_date - 89, current_date - 1, interval '1 day') AS g (at)
+WHERE s.id = 's001' AND extract(isodow FROM g.at) = 1;
+
+UPDATE comments SET created_at = now() - (abs(hashtext(id)) % 89 + 1) * interval '1 day'
+WHERE store_id = 's001' AND kind = 'review';
