@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate seed bench bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
+.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate seed bench bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
 	backup deploy restore-test alert-test deploy-test
 
 build:
@@ -69,6 +69,10 @@ migrate: db-start build
 # The production-scale benchmark against pgbench and raw COPY; writes docs/BENCHMARKS.md (see scripts/bench.sh).
 bench: db-start
 	scripts/bench.sh
+
+# Insights' targets alone (scripts/bench-insights.sh; make bench runs them too), into docs/BENCHMARKS.md.
+bench-insights: db-start
+	scripts/bench-insights.sh
 
 # The same scenarios at 0.1M, 1M and 5M reviews and on 200,000 stores, side by side (docs/BENCHMARKS.md).
 bench-growth: db-start

@@ -798,6 +798,21 @@ t_stale() {
         echo
     done
 } >"$res/EXPLAIN.md"
+# The insights' targets (scripts/bench-insights.sh), on the same database and binary once the modes are done; a
+# focused run that leaves them out carries the last table over from the document.
+if want insights && [ -z "${BENCH_SKIP_INSIGHTS:-}" ]; then
+    BENCH_INSIGHTS_OUT="$res/INSIGHTS.md" BENCH_BIN="$BIN" BENCH_DB="$BENCH_DB" BENCH_DURATION="$DURATION" \
+        DATABASE_URL="$bench_url" scripts/bench-insights.sh >"$res/insights.log" 2>&1 \
+        || { say "bench-insights failed (its log: $res/insights.log)"; rm -f "$res/INSIGHTS.md"; }
+fi
+if [ ! -s "$res/INSIGHTS.md" ]; then
+    if grep -q '<!-- insights:begin -->' "$DOC" 2>/dev/null; then
+        sed -n '/<!-- insights:begin -->/,/<!-- insights:end -->/p' "$DOC" >"$res/INSIGHTS.md"
+    else
+        printf '%s\n' '<!-- insights:begin -->' 'Not measured yet: `make bench-insights`.' '<!-- insights:end -->' \
+            >"$res/INSIGHTS.md"
+    fi
+fi
 # The growth table (scripts/bench-growth.sh) is measured apart: carried over from the document as it stands.
 if grep -q '<!-- growth:begin -->' "$DOC" 2>/dev/null; then
     sed -n '/<!-- growth:begin -->/,/<!-- growth:end -->/p' "$DOC" >"$res/GROWTH.md"
