@@ -191,15 +191,16 @@ import Testing
             _ = try await client.send(.get, "/v1/stores/\(w.storeID)?from=pick")
             try await app.services.insightFlusher.flush()
             let today = try Self.today()
+            let from = InsightRange.last(100, timeZone: TimeZone(identifier: "Asia/Shanghai")!, now: Date()).from
             // MUT
             let response = try await client.send(
-                .get, "/v1/stores/\(w.storeID)/insights?format=csv&from=2026-01-01&to=\(today)", token: w.manager.token)
+                .get, "/v1/stores/\(w.storeID)/insights?format=csv&from=\(from)&to=\(today)", token: w.manager.token)
             // validate
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
             let lines = response.text.split(separator: "\r\n").map(String.init)
             #expect(lines.first?.hasPrefix("date,views,visitors,impressions_daily,") == true)
-            #expect(lines.count == 1 + (try Self.days(from: "2026-01-01", to: today)))
+            #expect(lines.count == 1 + 100)
             #expect(lines.last?.hasPrefix("\(today),1,1,0,0,0,0,0,0,0,0,0,1,") == true)
         }
     }
@@ -209,10 +210,6 @@ import Testing
         calendar.timeZone = TimeZone(identifier: "Asia/Shanghai")!
         let c = calendar.dateComponents([.year, .month, .day], from: Date())
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-    }
-
-    static func days(from: String, to: String) throws -> Int {
-        try InsightRange(from: from, to: to, timeZone: TimeZone(identifier: "UTC")!, now: Date()).dayCount
     }
 
     @Test func onlyTheManagerAndAdminsSeeInsightsAndRangesAreChecked() async throws {
@@ -335,6 +332,48 @@ import Testing
             #expect(totals["reportsClosed"] == 1)
             #expect(totals["promotionRevenue"] == 70)
             #expect((try response.json()["days"] as? [[String: Any]])?.count == 30)
+        }
+    }
+}
+
+@Suite struct InsightDaysTests {
+    @Test func daysAreTheStoresTimeZonesDays() async throws {
+        try await TestApp.run { client, app in
+            // setup: a New York store; 03:30 UTC on 2026-03-10 is still the 9th there (and the 10th in Shanghai)
+            let w = try await InsightsTests.world(client, app)
+            try await app.database.query("UPDATE stores SET time_zone = 'America/New_York' WHERE id = \(w.storeID)")
+            let moment = ISO8601DateFormatter().date(from: "2026-03-10T03:30:00Z")!
+            let counter = InsightCounter(clock: { moment })
+            counter.view(storeID: w.storeID, viewer: .visitor("someone-1"), address: nil, from: nil)
+            counter.shown([w.storeID, w.storeID], as: .near)
+            try await InsightFlusher(counter: counter, database: app.database, interval: .seconds(1)).flush()
+            // MUT
+            let body = try await InsightsTests.insights(
+                client, w.storeID, token: w.manager.token, query: "?from=2026-03-09&to=2026-03-10")
+            // validate: counted on the 9th; a card listed twice in one answer is one impression
+            let days = try #require(body["days"] as? [[String: Any]])
+            #expect(body["timeZone"] as? String == "America/New_York")
+            #expect(days.map { $0["date"] as? String } == ["2026-03-09", "2026-03-10"])
+            #expect(days.map { $0["views"] as? Int } == [1, 0])
+            #expect((days[0]["impressions"] as? [String: Int])?["near"] == 1)
+        }
+    }
+
+    @Test func theStatsCommandPrintsThePlatformsDays() async throws {
+        try await TestApp.run { client, app in
+            // setup: a signed-in user and a visitor today
+            let user = try await client.register("常客")
+            _ = try await client.send(.get, "/v1/me", token: user.token)
+            try await app.services.insightFlusher.flush()
+            // MUT
+            let from = InsightRange.last(10, timeZone: TimeZone(identifier: "Asia/Shanghai")!, now: Date()).from
+            let result = try await ChidianBinary.run(["stats", "--from", from], databaseURL: app.url)
+            let bad = try await ChidianBinary.run(["stats", "--from", "2026-13-01"], databaseURL: app.url)
+            // validate
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("platform days \(from) to "))
+            #expect(result.stdout.contains("total       active users 1, visitors 1,"))
+            #expect(bad.status != 0)
         }
     }
 }
