@@ -378,6 +378,14 @@ import Testing
     }
 }
 
+@Suite struct InsightSketchTests {
+    /// The prepared read writes k into its SQL (a prepared statement's text is fixed): it must be the flusher's.
+    @Test func theReadUsesTheFlushersK() {
+        let k = InsightFlusher.storeK
+        #expect(InsightRepository.StoreDays.sql.contains("ORDER BY x.h OFFSET \(k - 1) LIMIT 1), \(k))"))
+    }
+}
+
 extension Sequence {
     func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
         var values: [T] = []

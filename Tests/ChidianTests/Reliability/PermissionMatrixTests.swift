@@ -172,6 +172,20 @@ import Testing
             try await cell.send(.get, "/v1/stores/\(cell.world.storeID)/promotions")
         },
         Row(
+            route: "GET /v1/stores/{id}/insights (read)",
+            expected: [
+                "401 login_required", "403 not_store_owner", "403 not_store_owner", "200", "403 not_store_owner", "200",
+            ]
+        ) { cell in
+            try await cell.send(.get, "/v1/stores/\(cell.world.storeID)/insights")
+        },
+        Row(
+            route: "GET /v1/admin/stats (read)",
+            expected: ["401 login_required"] + Array(repeating: "403 admin_required", count: 4) + ["200"]
+        ) { cell in
+            try await cell.send(.get, "/v1/admin/stats")
+        },
+        Row(
             route: "GET /v1/me/stores (read)",
             expected: [
                 "401 login_required", "403 manager_required", "403 manager_required", "200", "200",
