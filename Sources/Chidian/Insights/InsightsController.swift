@@ -46,7 +46,7 @@ struct InsightsController {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(
                 status: .ok, headers: headers,
-                body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.chidian.encode(result))))
+                body: .init(byteBuffer: ByteBuffer(bytes: try JSONWriter.bytes(of: result))))
         }
         headers[.contentType] = "text/csv; charset=utf-8"
         headers[.contentDisposition] =
@@ -68,6 +68,6 @@ struct InsightsController {
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "private, no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.chidian.encode(stats))))
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONWriter.bytes(of: stats))))
     }
 }

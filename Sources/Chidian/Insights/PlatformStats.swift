@@ -3,8 +3,8 @@ import PostgresNIO
 
 /// `GET /v1/admin/stats`: the platform's days (Asia/Shanghai): distinct signed-in users and visitors who used it,
 /// reviews posted, reports opened and closed, promotion revenue.
-public struct PlatformStats: Encodable, Sendable {
-    public struct Day: Encodable, Sendable, Equatable {
+public struct PlatformStats: Sendable {
+    public struct Day: Sendable, Equatable {
         public var date: String?
         public var activeUsers = 0
         public var visitors = 0
@@ -21,20 +21,6 @@ public struct PlatformStats: Encodable, Sendable {
                 promotionRevenue: a.promotionRevenue + b.promotionRevenue)
         }
 
-        enum CodingKeys: String, CodingKey {
-            case date, activeUsers, visitors, reviews, reportsOpened, reportsClosed, promotionRevenue
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            if let date { try c.encode(date, forKey: .date) }
-            try c.encode(activeUsers, forKey: .activeUsers)
-            try c.encode(visitors, forKey: .visitors)
-            try c.encode(reviews, forKey: .reviews)
-            try c.encode(reportsOpened, forKey: .reportsOpened)
-            try c.encode(reportsClosed, forKey: .reportsClosed)
-            try c.encode(promotionRevenue, forKey: .promotionRevenue)
-        }
     }
 
     public static let timeZone = "Asia/Shanghai"

@@ -1,8 +1,8 @@
 import Foundation
 
 /// `GET /v1/stores/{id}/insights`: a store's days and their totals, and where it stands in 每日促销.
-public struct StoreInsights: Encodable, Sendable {
-    public struct BySource: Encodable, Sendable, Equatable {
+public struct StoreInsights: Sendable {
+    public struct BySource: Sendable, Equatable {
         public var daily = 0, feed = 0, search = 0, near = 0, pick = 0
 
         public subscript(source: InsightSource) -> Int {
@@ -36,7 +36,7 @@ public struct StoreInsights: Encodable, Sendable {
     }
 
     /// Clicks over impressions per source; null where nothing was shown.
-    public struct Rates: Encodable, Sendable, Equatable {
+    public struct Rates: Sendable, Equatable {
         public var daily, feed, search, near, pick: Double?
 
         init(clicks: BySource, impressions: BySource) {
@@ -46,21 +46,11 @@ public struct StoreInsights: Encodable, Sendable {
             (daily, feed, search, near, pick) = (rate(.daily), rate(.feed), rate(.search), rate(.near), rate(.pick))
         }
 
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(daily, forKey: .daily)
-            try c.encode(feed, forKey: .feed)
-            try c.encode(search, forKey: .search)
-            try c.encode(near, forKey: .near)
-            try c.encode(pick, forKey: .pick)
-        }
-
-        enum CodingKeys: String, CodingKey { case daily, feed, search, near, pick }
     }
 
     /// One day, or the totals of the range (`date` nil). `visitors` of the totals is the sum of the days'
     /// (someone who came on two days counts twice).
-    public struct Figures: Encodable, Sendable, Equatable {
+    public struct Figures: Sendable, Equatable {
         public var date: String?
         public var views = 0
         public var visitors = 0
@@ -92,42 +82,15 @@ public struct StoreInsights: Encodable, Sendable {
             return sum
         }
 
-        enum CodingKeys: String, CodingKey {
-            case date, views, visitors, impressions, clicks, clickThrough, favorites, reviews, ratingAverage, spend
-            case costPerVisit
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            if let date { try c.encode(date, forKey: .date) }
-            try c.encode(views, forKey: .views)
-            try c.encode(visitors, forKey: .visitors)
-            try c.encode(impressions, forKey: .impressions)
-            try c.encode(clicks, forKey: .clicks)
-            try c.encode(clickThrough, forKey: .clickThrough)
-            try c.encode(favorites, forKey: .favorites)
-            try c.encode(reviews, forKey: .reviews)
-            try c.encode(ratingAverage, forKey: .ratingAverage)
-            try c.encode(spend, forKey: .spend)
-            try c.encode(costPerVisit, forKey: .costPerVisit)
-        }
     }
 
     /// The store's place in 每日促销 (1 = first; null without spend or when archived) and the smallest purchase
     /// that lifts it one place (null at first place).
-    public struct Promotion: Encodable, Sendable, Equatable {
+    public struct Promotion: Sendable, Equatable {
         public var rank: Int?
         public var adSpend: Int
         public var nextRankAmount: Int?
 
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(rank, forKey: .rank)
-            try c.encode(adSpend, forKey: .adSpend)
-            try c.encode(nextRankAmount, forKey: .nextRankAmount)
-        }
-
-        enum CodingKeys: String, CodingKey { case rank, adSpend, nextRankAmount }
     }
 
     public var storeId: String
