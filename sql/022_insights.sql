@@ -26,7 +26,7 @@ CREATE TABLE store_days (
     visitor_cut   bigint,
     visitors      integer CHECK (visitors >= 0),
     PRIMARY KEY (store_id, day)
-);
+) WITH (fillfactor = 70);  -- room on the page, so a flush's additions are HOT updates (no index touched)
 
 -- Hashes (hashtextextended of the visitor's key) of the day's distinct visitors; raw, dropped once the day is over.
 CREATE TABLE store_day_visitors (
