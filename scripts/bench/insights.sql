@@ -1,14 +1,14 @@
--- GET /v1/stores/{id}/insights's days as InsightRepository.store reads them (pgbench -D store= from= to= zone=).
+-- GET /v1/stores/{id}/insights's days, as InsightRepository.StoreDays reads them (pgbench -D store= from= to= zone=).
 WITH r AS (
-    SELECT (c.created_at AT TIME ZONE :zone)::date AS day, count(*)::int AS n,
-        coalesce(sum(c.rating), 0)::int AS rs, count(c.rating)::int AS rc
+    SELECT (c.created_at AT TIME ZONE :zone)::date AS day, count(*)::int8 AS n,
+        coalesce(sum(c.rating), 0)::int8 AS rs, count(c.rating)::int8 AS rc
     FROM comments c
     WHERE c.store_id = :store AND c.kind = 'review' AND c.hidden_at IS NULL
         AND c.created_at >= (:from::date::timestamp AT TIME ZONE :zone)
         AND c.created_at < ((:to::date + 1)::timestamp AT TIME ZONE :zone)
     GROUP BY 1
 ), f AS (
-    SELECT (f.created_at AT TIME ZONE :zone)::date AS day, count(*)::int AS n
+    SELECT (f.created_at AT TIME ZONE :zone)::date AS day, count(*)::int8 AS n
     FROM favorites f
     WHERE f.store_id = :store
         AND f.created_at >= (:from::date::timestamp AT TIME ZONE :zone)
@@ -22,7 +22,7 @@ WITH r AS (
         AND p.created_at < ((:to::date + 1)::timestamp AT TIME ZONE :zone)
     GROUP BY 1
 )
-SELECT g.day::date::text,
+SELECT coalesce(string_agg(concat_ws(',', g.day::date,
     coalesce(d.views, 0), coalesce(
         CASE WHEN d.visitors IS NOT NULL THEN d.visitors
              WHEN d.visitor_cut IS NULL THEN d.visitor_rows
@@ -34,10 +34,10 @@ SELECT g.day::date::text,
     coalesce(d.imp_near, 0), coalesce(d.imp_pick, 0),
     coalesce(d.clk_daily, 0), coalesce(d.clk_feed, 0), coalesce(d.clk_search, 0),
     coalesce(d.clk_near, 0), coalesce(d.clk_pick, 0),
-    coalesce(f.n, 0), coalesce(r.n, 0), coalesce(r.rs, 0), coalesce(r.rc, 0), coalesce(p.spend, 0)
+    coalesce(f.n, 0), coalesce(r.n, 0), coalesce(r.rs, 0), coalesce(r.rc, 0), coalesce(p.spend, 0)),
+    E'\n' ORDER BY g.day), '')
 FROM generate_series(:from::date, :to::date, interval '1 day') AS g (day)
 LEFT JOIN store_days d ON d.store_id = :store AND d.day = g.day::date
 LEFT JOIN r ON r.day = g.day::date
 LEFT JOIN f ON f.day = g.day::date
-LEFT JOIN p ON p.day = g.day::date
-ORDER BY g.day;
+LEFT JOIN p ON p.day = g.day::date;

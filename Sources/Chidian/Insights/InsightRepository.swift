@@ -30,25 +30,43 @@ public struct InsightRepository: Sendable {
     public func store(_ storeID: String, facts: StoreFacts, range: InsightRange) async throws -> StoreInsights {
         let rows = try await database.run(
             StoreDays(storeID: storeID, from: range.from, to: range.to, zone: facts.timeZone))
-        let days = rows.map { row -> StoreInsights.Figures in
-            let (date, views, visitors, i0, i1, i2, i3, i4, c0, c1, c2, c3, c4, favorites, reviews, rs, rc, spend) = row
-            var day = StoreInsights.Figures(date: date)
-            day.views = views
-            day.visitors = visitors
-            day.impressions = .init(daily: i0, feed: i1, search: i2, near: i3, pick: i4)
-            day.clicks = .init(daily: c0, feed: c1, search: c2, near: c3, pick: c4)
-            day.favorites = favorites
-            day.reviews = reviews
-            day.ratingSum = rs
-            day.ratingCount = rc
-            day.spend = spend
-            return day
-        }
+        let days = try (rows.first ?? "").utf8.split(separator: UInt8(ascii: "\n")).map(Self.day)
         let totals = days.reduce(StoreInsights.Figures()) { $0 + $1 }
         return StoreInsights(
             storeId: storeID, timeZone: facts.timeZone, days: days, totals: totals,
             promotion: try await promotion(storeID))
     }
+
+    /// A line of `StoreDays`: the date, then 17 integers.
+    static func day(_ line: Substring.UTF8View) throws -> StoreInsights.Figures {
+        let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        guard fields.count == 18 else { throw InsightError.malformedDay }
+        var numbers: [Int] = []
+        numbers.reserveCapacity(17)
+        for field in fields.dropFirst() {
+            var value = 0
+            for byte in field {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { throw InsightError.malformedDay }
+                value = value &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+            }
+            numbers.append(value)
+        }
+        var day = StoreInsights.Figures(date: String(Substring(fields[0])))
+        day.views = numbers[0]
+        day.visitors = numbers[1]
+        day.impressions = .init(
+            daily: numbers[2], feed: numbers[3], search: numbers[4], near: numbers[5], pick: numbers[6])
+        day.clicks = .init(
+            daily: numbers[7], feed: numbers[8], search: numbers[9], near: numbers[10], pick: numbers[11])
+        day.favorites = numbers[12]
+        day.reviews = numbers[13]
+        day.ratingSum = numbers[14]
+        day.ratingCount = numbers[15]
+        day.spend = numbers[16]
+        return day
+    }
+
+    enum InsightError: Error { case malformedDay }
 
     /// The store's place among live stores with spend, in 每日促销's order (spend descending, then earlier
     /// creation, then id), and what passing the store just ahead costs: its spend minus ours, plus one unless

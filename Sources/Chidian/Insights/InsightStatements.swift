@@ -2,8 +2,10 @@ import PostgresNIO
 
 /// Insights' reads, prepared: planning either took twice as long as running it.
 extension InsightRepository {
-    /// One row per day of the range: the counted day beside the store's reviews, favorites and purchases of that
+    /// A line per day of the range, `date,views,visitors,` five impressions, five clicks, `favorites,reviews,`
+    /// rating sum and count, `spend`: the counted day beside the store's reviews, favorites and purchases of that
     /// local day. An open day past its sketch's trim reads its 1,000th smallest visitor hash for the estimate.
+    /// One text, not 366 rows of 18 columns: decoding those cost the server twice what the query cost.
     struct StoreDays: PostgresPreparedStatement {
         static let name = "insight_store_days"
         static let sql = """
@@ -30,25 +32,25 @@ extension InsightRepository {
                     AND p.created_at < (($3::date + 1)::timestamp AT TIME ZONE $4)
                 GROUP BY 1
             )
-            SELECT g.day::date::text,
+            SELECT coalesce(string_agg(concat_ws(',', g.day::date,
                 coalesce(d.views, 0), coalesce(
                     CASE WHEN d.visitors IS NOT NULL THEN d.visitors
                          WHEN d.visitor_cut IS NULL THEN d.visitor_rows
                          ELSE sketch_estimate(d.visitor_rows, d.visitor_cut,
                              (SELECT x.h FROM store_day_visitors x WHERE x.store_id = d.store_id AND x.day = d.day
                               ORDER BY x.h OFFSET 999 LIMIT 1), 1000)
-                    END, 0)::int8,
+                    END, 0),
                 coalesce(d.imp_daily, 0), coalesce(d.imp_feed, 0), coalesce(d.imp_search, 0),
                 coalesce(d.imp_near, 0), coalesce(d.imp_pick, 0),
                 coalesce(d.clk_daily, 0), coalesce(d.clk_feed, 0), coalesce(d.clk_search, 0),
                 coalesce(d.clk_near, 0), coalesce(d.clk_pick, 0),
-                coalesce(f.n, 0), coalesce(r.n, 0), coalesce(r.rs, 0), coalesce(r.rc, 0), coalesce(p.spend, 0)
+                coalesce(f.n, 0), coalesce(r.n, 0), coalesce(r.rs, 0), coalesce(r.rc, 0), coalesce(p.spend, 0)),
+                E'\\n' ORDER BY g.day), '')
             FROM generate_series($2::date, $3::date, interval '1 day') AS g (day)
             LEFT JOIN store_days d ON d.store_id = $1 AND d.day = g.day::date
             LEFT JOIN r ON r.day = g.day::date
             LEFT JOIN f ON f.day = g.day::date
             LEFT JOIN p ON p.day = g.day::date
-            ORDER BY g.day
             """
         static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text]
 
@@ -66,10 +68,8 @@ extension InsightRepository {
             return bindings
         }
 
-        typealias Row = (String, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
+        func decodeRow(_ row: PostgresRow) throws -> String {
+            try row.decode(String.self)
         }
     }
 
