@@ -5,8 +5,8 @@
 #   B. two servers behind nginx (round robin): 10,000 views of one store by 5,000 distinct visitors, spread over
 #      both; the insights must say 10,000 views after the flush, and visitors within the stated error;
 #   C. GET /v1/stores/{id}/insights for 366 days of the store with the most reviews, given 1M counted events
-#      (365 closed days and an open one whose visitors are estimated), p95 at 16 connections, against pgbench
-#      running the same SQL.
+#      (365 closed days and an open one whose visitors are estimated): p95 for one manager (one connection, the
+#      target) and at 16 connections, against pgbench running the same SQL.
 # `make bench` runs it (its table lands in docs/BENCHMARKS.md between the "insights" markers); alone it is
 # `make bench-insights`. Knobs: BENCH_DB, BENCH_BIN, BENCH_DURATION (s per run), DATABASE_URL as for `make bench`.
 set -euo pipefail
