@@ -99,6 +99,41 @@ import Testing
         }
     }
 
+    /// More reviews than one batch: every batch and the last transaction together delete them all, and the
+    /// aggregates of every store they touched are exact.
+    @Test func reviewsBeyondOneBatchAllGo() async throws {
+        try await TestApp.run { client, app in
+            let writer = try await client.register("多评")
+            let other = try await client.register("路人")
+            let manager = try await client.register("店主", role: "manager")
+            let categoryID = try await CommentFixture.category(app, "小吃")
+            var stores: [String] = []
+            for n in 0..<3 {
+                stores.append(
+                    try await CommentFixture.store(app, name: "店\(n)", categoryID: categoryID, managerID: manager.id))
+            }
+            let count = AccountDeletion.batch * 2 + 7
+            try await app.database.query(
+                """
+                INSERT INTO comments (kind, store_id, author_id, rating, body)
+                SELECT 'review', (\(stores)::text[])[1 + g % 3], \(writer.id), 1 + g % 5, '第' || g || '次，毛肚好吃'
+                FROM generate_series(1, \(count)) g
+                """)
+            try await app.database.query(
+                """
+                INSERT INTO comments (kind, store_id, author_id, rating, body)
+                VALUES ('review', \(stores[0]), \(other.id), 4, '虾饺好吃')
+                """)
+            let deleted = try await client.send(
+                .delete, "/v1/me", body: ["password": "correct horse"], token: writer.token)
+            #expect(deleted.status == .noContent)
+            #expect(try await UserColumns.tablesMentioning(app.database, writer.id) == [])
+            #expect(try await Aggregates.differences(app.database) == [])
+            let left = try await app.database.query("SELECT sum(review_count)::int FROM stores").first?.decode(Int.self)
+            #expect(left == 1)
+        }
+    }
+
     /// `chidian user delete NAME` applies the same rule.
     @Test func adminDeletesByName() async throws {
         try await TestApp.run { client, app in
