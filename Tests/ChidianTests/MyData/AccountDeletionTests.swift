@@ -146,6 +146,20 @@ import Testing
             #expect(report == AccountDeletion.Report(reviews: 2, images: 2, storesHandedOver: 1))
             #expect(try await UserColumns.tablesMentioning(app.database, world.me.id) == [])
             #expect(try await Aggregates.differences(app.database) == [])
+
+            // The seed export (`chidian export`) is a copy of the database: no trace of the user either.
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "deleted-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            _ = try await SeedExporter(database: app.database).run(directory: directory)
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasSuffix(".json")
+            }
+            #expect(!files.isEmpty)
+            for file in files {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                #expect(!text.contains(world.me.id) && !text.contains("被删者"), "\(file) names the deleted user")
+            }
         }
     }
 }
