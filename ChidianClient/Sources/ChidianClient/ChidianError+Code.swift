@@ -64,6 +64,7 @@ extension ChidianError {
         case replyNotFound
         case schemaBehind
         case storeNotFound
+        case storesRemain
         case tooManyAttempts
         case unknownCategory
         case unsupportedMediaType
@@ -84,8 +85,8 @@ extension ChidianError {
             .invalidToken, .invalidVisitorId, .loginRequired, .managerRequired, .nameRequired, .nameTaken,
             .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner, .nothingToPick, .ownComment,
             .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound,
-            .schemaBehind, .storeNotFound, .tooManyAttempts, .unknownCategory, .unsupportedMediaType, .userNotFound,
-            .versionConflict, .weakPassword, .wrongPassword,
+            .schemaBehind, .storeNotFound, .storesRemain, .tooManyAttempts, .unknownCategory, .unsupportedMediaType,
+            .userNotFound, .versionConflict, .weakPassword, .wrongPassword,
         ]
 
         private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
@@ -154,6 +155,7 @@ extension ChidianError {
             case .replyNotFound: "reply_not_found"
             case .schemaBehind: "schema_behind"
             case .storeNotFound: "store_not_found"
+            case .storesRemain: "stores_remain"
             case .tooManyAttempts: "too_many_attempts"
             case .unknownCategory: "unknown_category"
             case .unsupportedMediaType: "unsupported_media_type"
