@@ -4,7 +4,7 @@ import Chidian
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Create and manage accounts (admins are made only here).",
-        subcommands: [Create.self, List.self, SetRole.self, ResetPassword.self])
+        subcommands: [Create.self, List.self, SetRole.self, ResetPassword.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user, manager or admin.")
@@ -72,6 +72,23 @@ struct UserCommand: AsyncParsableCommand {
                 try await UserAdmin(database: database, config: config).resetPassword(name: name)
             }
             print(password)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account and everything that names it, as DELETE /v1/me does (no password asked).")
+        @Argument(help: "The user's name (any case).") var name: String
+
+        func run() async throws {
+            let (config, _) = try CLI.setUp()
+            let logger = CLI.quietLogger(config)
+            let report = try await withDatabase(config, logger: logger) { database in
+                try await UserAdmin(database: database, config: config).delete(name: name)
+            }
+            print(
+                "deleted \(name): \(report.reviews) reviews, \(report.images) images, "
+                    + "\(report.storesHandedOver) archived stores handed over")
         }
     }
 }

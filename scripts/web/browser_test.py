@@ -5,7 +5,10 @@ Usage: browser_test.py BASE_URL OUT_DIR
 """
 import os
 import sys
+import tempfile
+import time
 import traceback
+import zipfile
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -17,15 +20,19 @@ from selenium.webdriver.support.ui import WebDriverWait
 BASE = ""  # set by main(), or by a script that imports these flows
 OUT = "."  # set by main(): where screenshots go
 REPORTED = []  # (path, body) of the review user1's flow reports, for the admin's flow
+DOWNLOADS = tempfile.mkdtemp(prefix="chidian-web-downloads-")  # where the export flow's browser saves its file
 
 
-def browser(width=414, height=896, language="zh-CN"):
+def browser(width=414, height=896, language="zh-CN", downloads=None):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                  f"--window-size={width},{height}", f"--lang={language}"):
         options.add_argument(flag)
-    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    prefs = {"intl.accept_languages": language}
+    if downloads:
+        prefs.update({"download.default_directory": downloads, "download.prompt_for_download": False})
+    options.add_experimental_option("prefs", prefs)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
@@ -281,6 +288,49 @@ def fits_a_phone(driver):
         assert overflow <= 0, (path, overflow)
 
 
+def a_new_user_exports_then_deletes_their_account(driver):
+    """我的数据 on /me: the export downloads a ZIP holding data.json; 注销账号 asks for the password and a ticked
+    confirmation, then signs out to the home page with a message, and the name no longer signs in."""
+    name, password = "注销测试", "delete me please"
+    driver.get(f"{BASE}/register")
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(password)
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/register'] button"))
+    assert text(driver, "nav.account a[href='/me']") == name
+    driver.get(f"{BASE}/me")
+    folder = DOWNLOADS
+    driver.find_element(By.CSS_SELECTOR, "a[href='/me/export']").click()
+    deadline = time.monotonic() + 30
+    archives = []
+    while time.monotonic() < deadline:
+        archives = [f for f in os.listdir(folder) if f.endswith(".zip")]
+        if archives:
+            break
+        time.sleep(0.2)
+    assert archives, os.listdir(folder)
+    with zipfile.ZipFile(os.path.join(folder, archives[0])) as archive:
+        assert archive.testzip() is None
+        data = archive.read("data.json").decode()
+    assert name in data, data[:200]
+
+    # Without the confirmation ticked the browser keeps the form; with a wrong password the page says so.
+    driver.find_element(By.ID, "delete-password").send_keys("not my password")
+    driver.find_element(By.CSS_SELECTOR, "form[action='/me/delete'] input[name=confirm]").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/me/delete'] button"))
+    assert text(driver, "form[action='/me/delete'] [role=alert]") == "密码错误"
+    driver.find_element(By.ID, "delete-password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/me/delete'] input[name=confirm]").click()
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/me/delete'] button"))
+    assert text(driver, "main [role=status]") == "账号已注销，你的数据已删除。"
+    assert not driver.find_elements(By.CSS_SELECTOR, "nav.account a[href='/me']")
+    driver.get(f"{BASE}/login")
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(password)
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button"))
+    assert text(driver, "[role=alert]") == "用户名不存在"
+    no_console_errors(driver, expected=("/me/delete", "/login"))
+
+
 def main():
     global BASE, OUT
     BASE, out = sys.argv[1], sys.argv[2]
@@ -311,6 +361,7 @@ FLOWS = [
     (english_when_preferred, {"language": "en-US"}),
     (picks_near_chunxi_road_and_another, {}),
     (fits_a_phone, {"width": 375, "height": 812}),
+    (a_new_user_exports_then_deletes_their_account, {"downloads": DOWNLOADS}),
 ]
 
 if __name__ == "__main__":

@@ -1,3 +1,6 @@
+import Foundation
+import OpenAPIRuntime
+
 /// 个人中心: a user's page, the account's name and password, forgetting the feed's clicks, reporting a comment.
 extension ChidianClient {
     /// A user's public page.
@@ -47,6 +50,21 @@ extension ChidianClient {
         guard let reason = Components.Schemas.ReportRequest.ReasonPayload(rawValue: reason.rawValue) else { return }
         let output = try await api.reportComment(path: .init(id: id), body: .json(.init(note: note, reason: reason)))
         guard case .created = output else { throw await ChidianError.from(output) }
+    }
+
+    /// 导出我的数据: everything the service holds about the signed-in user, the ZIP archive of `GET /v1/me/export`
+    /// (`data.json` and `images/…`), read up to `limit` bytes.
+    public func exportMyData(upTo limit: Int = 1 << 31) async throws -> Data {
+        let output = try await api.exportMyData()
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        return try await Data(collecting: ok.body.applicationZip, upTo: limit)
+    }
+
+    /// 注销账号: deletes the signed-in account and everything that names it (its reviews too); the session ends.
+    public func deleteAccount(password: String) async throws {
+        let output = try await api.deleteMe(body: .json(.init(password: password)))
+        guard case .noContent = output else { throw await ChidianError.from(output) }
+        await session.signOut()
     }
 
     /// Makes an uploaded image (`uploadImage`) the signed-in user's avatar.

@@ -22,6 +22,7 @@ extension ChidianError {
         case invalidBody
         case invalidCursor
         case invalidDescription
+        case invalidFormat
         case invalidHours
         case invalidImage
         case invalidImages
@@ -35,6 +36,7 @@ extension ChidianError {
         case invalidPassword
         case invalidPrice
         case invalidRadius
+        case invalidRange
         case invalidRating
         case invalidReason
         case invalidRole
@@ -64,6 +66,7 @@ extension ChidianError {
         case replyNotFound
         case schemaBehind
         case storeNotFound
+        case storesRemain
         case tooManyAttempts
         case unknownCategory
         case unsupportedMediaType
@@ -77,15 +80,15 @@ extension ChidianError {
         public static let allKnown: [Code] = [
             .adminRequired, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy, .commentNotFound,
             .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction, .invalidAddress,
-            .invalidAmount, .invalidBody, .invalidCursor, .invalidDescription, .invalidHours, .invalidImage,
-            .invalidImages, .invalidKind, .invalidLimit, .invalidLocation, .invalidName, .invalidNear, .invalidNote,
-            .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius, .invalidRating, .invalidReason,
-            .invalidRole, .invalidScores, .invalidSkip, .invalidSort, .invalidStatus, .invalidTimeZone,
-            .invalidToken, .invalidVisitorId, .loginRequired, .managerRequired, .nameRequired, .nameTaken,
-            .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner, .nothingToPick, .ownComment,
-            .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound,
-            .schemaBehind, .storeNotFound, .tooManyAttempts, .unknownCategory, .unsupportedMediaType, .userNotFound,
-            .versionConflict, .weakPassword, .wrongPassword,
+            .invalidAmount, .invalidBody, .invalidCursor, .invalidDescription, .invalidFormat, .invalidHours,
+            .invalidImage, .invalidImages, .invalidKind, .invalidLimit, .invalidLocation, .invalidName,
+            .invalidNear, .invalidNote, .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius,
+            .invalidRange, .invalidRating, .invalidReason, .invalidRole, .invalidScores, .invalidSkip, .invalidSort,
+            .invalidStatus, .invalidTimeZone, .invalidToken, .invalidVisitorId, .loginRequired, .managerRequired,
+            .nameRequired, .nameTaken, .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner,
+            .nothingToPick, .ownComment, .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong,
+            .rateLimited, .replyNotFound, .schemaBehind, .storeNotFound, .storesRemain, .tooManyAttempts,
+            .unknownCategory, .unsupportedMediaType, .userNotFound, .versionConflict, .weakPassword, .wrongPassword,
         ]
 
         private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
@@ -112,6 +115,7 @@ extension ChidianError {
             case .invalidBody: "invalid_body"
             case .invalidCursor: "invalid_cursor"
             case .invalidDescription: "invalid_description"
+            case .invalidFormat: "invalid_format"
             case .invalidHours: "invalid_hours"
             case .invalidImage: "invalid_image"
             case .invalidImages: "invalid_images"
@@ -125,6 +129,7 @@ extension ChidianError {
             case .invalidPassword: "invalid_password"
             case .invalidPrice: "invalid_price"
             case .invalidRadius: "invalid_radius"
+            case .invalidRange: "invalid_range"
             case .invalidRating: "invalid_rating"
             case .invalidReason: "invalid_reason"
             case .invalidRole: "invalid_role"
@@ -154,6 +159,7 @@ extension ChidianError {
             case .replyNotFound: "reply_not_found"
             case .schemaBehind: "schema_behind"
             case .storeNotFound: "store_not_found"
+            case .storesRemain: "stores_remain"
             case .tooManyAttempts: "too_many_attempts"
             case .unknownCategory: "unknown_category"
             case .unsupportedMediaType: "unsupported_media_type"

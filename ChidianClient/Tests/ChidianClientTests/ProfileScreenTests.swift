@@ -39,4 +39,21 @@ import Testing
         let taken = try await Demo.refusal { try await other.rename(to: "User1") }
         #expect(taken.code == .nameTaken)
     }
+
+    @Test func exportThenDeleteTheAccount() async throws {
+        let client = try Demo.client()
+        let name = Demo.uniqueName("gone")
+        let me = try await client.register(name: name, password: "delete password")
+        // MUT
+        let archive = try await client.exportMyData()
+        let wrong = try await Demo.refusal { try await client.deleteAccount(password: "not it") }
+        try await client.deleteAccount(password: "delete password")
+        // validate
+        #expect(archive.starts(with: [0x50, 0x4B, 0x03, 0x04]))
+        #expect(wrong.code == .wrongPassword)
+        let gone = try await Demo.refusal { try await Demo.client().user(me.id) }
+        #expect(gone.code == .userNotFound)
+        let login = try await Demo.refusal { try await Demo.client().login(name: name, password: "delete password") }
+        #expect(login.code == .userNotFound)
+    }
 }

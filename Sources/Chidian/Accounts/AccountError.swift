@@ -10,6 +10,8 @@ public enum AccountError: DomainError, Equatable {
     case wrongPassword(String)
     case imageNotFound(String)
     case invalidImages(String)
+    /// Deleting the account of a manager who still runs live stores (`detail` says how many).
+    case storesRemain(String)
 
     public var code: String {
         switch self {
@@ -22,12 +24,13 @@ public enum AccountError: DomainError, Equatable {
         case .wrongPassword: "wrong_password"
         case .imageNotFound: "image_not_found"
         case .invalidImages: "invalid_images"
+        case .storesRemain: "stores_remain"
         }
     }
 
     public var kind: FailureKind {
         switch self {
-        case .nameTaken: .conflict
+        case .nameTaken, .storesRemain: .conflict
         case .userNotFound, .imageNotFound: .notFound
         case .wrongPassword: .unauthenticated
         default: .invalid
@@ -38,7 +41,7 @@ public enum AccountError: DomainError, Equatable {
         switch self {
         case .nameRequired: "The name must not be blank."
         case .invalidName(let reason), .userNotFound(let reason), .wrongPassword(let reason),
-            .imageNotFound(let reason), .invalidImages(let reason):
+            .imageNotFound(let reason), .invalidImages(let reason), .storesRemain(let reason):
             reason
         case .weakPassword(let min): "The password must be at least \(min) characters."
         case .invalidRole: "The role must be \"user\" or \"manager\"."

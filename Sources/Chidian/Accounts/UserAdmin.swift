@@ -5,12 +5,22 @@ public struct UserAdmin: Sendable {
     let users: UserRepository
     let sessions: SessionRepository
     let passwords: Passwords
+    let deletion: AccountDeletion
 
     public init(database: Database, config: AppConfiguration) {
         users = UserRepository(database: database)
         sessions = SessionRepository(
             database: database, lifetime: config.sessionLifetime, maxLifetime: config.sessionMaxLifetime)
         passwords = Passwords(cost: config.bcryptCost)
+        deletion = AccountDeletion(database: database)
+    }
+
+    /// Deletes an account by name under the same rule as `DELETE /v1/me` (409 `stores_remain` alike).
+    public func delete(name: String) async throws -> AccountDeletion.Report {
+        guard let credentials = try await users.credentials(name: name) else {
+            throw AccountError.userNotFound("No user is named \(name).")
+        }
+        return try await deletion.delete(userID: credentials.id)
     }
 
     /// Creates a user of any role, admins included; the same name and password rules as registration.

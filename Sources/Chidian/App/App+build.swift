@@ -82,6 +82,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         passwords: Passwords(cost: services.config.bcryptCost, pool: services.bcrypt), throttle: services.loginThrottle,
         interests: interests)
     accounts.addRoutes(to: api)
+    let myData = MyDataController(
+        accounts: accounts, export: DataExport(database: services.database),
+        deletion: AccountDeletion(database: services.database), clock: services.clock)
+    myData.addRoutes(to: api)
     let storesAPI = StoresController(
         database: services.database, cache: reads, signals: signals, insights: services.insights,
         clock: services.clock)

@@ -130,6 +130,37 @@ public enum APIOperations {
             successes: [.init(200, "The user with the new avatar.", schema: "User")],
             problems: [400: ["invalid_images"], 404: ["image_not_found", "user_not_found"]]),
         APIOperation(
+            "get", "/v1/me/export", id: "exportMyData", tag: "Accounts", summary: "Everything held about me",
+            description: """
+                A ZIP archive (stored, not compressed): `data.json` with one array per section (profile, sessions \
+                without their tokens, reviews and notices with their photo ids, counted ratings, replies received \
+                and written, likes, favorites, reports filed, stores managed, promotions bought, moderation \
+                actions, interests, opened reviews and stores, store pairs, exploration, rate-limit counters, \
+                uploads) and `images/<id>.<ext>`, each photo the user uploaded. Bounded: at most 50,000 rows a \
+                section, 64 MiB of JSON, 2,000 photos and 1 GiB of them; what a bound leaves out is named in \
+                `truncated`. Passwords and token hashes are never exported.
+                """,
+            access: .signedIn,
+            successes: [
+                .init(200, "The archive.", schema: "ExportArchive", headers: ["Content-Disposition", "Cache-Control"])
+            ]),
+        APIOperation(
+            "delete", "/v1/me", id: "deleteMe", tag: "Accounts", summary: "Delete my account",
+            description: """
+                Needs the password (throttled like a password change: 429 `too_many_attempts`). Deletes the \
+                account and every row that names it: sessions (every token is refused at once with \
+                `invalid_token`), profile, reviews and notices (with their replies, likes, reports and photos: \
+                they are not kept under a placeholder name), likes, favorites, reports, interests and the \
+                recommender's history of the user, and their uploads unless another user's live content shows \
+                one (a store's photo). Store aggregates stay exact. A manager with a live store is refused with \
+                409 `stores_remain` until the stores are archived or handed over; archived stores pass to the \
+                longest-standing admin (409 `stores_remain` when there is none). Afterwards \
+                `GET /v1/users/{id}` answers 404 `user_not_found`.
+                """,
+            access: .signedIn, body: .json("AccountDeleteRequest"),
+            successes: [.init(204, "Deleted.")],
+            problems: [401: ["wrong_password"], 409: ["stores_remain"], 429: ["too_many_attempts"]]),
+        APIOperation(
             "get", "/v1/users/{id}", id: "getUser", tag: "Accounts", summary: "A user", access: .anyone,
             parameters: [pathID("user", example: "u001")],
             successes: [.init(200, "The user.", schema: "User")],

@@ -457,6 +457,7 @@ enum APISchemas {
                 ])
             ),
             ("ImageBytes", binary),
+            ("ExportArchive", binary),
             // Requests
             (
                 "RegisterRequest",
@@ -476,6 +477,7 @@ enum APISchemas {
                     required: ["currentPassword", "newPassword"])
             ),
             ("AvatarRequest", request([("imageId", id)], required: ["imageId"])),
+            ("AccountDeleteRequest", request([("password", text())], required: ["password"])),
             (
                 "StoreCreateRequest",
                 request(

@@ -108,6 +108,8 @@ public enum OpenAPIDocument {
         "Vary": .init(schema: .string, description: "`Authorization`: a signed-in answer differs."),
         "ContentSecurityPolicy": .init(
             schema: .string, description: "`default-src 'none'; sandbox`: served images never run script."),
+        "ContentDisposition": .init(
+            schema: .string, description: "`attachment; filename=\"chidian-export-<date>.zip\"`: a download."),
     ]
 
     /// A response header by its HTTP name, with `required` set.
@@ -205,6 +207,8 @@ public enum OpenAPIDocument {
             case "StoreInsights":
                 content[.json] = .b(.init(schema: APISchemas.ref(schema)))
                 content[OpenAPI.ContentType(rawValue: "text/csv")!] = .b(.init(schema: APISchemas.ref("InsightsCSV")))
+            case "ExportArchive":
+                content[.init(rawValue: "application/zip")!] = .b(.init(schema: APISchemas.ref(schema)))
             default: content[.json] = .b(.init(schema: APISchemas.ref(schema)))
             }
         }

@@ -5,7 +5,7 @@ import HTTPTypes
 /// `X-Forwarded-For` names it). `RATE_LIMITS=off` switches them off; the sign-in throttle is separate and stays.
 public struct RateLimits: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case search, register, login, password, upload, post, like, report
+        case search, register, login, password, upload, post, like, report, export
 
         /// The environment variable that sets this limit: `RATE_LIMIT_SEARCH=60:20` (60 a minute, bursts of 20).
         public var variable: String { "RATE_LIMIT_" + rawValue.uppercased() }
@@ -41,6 +41,8 @@ public struct RateLimits: Sendable, Equatable {
         .post: .init(perMinute: 6, burst: 5),
         .like: .init(perMinute: 60, burst: 30),
         .report: .init(perMinute: 2, burst: 5),
+        // An export reads everything the user has; a person wants one now and then.
+        .export: .init(perMinute: 1, burst: 3),
     ]
 
     /// The limit a request falls under, by method and path (`/v1/...`), or nil.
@@ -51,7 +53,8 @@ public struct RateLimits: Sendable, Equatable {
         case (.get, ["search"]): return .search
         case (.post, ["auth", "register"]): return .register
         case (.post, ["auth", "login"]): return .login
-        case (.put, ["me", "password"]): return .password
+        case (.put, ["me", "password"]), (.delete, ["me"]): return .password
+        case (.get, ["me", "export"]): return .export
         case (.post, ["images"]): return .upload
         case (.post, let p) where p.count == 3 && p[0] == "stores" && p[2] == "comments": return .post
         case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "reply": return .post
@@ -70,7 +73,8 @@ public struct RateLimits: Sendable, Equatable {
         case (.get, ["search"]): return .search
         case (.post, ["register"]): return .register
         case (.post, ["login"]): return .login
-        case (.post, ["me", "password"]): return .password
+        case (.post, ["me", "password"]), (.post, ["me", "delete"]): return .password
+        case (.get, ["me", "export"]): return .export
         case (.post, ["me", "avatar"]): return .upload
         case (.post, let p) where p.count == 3 && p[0] == "stores" && p[2] == "comments": return .post
         case (.post, let p) where p.count == 3 && p[0] == "comments" && p[2] == "reply": return .post

@@ -36,7 +36,10 @@ struct WebController {
         WebAccountPages(pages: pages, accounts: accounts, sessions: sessions).addRoutes(to: group)
         WebMePages(
             pages: pages, accounts: accounts, stores: stores, comments: comments, images: images,
-            interests: feed.interests, clock: feed.clock
+            interests: feed.interests, clock: feed.clock,
+            myData: MyDataController(
+                accounts: accounts, export: DataExport(database: database),
+                deletion: AccountDeletion(database: database), clock: feed.clock)
         ).addRoutes(to: group)
         WebAdminPages(pages: pages, moderation: moderation, admin: StoreAdmin(database: database)).addRoutes(to: group)
         WebManagePages(
@@ -56,7 +59,7 @@ struct WebController {
         var generator = SeededRandom.forRequest()
         let featured = try await feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
         try await storesAPI.insights?.shown(promoted.map(\.id), as: .daily)
-        let model: TemplateFields = [
+        var model: TemplateFields = [
             "promoted": try await promoted.map { StoreCardModel($0, language: language, from: .daily) },
             "hasPromoted": try await !promoted.isEmpty,
             "forYou": try await forYou.map { StoreCardModel($0, language: language, from: .feed) },
@@ -70,6 +73,7 @@ struct WebController {
             "back": "/",
             "cities": WebPickPages.cityOptions(language),
         ]
+        if request.uri.queryParameters["deleted"] != nil { model["accountDeleted"] = true }
         return pages.render("home", title: language.text("home"), model: model, context: context)
     }
 

@@ -12,12 +12,15 @@ struct WebMePages {
     let images: ImagesController
     let interests: InterestRepository
     let clock: @Sendable () -> Date
+    let myData: MyDataController
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me", use: me)
         group.post("me/name", use: rename)
         group.post("me/password", use: changePassword)
         group.post("me/avatar", use: setAvatar)
+        group.get("me/export", use: exportData)
+        group.post("me/delete", use: deleteAccount)
         group.post("interests/reset", use: resetInterests)
     }
 
@@ -52,6 +55,29 @@ struct WebMePages {
             let image = try await images.store(photo, user: user)
             _ = try await accounts.users.setAvatar(id: user.id, imageID: image.id)
         }
+    }
+
+    @Sendable func exportData(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await myData.archive(for: try context.requireUser())
+    }
+
+    /// 注销账号: the password and a ticked confirmation, then signed out to the home page with a message.
+    @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let user = try context.requireUser()
+        do {
+            guard form["confirm"] == "yes" else {
+                throw Problem.badRequest("confirm_required", "Tick the confirmation first.")
+            }
+            try await myData.delete(user, password: form["password"], address: context.clientAddress)
+        } catch {
+            guard let problem = WebPages.refusal(error) else { throw error }
+            return try await page(context: context, failed: ("delete", problem))
+        }
+        var response = WebPages.redirect(to: "/?deleted=1")
+        response.setCookie(
+            WebSessionMiddleware.expired(WebSessionMiddleware.sessionCookie, secure: context.web?.secure ?? false))
+        return response
     }
 
     @Sendable func resetInterests(_ request: Request, context: AppRequestContext) async throws -> Response {

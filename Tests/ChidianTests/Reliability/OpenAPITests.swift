@@ -25,9 +25,9 @@ import Testing
         "POST /login", "GET /register", "POST /register", "POST /logout", "POST /stores/{id}/favorite",
         "POST /stores/{id}/unfavorite", "POST /comments/{id}/like", "POST /comments/{id}/unlike",
         "GET /assets/{name}", "POST /stores/{id}/comments", "GET /me", "POST /me/name", "POST /me/password",
-        "POST /me/avatar", "POST /interests/reset", "GET /manage", "POST /manage/stores", "GET /manage/stores/{id}",
-        "POST /manage/stores/{id}", "POST /manage/stores/{id}/promotions", "GET /manage/stores/{id}/insights.csv",
-        "POST /comments/{id}/reply",
+        "POST /me/avatar", "GET /me/export", "POST /me/delete", "POST /interests/reset", "GET /manage",
+        "POST /manage/stores", "GET /manage/stores/{id}", "POST /manage/stores/{id}",
+        "POST /manage/stores/{id}/promotions", "GET /manage/stores/{id}/insights.csv", "POST /comments/{id}/reply",
         "GET /admin", "POST /admin/comments/{id}", "POST /admin/stores/{id}/archive", "POST /admin/stores/{id}/restore",
         "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report", "GET /pick",
     ]

@@ -107,6 +107,12 @@ import Testing
                 .put, "/v1/me/password", body: ["currentPassword": cell.password, "newPassword": "another secret"])
         },
         Row(
+            route: "DELETE /v1/me",
+            expected: ["401 login_required", "204", "204", "409 stores_remain", "204", "204"]
+        ) { cell in
+            try await cell.send(.delete, "/v1/me", body: ["password": cell.password])
+        },
+        Row(
             route: "PUT /v1/me/avatar (the user's image)",
             expected: ["401 login_required", "200"] + Array(repeating: "400 invalid_images", count: 4)
         ) { cell in
@@ -302,7 +308,7 @@ import Testing
             #expect(
                 differing.isEmpty,
                 Comment(rawValue: "\(differing.count) cells differ:\n" + differing.joined(separator: "\n")))
-            #expect(Self.rows.count * Actor.allCases.count == 162)
+            #expect(Self.rows.count * Actor.allCases.count == 168)
             if ProcessInfo.processInfo.environment["WRITE_DOCS"] == "1" {
                 try Self.document(actual: actual).write(to: Self.docURL, atomically: true, encoding: .utf8)
             }

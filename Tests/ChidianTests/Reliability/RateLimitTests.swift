@@ -29,6 +29,7 @@ import Testing
             (.post, "/v1/stores/s001/comments", .post), (.put, "/v1/comments/c001/reply", .post),
             (.put, "/v1/comments/c001/like", .like), (.delete, "/v1/comments/c001/like", .like),
             (.post, "/v1/comments/c001/reports", .report),
+            (.get, "/v1/me/export", .export), (.delete, "/v1/me", .password), (.get, "/v1/me", nil),
             (.get, "/v1/stores/s001/comments", nil), (.get, "/v1/stores", nil), (.post, "/v1/auth/logout", nil),
             (.post, "/v1/stores/s001/comments/x", nil),
             // the web client's forms draw on the same buckets
@@ -37,6 +38,7 @@ import Testing
             (.post, "/stores/s001/comments", .post), (.post, "/comments/c001/reply", .post),
             (.post, "/comments/c001/report", .report),
             (.post, "/me/password", .password), (.post, "/me/avatar", .upload),
+            (.get, "/me/export", .export), (.post, "/me/delete", .password),
             (.get, "/stores/s001", nil), (.post, "/logout", nil), (.post, "/stores/s001/favorite", nil),
         ]
         for (method, path, kind) in cases {
