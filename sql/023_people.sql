@@ -3,9 +3,9 @@
 -- Follows: one row per (follower, followee); both sides cascade with their users, and the counts on users follow
 -- every insert and delete by trigger (a cascade from a deleted account included), so they stay exact.
 --
--- The following feed is fanned out on read: a page walks each followee's newest reviews on the existing
--- comments_author_newest index (one short index range per followee) and merges them. A review then costs nothing
--- per follower, and nothing is stored per follower, whatever their number.
+-- The following feed is fanned out on read: a page reads each followee's newest review on comments_author_reviews
+-- (one index-only probe per followee), then a page of reviews from each of the page of authors whose newest is
+-- newest, and merges them. A review then costs nothing per follower, whatever their number.
 --
 -- Notifications are written by triggers on their causes, so every path (API, web client, CLI, psql) makes them, in
 -- the cause's own transaction: a rolled-back cause leaves none. Actors are rows (notification_actors) with a
@@ -27,6 +27,10 @@ CREATE TABLE follows (
 -- A user's following list (newest first) is the primary key's prefix plus this; followers by this one.
 CREATE INDEX follows_following_newest ON follows (follower_id, created_at DESC, followee_id DESC);
 CREATE INDEX follows_followers_newest ON follows (followee_id, created_at DESC, follower_id DESC);
+
+-- The following feed's reviews by author, newest first, index-only for its first step.
+CREATE INDEX comments_author_reviews ON comments (author_id, created_at DESC, id DESC)
+    WHERE hidden_at IS NULL AND kind = 'review' AND NOT store_archived;
 
 ALTER TABLE users
     ADD COLUMN follower_count integer NOT NULL DEFAULT 0 CHECK (follower_count >= 0),
@@ -50,13 +54,6 @@ BEGIN
     RETURN NULL;
 END $$;
 CREATE TRIGGER follows_count AFTER INSERT OR DELETE ON follows FOR EACH ROW EXECUTE FUNCTION follows_count();
-
--- Follows made in the last day, per follower, for the daily cap: a log, so unfollowing does not give one back.
-CREATE TABLE follow_log (
-    follower_id  text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    created_at   timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX follow_log_follower ON follow_log (follower_id, created_at);
 
 CREATE TABLE notification_counters (
     user_id   text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
@@ -211,43 +208,100 @@ BEGIN
 END $$;
 CREATE TRIGGER notify_follow AFTER INSERT OR DELETE ON follows FOR EACH ROW EXECUTE FUNCTION notify_follow();
 
--- A new review: its store's manager hears of it (`store_review`), and every follower of its author
--- (`followed_review`) but the manager, who has it already. Set-based, counters locked in user id order.
+-- A new review: its store's manager hears of it (`store_review`) at once. Its author's followers
+-- (`followed_review`) hear of it from notification_fanout, an outbox worked in batches by every server
+-- (notification_fanout_step), because an author may have 100,000 followers: written inside the review's own
+-- transaction that took 10 s, past every statement deadline.
+CREATE TABLE notification_fanout (
+    comment_id      text PRIMARY KEY REFERENCES comments (id) ON DELETE CASCADE,
+    created_at      timestamptz NOT NULL DEFAULT now(),
+    -- The last follow done, in (created_at, follower_id) order; NULL before the first batch.
+    after_followed  timestamptz,
+    after_follower  text
+);
+
 CREATE FUNCTION notify_review() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     manager text;
-    sent bigint;
 BEGIN
     IF cache_bulk() OR NEW.kind <> 'review' OR NEW.hidden_at IS NOT NULL OR NEW.store_archived THEN
         RETURN NULL;
     END IF;
     SELECT manager_id INTO manager FROM stores WHERE id = NEW.store_id;
     PERFORM notification_add(manager, 'store_review', NEW.author_id, NEW.id, NEW.store_id);
-    WITH fans AS (
-        SELECT f.follower_id AS user_id FROM follows f
-        WHERE f.followee_id = NEW.author_id AND f.follower_id IS DISTINCT FROM manager
-        ORDER BY f.follower_id
-    ), seqs AS (
-        INSERT INTO notification_counters AS c (user_id, last_seq) SELECT user_id, 1 FROM fans
-        ON CONFLICT (user_id) DO UPDATE SET last_seq = c.last_seq + 1
-        RETURNING c.user_id, c.last_seq
-    ), made AS (
-        INSERT INTO notifications (user_id, seq, kind, comment_id, store_id)
-        SELECT user_id, last_seq, 'followed_review', NEW.id, NEW.store_id FROM seqs
-        RETURNING id, user_id, seq
-    ), actors AS (
-        INSERT INTO notification_actors (notification_id, user_id) SELECT id, NEW.author_id FROM made
-    )
-    SELECT count(notification_announce(user_id, seq)) INTO sent FROM made;
+    IF EXISTS (SELECT 1 FROM follows WHERE followee_id = NEW.author_id) THEN
+        INSERT INTO notification_fanout (comment_id) VALUES (NEW.id);
+    END IF;
     RETURN NULL;
 END $$;
 CREATE TRIGGER notify_review AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION notify_review();
+
+-- One batch of the oldest outbox row no other server is working: `followed_review` for up to p_batch followers
+-- (who followed before the review; never its store's manager, who has `store_review`), counters locked in user
+-- id order. Returns how many followers it covered (0: nothing to do). A review hidden or gone meanwhile ends its
+-- row.
+CREATE FUNCTION notification_fanout_step(p_batch integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+    job notification_fanout;
+    c record;
+    done integer;
+    last_at timestamptz;
+    last_id text;
+    announced bigint;
+BEGIN
+    SELECT * INTO job FROM notification_fanout ORDER BY created_at, comment_id LIMIT 1 FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN
+        RETURN 0;
+    END IF;
+    SELECT cm.author_id, cm.store_id, cm.created_at, s.manager_id INTO c
+    FROM comments cm JOIN stores s ON s.id = cm.store_id
+    WHERE cm.id = job.comment_id AND cm.hidden_at IS NULL AND NOT cm.store_archived;
+    IF NOT FOUND THEN
+        DELETE FROM notification_fanout WHERE comment_id = job.comment_id;
+        RETURN 1;
+    END IF;
+    WITH batch AS (
+        SELECT f.follower_id AS user_id, f.created_at AS followed FROM follows f
+        WHERE f.followee_id = c.author_id AND f.created_at <= c.created_at
+          AND (f.created_at, f.follower_id)
+              > (COALESCE(job.after_followed, '-infinity'::timestamptz), COALESCE(job.after_follower, ''))
+        ORDER BY f.created_at, f.follower_id
+        LIMIT p_batch
+    ), fans AS (
+        SELECT user_id FROM batch WHERE user_id IS DISTINCT FROM c.manager_id ORDER BY user_id
+    ), seqs AS (
+        INSERT INTO notification_counters AS n (user_id, last_seq) SELECT user_id, 1 FROM fans
+        ON CONFLICT (user_id) DO UPDATE SET last_seq = n.last_seq + 1
+        RETURNING n.user_id, n.last_seq
+    ), made AS (
+        INSERT INTO notifications (user_id, seq, kind, comment_id, store_id)
+        SELECT user_id, last_seq, 'followed_review', job.comment_id, c.store_id FROM seqs
+        RETURNING id, user_id, seq
+    ), actors AS (
+        INSERT INTO notification_actors (notification_id, user_id) SELECT id, c.author_id FROM made
+    ), sent AS (
+        SELECT count(notification_announce(user_id, seq)) AS n FROM made
+    ), last AS (
+        SELECT followed, user_id FROM batch ORDER BY followed DESC, user_id DESC LIMIT 1
+    )
+    SELECT (SELECT count(*) FROM batch), (SELECT followed FROM last), (SELECT user_id FROM last), (SELECT n FROM sent)
+    INTO done, last_at, last_id, announced;
+    IF done < p_batch THEN
+        DELETE FROM notification_fanout WHERE comment_id = job.comment_id;
+    ELSE
+        UPDATE notification_fanout SET after_followed = last_at, after_follower = last_id
+        WHERE comment_id = job.comment_id;
+    END IF;
+    RETURN greatest(done, 1);
+END $$;
 
 -- A hidden review is in no notification: hiding deletes those about it (but a reporter's "handled" notice, which
 -- then shows no comment).
 CREATE FUNCTION notify_hidden() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.hidden_at IS NOT NULL AND OLD.hidden_at IS NULL THEN
+        -- First the outbox row: this waits for a fan-out batch working it, whose rows the next statement then sees.
+        DELETE FROM notification_fanout WHERE comment_id = NEW.id;
         DELETE FROM notifications WHERE comment_id = NEW.id AND kind <> 'report_handled';
     END IF;
     RETURN NULL;

@@ -16,6 +16,8 @@ public struct AppServices: Sendable {
     public let clock: @Sendable () -> Date
     /// The read and session caches with their listener; nil with `CACHE=off`.
     public let caching: Caching?
+    /// This server's notification streams and their listener.
+    public let notifications: NotificationHub
 
     public init(
         config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
@@ -30,6 +32,9 @@ public struct AppServices: Sendable {
         // The caches' counters bind to the metrics backend present when they are made.
         _ = MetricsRegistry.shared
         caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
+        notifications = NotificationHub(
+            client: database.client, logger: logger, perUser: config.streamsPerUser, total: config.streamsMax,
+            heartbeat: config.streamHeartbeat)
     }
 }
 
@@ -106,6 +111,14 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     recommend.addRoutes(to: api)
     let pick = PickController(database: services.database, cache: reads, interests: interests, clock: services.clock)
     pick.addRoutes(to: api)
+    let likes = CommentLikes(database: services.database)
+    FollowsController(
+        follows: FollowRepository(database: services.database, perDay: services.config.followsPerDay), likes: likes
+    ).addRoutes(to: api)
+    NotificationsController(
+        notifications: NotificationRepository(database: services.database), hub: services.notifications,
+        sessions: sessions
+    ).addRoutes(to: api)
 
     // The web client: the same controllers behind cookies, CSRF tokens and HTML.
     let pages = WebPages.shared
@@ -143,6 +156,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
     if runDatabase {
         app.addServices(services.database.client)
         if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
+        app.addServices(services.notifications)
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         if let replicas = services.database.replicas {

@@ -10,6 +10,7 @@ import OpenAPIKit
 public enum APIOperations {
     public static let all: [APIOperation] =
         operations + accounts + stores + comments + moderation + feed + recommendations + images + search + pick
+        + people
 
     // MARK: Parameters
 

@@ -201,6 +201,7 @@ public enum OpenAPIDocument {
         if let schema = success.schema {
             switch schema {
             case "Metrics": content[.txt] = .b(.init(schema: APISchemas.ref(schema)))
+            case "NotificationStream": content[.eventStream] = .b(.init(schema: APISchemas.ref(schema)))
             case "ImageBytes": for type in imageTypes { content[type] = .b(.init(schema: APISchemas.ref(schema))) }
             default: content[.json] = .b(.init(schema: APISchemas.ref(schema)))
             }
@@ -210,7 +211,8 @@ public enum OpenAPIDocument {
 
     /// Codes that always come with `Retry-After`.
     static let retryCodes: Set<String> = [
-        "database_unavailable", "query_timeout", "too_many_attempts", "busy", "rate_limited",
+        "database_unavailable", "query_timeout", "too_many_attempts", "busy", "rate_limited", "too_many_streams",
+        "server_busy",
     ]
 
     static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!

@@ -75,6 +75,9 @@ struct TestApp: Sendable {
             let services = AppServices(config: config, database: database, logger: TestDatabase.logger, clock: clock)
             let app = buildApplication(services, runDatabase: false)
             let testApp = TestApp(services: services, url: url)
+            // The notification streams' listener, as `serve` runs it.
+            let streams = Task<Void, Never> { try? await services.notifications.run() }
+            defer { streams.cancel() }
             try await listening(services.caching) {
                 try await app.test(.router) { client in try await body(client, testApp) }
             }
