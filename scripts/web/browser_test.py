@@ -246,7 +246,7 @@ def user1_sees_the_unread_count_rise_when_the_store_replies(driver):
     # no reload: the stream tells the page, which reads the count again
     WebDriverWait(driver, 15).until(lambda _: int(badge.get_attribute("data-count")) > before)
     assert badge.text == badge.get_attribute("data-count") and badge.is_displayed()
-    load(driver, driver.find_element(By.CSS_SELECTOR, "a[data-notifications]"))
+    driver.get(f"{BASE}/me/notifications")
     assert "商家回复了你的评价" in text(driver, "ul.notifications")
     no_console_errors(driver)
 

@@ -85,6 +85,22 @@ public final class NotificationHub: Service, Sendable {
         }
     }
 
+    /// `subscribe`, but when the user is at the cap, first finds out whether their streams are still there: a
+    /// browser that left a page closed its stream, which this server learns only at the next write. So each of
+    /// the user's streams writes a heartbeat, and a stream whose client is gone ends at it; a few short tries.
+    func admit(userID: String) async throws(Refusal) -> Subscriber {
+        for attempt in 1...4 {
+            do {
+                return try subscribe(userID: userID)
+            } catch .userLimit where attempt < 4 {
+                let theirs = state.withLock { Array(($0.byUser[userID] ?? [:]).values) }
+                for subscriber in theirs { subscriber.ping() }
+                try? await Task.sleep(for: .milliseconds(50 * attempt))
+            }
+        }
+        return try subscribe(userID: userID)
+    }
+
     func unsubscribe(_ subscriber: Subscriber) {
         state.withLock { state in
             guard state.byUser[subscriber.userID]?.removeValue(forKey: subscriber.id) != nil else { return }

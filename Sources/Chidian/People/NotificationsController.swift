@@ -93,7 +93,7 @@ struct NotificationsController {
         }
         let subscriber: NotificationHub.Subscriber
         do {
-            subscriber = try hub.subscribe(userID: user.id)
+            subscriber = try await hub.admit(userID: user.id)
         } catch .userLimit {
             throw Problem(
                 .tooManyRequests, "too_many_streams",
