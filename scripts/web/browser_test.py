@@ -132,7 +132,9 @@ def user1_searches_likes_and_favorites(driver):
     assert liked.find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "true"
     # a review with a photo, previewed before it is sent
     photo = os.path.abspath("seed/images/c007_1.png")
-    driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']").click()
+    rating = driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rating)
+    rating.click()
     driver.find_element(By.CSS_SELECTOR, "select[name=taste] option[value='5']").click()
     driver.find_element(By.NAME, "pricePerPerson").send_keys("95")
     driver.find_element(By.ID, "body").send_keys("浏览器里写的评价：毛肚很脆")
@@ -225,7 +227,9 @@ def user1_sees_the_unread_count_rise_when_the_store_replies(driver):
     sign_in(driver, "User1", "111")
     driver.get(f"{BASE}/stores/s001")
     body = "浏览器测试：等商家回复"
-    driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']").click()
+    rating = driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rating)
+    rating.click()
     driver.find_element(By.ID, "body").send_keys(body)
     load(driver, driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]"))
     WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))

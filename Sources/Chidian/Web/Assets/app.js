@@ -98,4 +98,6 @@ if (unread && "EventSource" in window) {
   refresh();
   const stream = new EventSource("/v1/me/notifications/stream");
   stream.addEventListener("message", refresh);
+  // A page kept for the back button would otherwise hold its stream (a user has a few per server).
+  window.addEventListener("pagehide", () => stream.close());
 }
