@@ -172,7 +172,7 @@ public struct AppConfiguration: Sendable {
         }
         integer("UPLOADS_PER_DAY", 1...1_000_000) { config.rateLimits.uploadsPerDay = $0 }
         integer("HOUSEKEEPING_INTERVAL_SECONDS", 1...604_800) { config.housekeepingInterval = .seconds($0) }
-        integer("STREAMS_PER_USER", 1...1000) { config.streamsPerUser = $0 }
+        integer("STREAMS_PER_USER", 1...100_000) { config.streamsPerUser = $0 }
         integer("STREAMS_MAX", 1...1_000_000) { config.streamsMax = $0 }
         integer("STREAM_HEARTBEAT_SECONDS", 1...300) { config.streamHeartbeat = .seconds($0) }
         integer("FOLLOWS_PER_DAY", 1...1_000_000) { config.followsPerDay = $0 }
