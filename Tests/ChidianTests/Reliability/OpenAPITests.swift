@@ -29,6 +29,8 @@ import Testing
         "POST /manage/stores/{id}", "POST /manage/stores/{id}/promotions", "POST /comments/{id}/reply",
         "GET /admin", "POST /admin/comments/{id}", "POST /admin/stores/{id}/archive", "POST /admin/stores/{id}/restore",
         "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report", "GET /pick",
+        "GET /me/notifications", "GET /me/notifications/count", "POST /me/notifications/read",
+        "POST /users/{id}/follow", "POST /users/{id}/unfollow",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
