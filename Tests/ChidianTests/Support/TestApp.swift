@@ -77,10 +77,19 @@ struct TestApp: Sendable {
             let testApp = TestApp(services: services, url: url)
             // The notification streams' listener, as `serve` runs it.
             let streams = Task<Void, Never> { try? await services.notifications.run() }
-            defer { streams.cancel() }
-            try await listening(services.caching) {
-                try await app.test(.router) { client in try await body(client, testApp) }
+            let result: Result<Void, any Error>
+            do {
+                try await listening(services.caching) {
+                    try await app.test(.router) { client in try await body(client, testApp) }
+                }
+                result = .success(())
+            } catch {
+                result = .failure(error)
             }
+            // Stopped before the database goes, as `serve` stops it before the pool.
+            streams.cancel()
+            _ = await finished(streams, within: .seconds(10))
+            try result.get()
         }
     }
 }
