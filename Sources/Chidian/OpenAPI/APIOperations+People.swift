@@ -88,29 +88,29 @@ extension APISchemas {
             ("UserPage", page(of: "User")),
             (
                 "Notification",
-                object([
-                    ("id", id),
-                    (
-                        "kind",
-                        oneOf(["reply", "like", "report_handled", "follow", "followed_review", "store_review"])
-                    ),
-                    ("createdAt", timestamp.with(description: "When it was made, or (a like group) last liked.")),
-                    ("readAt", text(nullable: true)),
-                    (
-                        "actors",
-                        list(
-                            object([("id", id), ("name", text())]), max: NotificationRow.shownActors,
-                            description: "Who did it, the latest first (a like group names its latest three).")
-                    ),
-                    ("actorCount", count.with(description: "Everyone who did it (a like group's likers).")),
-                    (
-                        "comment",
-                        .one(
-                            of: [ref("Comment"), .null()], core: .init(description: "The comment it is about, or null.")
-                        )
-                    ),
-                    ("store", object([("id", id), ("name", text())], nullable: true)),
-                ])
+                object(
+                    [
+                        ("id", id),
+                        (
+                            "kind",
+                            oneOf(["reply", "like", "report_handled", "follow", "followed_review", "store_review"])
+                        ),
+                        ("createdAt", timestamp.with(description: "When it was made, or (a like group) last liked.")),
+                        ("readAt", text(nullable: true)),
+                        (
+                            "actors",
+                            list(
+                                object([("id", id), ("name", text())]), max: NotificationRow.shownActors,
+                                description: "Who did it, the latest first (a like group names its latest three).")
+                        ),
+                        ("actorCount", count.with(description: "Everyone who did it (a like group's likers).")),
+                        (
+                            "comment",
+                            ref("Comment").with(
+                                description: "The comment it is about; null (to generated clients: absent) when none.")
+                        ),
+                        ("store", object([("id", id), ("name", text())], nullable: true)),
+                    ], optional: ["comment"])
             ),
             ("NotificationPage", page(of: "Notification")),
             ("UnreadCount", object([("count", count)])),
