@@ -221,6 +221,31 @@ psql "$bench_url" -c "DELETE FROM viewer_store_opens WHERE viewer = 'u:$viewer_i
     INSERT INTO viewer_store_opens (viewer, store_id, opened_at)
     SELECT 'u:$viewer_id', id, now() - make_interval(mins => (row_number() OVER (ORDER BY md5(id)))::int)
     FROM stores WHERE archived_at IS NULL ORDER BY md5(id) LIMIT 20" >/dev/null
+# The following feed's two extremes (issue #33), additive rows: `benchfollows1000` follows the 1,000 authors with the
+# most reviews; the author with the most reviews is followed by 100,000 users (the first by id), one of them
+# `benchfan`, who follows nobody else. Written with triggers off (a seed-like bulk load: no notifications, one
+# transaction instead of 100,000), then the counts on users set from the rows, as the triggers keep them.
+follow_many_id=$(create_user benchfollows1000)
+follow_fan_id=$(create_user benchfan)
+celeb_id=$(sql "$bench_url" "SELECT author_id FROM comments WHERE kind = 'review' AND hidden_at IS NULL
+    GROUP BY author_id ORDER BY count(*) DESC, author_id LIMIT 1")
+if [ "$(sql "$bench_url" "SELECT count(*) FROM follows WHERE followee_id = '$celeb_id'")" -lt 100000 ]; then
+    say "following: 1,000 follows for benchfollows1000, 100,000 followers for $celeb_id"
+    psql -q "$bench_url" -v ON_ERROR_STOP=1 -c "BEGIN" -c "SET LOCAL session_replication_role = replica" -c "
+        INSERT INTO follows (follower_id, followee_id)
+        SELECT '$follow_many_id', author_id FROM comments WHERE kind = 'review' AND hidden_at IS NULL
+            AND author_id <> '$follow_many_id'
+        GROUP BY author_id ORDER BY count(*) DESC, author_id LIMIT 1000
+        ON CONFLICT DO NOTHING" -c "
+        INSERT INTO follows (follower_id, followee_id)
+        SELECT id, '$celeb_id' FROM users WHERE id NOT IN ('$celeb_id', '$follow_many_id')
+        ORDER BY id = '$follow_fan_id' DESC, id LIMIT 100000
+        ON CONFLICT DO NOTHING" -c "
+        UPDATE users u SET follower_count = (SELECT count(*) FROM follows f WHERE f.followee_id = u.id),
+            following_count = (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)
+        WHERE u.id IN (SELECT follower_id FROM follows UNION SELECT followee_id FROM follows)" -c "COMMIT" \
+        >/dev/null
+fi
 [ "$(sql "$bench_url" "SELECT count(*) FROM stores WHERE id !~ '^s[0-9]{6}$'")" = 0 ] \
     || die "store ids are not s + 6 digits; store.sql and reviews.sql build them that way"
 
@@ -238,6 +263,7 @@ sql "$bench_url" "SELECT '/v1/stores/' || id || '/comments' FROM stores WHERE ar
     >"$paths/post"
 sql "$bench_url" "SELECT '/v1/comments/' || id FROM comments WHERE kind = 'review' ORDER BY random() LIMIT 50000" >"$paths/click"
 echo /health >"$paths/health"
+echo /v1/feed/following >"$paths/following"
 echo /v1/feed/featured >"$paths/feed"
 echo /v1/promotions/daily >"$paths/daily"
 # Near me and 今天吃点啥: positions within about 5 km of the generator's city centres (GeneratedPlaces), fixed seed.
@@ -327,6 +353,8 @@ prepare() {
     viewer_token=$(login benchviewer)
     writer_token=$(login benchwriter)
     ryw_token=$(login benchryw)
+    follow_many_token=$(login benchfollows1000)
+    follow_fan_token=$(login benchfan)
     [ -n "$viewer_token" ] && [ -n "$writer_token" ] && [ -n "$ryw_token" ] || die "could not sign the benchmark users in"
     : >"$paths/tokens"
     for name in "${mix_names[@]}"; do
@@ -362,10 +390,11 @@ prepare() {
     vars=(
         [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
         [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
-        [explore]="$explore" [dlat]=0 [dlng]=0
+        [explore]="$explore" [dlat]=0 [dlng]=0 [follow_many]="$follow_many_id" [follow_fan]="$follow_fan_id"
     )
     pgbench_defines=()
-    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked explore; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked explore follow_many \
+        follow_fan; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 }
 declare -A vars=()
 pgbench_defines=()
@@ -467,6 +496,10 @@ run_mode() {
     run_wrk "health.$m" "$paths/health" "" GET ""
     run_wrk "feed.$m" "$paths/feed" "$viewer_token" GET ""
     run_pgbench feed
+    run_wrk "following-many.$m" "$paths/following" "$follow_many_token" GET ""
+    run_pgbench following-many
+    run_wrk "following-fan.$m" "$paths/following" "$follow_fan_token" GET ""
+    run_pgbench following-fan
     run_wrk "store.$m" "$paths/store" "" GET ""
     run_pgbench store
     # The web client's pages as HTML, beside the JSON routes they draw from (anonymous: a new visitor each request).
@@ -673,6 +706,8 @@ t_stale() {
     cached() { echo "$(t_pg on "$1" 1.0); $(t_health on "$1" 0.6); $(t_pg off "$1" 0.5)"; }
     row health "\`GET /health\` (the HTTP limit)" "" ""
     row feed "Featured feed (signed in, 10 categories)" feed "$(t_p95 on feed 20); $(t_pg off feed 0.5)"
+    row following-many "Following feed, following 1,000 authors (\`/v1/feed/following\`, signed in)" following-many "$(t_p95 on following-many 20)"
+    row following-fan "Following feed, a follower of an author followed by 100,000" following-fan "$(t_p95 on following-fan 20)"
     row store "Store page (Zipf)" store "$(cached store)"
     row reviews "Store reviews page (\`/v1/stores/{id}/comments\`, Zipf)" reviews "$(cached reviews)"
     row daily "Daily promotions" daily "$(cached daily)"

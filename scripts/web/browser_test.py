@@ -139,7 +139,9 @@ def user1_searches_likes_and_favorites(driver):
     assert liked.find_element(By.TAG_NAME, "button").get_attribute("aria-pressed") == "true"
     # a review with a photo, previewed before it is sent
     photo = os.path.abspath("seed/images/c007_1.png")
-    driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']").click()
+    rating = driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rating)
+    rating.click()
     driver.find_element(By.CSS_SELECTOR, "select[name=taste] option[value='5']").click()
     driver.find_element(By.NAME, "pricePerPerson").send_keys("95")
     driver.find_element(By.ID, "body").send_keys("浏览器里写的评价：毛肚很脆")
@@ -225,6 +227,39 @@ def admin_hides_the_reported_review(driver):
     driver.get(BASE + "/")  # gone from the feed too
     assert body not in text(driver, "main")
     no_console_errors(driver, expected=[path])
+
+
+def user1_sees_the_unread_count_rise_when_the_store_replies(driver):
+    """The header's unread count is live: it rises on an open page when the store answers User1's review."""
+    sign_in(driver, "User1", "111")
+    driver.get(f"{BASE}/stores/s001")
+    body = "浏览器测试：等商家回复"
+    rating = driver.find_element(By.CSS_SELECTOR, "input[name=rating][value='4']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rating)
+    rating.click()
+    driver.find_element(By.ID, "body").send_keys(body)
+    load(driver, driver.find_element(By.CSS_SELECTOR, "section.write button[type=submit]"))
+    WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))
+    badge = driver.find_element(By.CSS_SELECTOR, "[data-unread]")
+    WebDriverWait(driver, 10).until(lambda _: badge.get_attribute("data-count") is not None)
+    before = int(badge.get_attribute("data-count"))
+    manager = browser()
+    try:
+        sign_in(manager, "Manager4", "111")
+        manager.get(f"{BASE}/manage/stores/s001")
+        forms = [form for form in manager.find_elements(By.CSS_SELECTOR, "form.reply-form")
+                 if body in form.find_element(By.XPATH, "preceding-sibling::article[1]").text]
+        assert forms, "the manager's page lists User1's new review"
+        forms[0].find_element(By.TAG_NAME, "textarea").send_keys("谢谢，欢迎再来")
+        load(manager, forms[0].find_element(By.TAG_NAME, "button"))
+    finally:
+        manager.quit()
+    # no reload: the stream tells the page, which reads the count again
+    WebDriverWait(driver, 15).until(lambda _: int(badge.get_attribute("data-count")) > before)
+    assert badge.text == badge.get_attribute("data-count") and badge.is_displayed()
+    driver.get(f"{BASE}/me/notifications")
+    assert "商家回复了你的评价" in text(driver, "ul.notifications")
+    no_console_errors(driver)
 
 
 def wrong_password_shows_the_original_message(driver):
@@ -357,6 +392,7 @@ FLOWS = [
     (user1_searches_likes_and_favorites, {}),
     (manager4_replies_posts_a_notice_and_buys_promotion, {}),
     (admin_hides_the_reported_review, {}),
+    (user1_sees_the_unread_count_rise_when_the_store_replies, {}),
     (wrong_password_shows_the_original_message, {}),
     (english_when_preferred, {"language": "en-US"}),
     (picks_near_chunxi_road_and_another, {}),

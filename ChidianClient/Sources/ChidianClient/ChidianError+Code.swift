@@ -11,6 +11,7 @@ extension ChidianError {
         case bodyTooLarge
         case bodyTooLong
         case busy
+        case cannotFollowSelf
         case commentNotFound
         case databaseUnavailable
         case forbidden
@@ -19,14 +20,17 @@ extension ChidianError {
         case invalidAction
         case invalidAddress
         case invalidAmount
+        case invalidBefore
         case invalidBody
         case invalidCursor
         case invalidDescription
         case invalidFormat
         case invalidHours
+        case invalidIds
         case invalidImage
         case invalidImages
         case invalidKind
+        case invalidLastEventId
         case invalidLimit
         case invalidLocation
         case invalidName
@@ -46,6 +50,7 @@ extension ChidianError {
         case invalidStatus
         case invalidTimeZone
         case invalidToken
+        case invalidUnread
         case invalidVisitorId
         case loginRequired
         case managerRequired
@@ -65,9 +70,11 @@ extension ChidianError {
         case rateLimited
         case replyNotFound
         case schemaBehind
+        case serverBusy
         case storeNotFound
         case storesRemain
         case tooManyAttempts
+        case tooManyStreams
         case unknownCategory
         case unsupportedMediaType
         case userNotFound
@@ -78,17 +85,19 @@ extension ChidianError {
 
         /// Every known code.
         public static let allKnown: [Code] = [
-            .adminRequired, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy, .commentNotFound,
-            .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction, .invalidAddress,
-            .invalidAmount, .invalidBody, .invalidCursor, .invalidDescription, .invalidFormat, .invalidHours,
-            .invalidImage, .invalidImages, .invalidKind, .invalidLimit, .invalidLocation, .invalidName,
-            .invalidNear, .invalidNote, .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius,
-            .invalidRange, .invalidRating, .invalidReason, .invalidRole, .invalidScores, .invalidSkip, .invalidSort,
-            .invalidStatus, .invalidTimeZone, .invalidToken, .invalidVisitorId, .loginRequired, .managerRequired,
+            .adminRequired, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy, .cannotFollowSelf,
+            .commentNotFound, .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction,
+            .invalidAddress, .invalidAmount, .invalidBefore, .invalidBody, .invalidCursor, .invalidDescription,
+            .invalidFormat, .invalidHours, .invalidIds, .invalidImage, .invalidImages, .invalidKind,
+            .invalidLastEventId, .invalidLimit, .invalidLocation, .invalidName, .invalidNear, .invalidNote,
+            .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius, .invalidRange, .invalidRating,
+            .invalidReason, .invalidRole, .invalidScores, .invalidSkip, .invalidSort, .invalidStatus,
+            .invalidTimeZone, .invalidToken, .invalidUnread, .invalidVisitorId, .loginRequired, .managerRequired,
             .nameRequired, .nameTaken, .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner,
             .nothingToPick, .ownComment, .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong,
-            .rateLimited, .replyNotFound, .schemaBehind, .storeNotFound, .storesRemain, .tooManyAttempts,
-            .unknownCategory, .unsupportedMediaType, .userNotFound, .versionConflict, .weakPassword, .wrongPassword,
+            .rateLimited, .replyNotFound, .schemaBehind, .serverBusy, .storeNotFound, .storesRemain,
+            .tooManyAttempts, .tooManyStreams, .unknownCategory, .unsupportedMediaType, .userNotFound,
+            .versionConflict, .weakPassword, .wrongPassword,
         ]
 
         private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
@@ -104,6 +113,7 @@ extension ChidianError {
             case .bodyTooLarge: "body_too_large"
             case .bodyTooLong: "body_too_long"
             case .busy: "busy"
+            case .cannotFollowSelf: "cannot_follow_self"
             case .commentNotFound: "comment_not_found"
             case .databaseUnavailable: "database_unavailable"
             case .forbidden: "forbidden"
@@ -112,14 +122,17 @@ extension ChidianError {
             case .invalidAction: "invalid_action"
             case .invalidAddress: "invalid_address"
             case .invalidAmount: "invalid_amount"
+            case .invalidBefore: "invalid_before"
             case .invalidBody: "invalid_body"
             case .invalidCursor: "invalid_cursor"
             case .invalidDescription: "invalid_description"
             case .invalidFormat: "invalid_format"
             case .invalidHours: "invalid_hours"
+            case .invalidIds: "invalid_ids"
             case .invalidImage: "invalid_image"
             case .invalidImages: "invalid_images"
             case .invalidKind: "invalid_kind"
+            case .invalidLastEventId: "invalid_last_event_id"
             case .invalidLimit: "invalid_limit"
             case .invalidLocation: "invalid_location"
             case .invalidName: "invalid_name"
@@ -139,6 +152,7 @@ extension ChidianError {
             case .invalidStatus: "invalid_status"
             case .invalidTimeZone: "invalid_time_zone"
             case .invalidToken: "invalid_token"
+            case .invalidUnread: "invalid_unread"
             case .invalidVisitorId: "invalid_visitor_id"
             case .loginRequired: "login_required"
             case .managerRequired: "manager_required"
@@ -158,9 +172,11 @@ extension ChidianError {
             case .rateLimited: "rate_limited"
             case .replyNotFound: "reply_not_found"
             case .schemaBehind: "schema_behind"
+            case .serverBusy: "server_busy"
             case .storeNotFound: "store_not_found"
             case .storesRemain: "stores_remain"
             case .tooManyAttempts: "too_many_attempts"
+            case .tooManyStreams: "too_many_streams"
             case .unknownCategory: "unknown_category"
             case .unsupportedMediaType: "unsupported_media_type"
             case .userNotFound: "user_not_found"

@@ -182,7 +182,9 @@ struct AccountsController {
 
     @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
         let id = try context.parameters.require("id")
-        guard let view = try await users.view(id: id) else { throw AccountError.userNotFound("No user \(id).") }
+        guard let view = try await users.view(id: id, viewerID: context.viewer.user?.id) else {
+            throw AccountError.userNotFound("No user \(id.prefix(64)).")
+        }
         return JSONResponse(view)
     }
 }

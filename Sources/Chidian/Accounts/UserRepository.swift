@@ -25,7 +25,7 @@ public struct UserRepository: Sendable {
                     INSERT INTO users (name, password_hash, role) VALUES (\(name), \(passwordHash), \(role.rawValue))
                     RETURNING *
                 )
-                SELECT u.id, u.name, u.role, u.avatar_image_id, u.created_at, 0 FROM u
+                SELECT u.id, u.name, u.role, u.avatar_image_id, u.created_at, 0, 0, 0, false FROM u
                 """)
             return try UserView(row: rows[0])
         } catch let error as PSQLError where error.serverCode == .uniqueViolation {
@@ -33,9 +33,15 @@ public struct UserRepository: Sendable {
         }
     }
 
-    public func view(id: String) async throws -> UserView? {
-        try await database.query("SELECT \(unescaped: UserView.columns) FROM users u WHERE u.id = \(id)")
-            .first.map(UserView.init(row:))
+    /// A user as `viewerID` sees them (`following`); nil viewer: nobody.
+    public func view(id: String, viewerID: String? = nil) async throws -> UserView? {
+        try await database.query(
+            """
+            SELECT \(unescaped: UserView.columns),
+                EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewerID) AND f.followee_id = u.id)
+            FROM users u WHERE u.id = \(id)
+            """
+        ).first.map(UserView.init(row:))
     }
 
     public func credentials(name: String) async throws -> Credentials? {
@@ -103,8 +109,10 @@ public struct UserRepository: Sendable {
     }
 
     public func list() async throws -> [UserView] {
-        try await database.query("SELECT \(unescaped: UserView.columns) FROM users u ORDER BY lower(u.name), u.id")
-            .map(UserView.init(row:))
+        try await database.query(
+            "SELECT \(unescaped: UserView.columns), false FROM users u ORDER BY lower(u.name), u.id"
+        )
+        .map(UserView.init(row:))
     }
 
     /// Changes a role by name; returns false when no such user.

@@ -18,6 +18,8 @@ public struct AppServices: Sendable {
     public let caching: Caching?
     /// This server's insight counts, written by `InsightFlusher`.
     public let insights: InsightCounter
+    /// This server's notification streams and their listener.
+    public let notifications: NotificationHub
 
     public init(
         config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
@@ -33,6 +35,9 @@ public struct AppServices: Sendable {
         _ = MetricsRegistry.shared
         caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
         insights = InsightCounter(enabled: config.insightsEnabled, clock: clock)
+        notifications = NotificationHub(
+            client: database.client, logger: logger, perUser: config.streamsPerUser, total: config.streamsMax,
+            heartbeat: config.streamHeartbeat)
     }
 
     /// Writes `insights` on a schedule and once more on a clean stop.
@@ -124,6 +129,14 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         clock: services.clock)
     InsightsController(database: services.database, clock: services.clock).addRoutes(to: api)
     pick.addRoutes(to: api)
+    let likes = CommentLikes(database: services.database)
+    FollowsController(
+        follows: FollowRepository(database: services.database, perDay: services.config.followsPerDay), likes: likes
+    ).addRoutes(to: api)
+    NotificationsController(
+        notifications: NotificationRepository(database: services.database), hub: services.notifications,
+        sessions: sessions
+    ).addRoutes(to: api)
 
     // The web client: the same controllers behind cookies, CSRF tokens and HTML.
     let pages = WebPages.shared
@@ -139,7 +152,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         images: images, storesAPI: storesAPI, promotions: promotions, moderation: moderation,
         database: services.database,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions,
-        favorites: favorites, recommend: recommend
+        favorites: favorites, recommend: recommend, followsPerDay: services.config.followsPerDay
     ).addRoutes(to: web)
     WebPickPages(pages: pages, pick: pick).addRoutes(to: web)
     return router
@@ -162,6 +175,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
     if runDatabase {
         app.addServices(services.database.client)
         if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
+        app.addServices(services.notifications)
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         // After the pool (stopped before it) and before the server (stopped after it drains).

@@ -62,6 +62,14 @@ public struct AppConfiguration: Sendable {
     public var cacheEnabled = true
     /// The read cache's cap in bytes (`CACHE_MAX_MB`); search hits get half of it and sessions a sixteenth besides.
     public var cacheBytes = 30 << 20
+    /// Notification streams one user may hold open on one server (`STREAMS_PER_USER`), and streams one server
+    /// holds in all (`STREAMS_MAX`); past them 429 `too_many_streams` / 503 `server_busy`.
+    public var streamsPerUser = 5
+    public var streamsMax = 20_000
+    /// How often an idle notification stream writes a heartbeat comment (`STREAM_HEARTBEAT_SECONDS`).
+    public var streamHeartbeat: Duration = .seconds(15)
+    /// Follows one user may make in a day (`FOLLOWS_PER_DAY`).
+    public var followsPerDay = 10_000
 
     public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:54329/chidian"
 
@@ -174,6 +182,10 @@ public struct AppConfiguration: Sendable {
         case let other?: problems.append("INSIGHTS=\(other) is not on or off")
         }
         integer("INSIGHTS_FLUSH_SECONDS", 1...10) { config.insightsFlushInterval = .seconds($0) }
+        integer("STREAMS_PER_USER", 1...100_000) { config.streamsPerUser = $0 }
+        integer("STREAMS_MAX", 1...1_000_000) { config.streamsMax = $0 }
+        integer("STREAM_HEARTBEAT_SECONDS", 1...300) { config.streamHeartbeat = .seconds($0) }
+        integer("FOLLOWS_PER_DAY", 1...1_000_000) { config.followsPerDay = $0 }
         if let raw = environment["TRUSTED_PROXIES"], !raw.isEmpty {
             if let proxies = TrustedProxies(raw) {
                 config.trustedProxies = proxies

@@ -10,7 +10,7 @@ import OpenAPIKit
 public enum APIOperations {
     public static let all: [APIOperation] =
         operations + accounts + stores + comments + moderation + feed + recommendations + images + search + pick
-        + insights
+        + insights + people
 
     // MARK: Parameters
 

@@ -205,6 +205,8 @@ enum APISchemas {
                     ("avatarUrl", text("An image path, or null.", nullable: true)),
                     ("createdAt", timestamp),
                     ("reviewCount", count.with(description: "Visible reviews written (notices not counted).")),
+                    ("followerCount", count), ("followingCount", count),
+                    ("following", boolean("Whether the viewer follows this user (false for nobody and oneself).")),
                 ])
             ),
             (
@@ -552,6 +554,6 @@ enum APISchemas {
             ),
             ("ReplyRequest", request([("body", text(min: 1, max: 2000))], required: ["body"])),
             ("ImageUpload", request([("file", binary)], required: ["file"])),
-        ] + moderation + insights
+        ] + moderation + insights + people
     }
 }

@@ -203,6 +203,7 @@ public enum OpenAPIDocument {
         if let schema = success.schema {
             switch schema {
             case "Metrics": content[.txt] = .b(.init(schema: APISchemas.ref(schema)))
+            case "NotificationStream": content[.eventStream] = .b(.init(schema: APISchemas.ref(schema)))
             case "ImageBytes": for type in imageTypes { content[type] = .b(.init(schema: APISchemas.ref(schema))) }
             case "StoreInsights":
                 content[.json] = .b(.init(schema: APISchemas.ref(schema)))
@@ -217,7 +218,8 @@ public enum OpenAPIDocument {
 
     /// Codes that always come with `Retry-After`.
     static let retryCodes: Set<String> = [
-        "database_unavailable", "query_timeout", "too_many_attempts", "busy", "rate_limited",
+        "database_unavailable", "query_timeout", "too_many_attempts", "busy", "rate_limited", "too_many_streams",
+        "server_busy",
     ]
 
     static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!

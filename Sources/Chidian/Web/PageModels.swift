@@ -23,6 +23,8 @@ struct ProfileModel: Sendable {
     let avatarUrl: String?
     let role: String
     let reviewCount: Int
+    let followerCount: Int
+    let followingCount: Int
     let joined: String
 
     init(_ user: UserView, language: WebLanguage) {
@@ -31,6 +33,8 @@ struct ProfileModel: Sendable {
         avatarUrl = user.avatarUrl
         role = language.text(["user": "roleUser", "manager": "roleManager", "admin": "roleAdmin"][user.role.rawValue]!)
         reviewCount = user.reviewCount
+        followerCount = user.followerCount
+        followingCount = user.followingCount
         joined = Formatting.day(user.createdAt)
     }
 }

@@ -21,6 +21,7 @@ struct WebController {
     let sessions: SessionRepository
     let favorites: FavoritesController
     let recommend: RecommendController
+    var followsPerDay = 10_000
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("/", use: home)
@@ -40,6 +41,10 @@ struct WebController {
             myData: MyDataController(
                 accounts: accounts, export: DataExport(database: database),
                 deletion: AccountDeletion(database: database), clock: feed.clock)
+        ).addRoutes(to: group)
+        WebPeoplePages(
+            pages: pages, notifications: NotificationRepository(database: database),
+            follows: FollowRepository(database: database, perDay: followsPerDay)
         ).addRoutes(to: group)
         WebAdminPages(pages: pages, moderation: moderation, admin: StoreAdmin(database: database)).addRoutes(to: group)
         WebManagePages(
@@ -135,12 +140,16 @@ struct WebController {
     @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let id = try context.parameters.require("id")
-        guard let view = try await users.view(id: id) else { throw AccountError.userNotFound("No user \(id).") }
+        let viewerID = context.viewer.user?.id
+        guard let view = try await users.view(id: id, viewerID: viewerID) else {
+            throw AccountError.userNotFound("No user \(id.prefix(64)).")
+        }
         let list = try await comments.comments.userComments(userID: id, page: try PageRequest(request))
         let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
         let path = "/users/\(Self.escapePath(id))"
         let model: TemplateFields = [
             "user": ProfileModel(view, language: language),
+            "canFollow": viewerID != nil && viewerID != view.id, "following": view.following,
             "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "hasComments": !items.isEmpty,
             "next": list.nextCursor.map { "\(path)?cursor=\(Self.escapeQuery($0))" },

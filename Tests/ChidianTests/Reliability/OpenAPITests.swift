@@ -30,6 +30,8 @@ import Testing
         "POST /manage/stores/{id}/promotions", "GET /manage/stores/{id}/insights.csv", "POST /comments/{id}/reply",
         "GET /admin", "POST /admin/comments/{id}", "POST /admin/stores/{id}/archive", "POST /admin/stores/{id}/restore",
         "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report", "GET /pick",
+        "GET /me/notifications", "GET /me/notifications/count", "POST /me/notifications/read",
+        "POST /users/{id}/follow", "POST /users/{id}/unfollow",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

@@ -75,9 +75,21 @@ struct TestApp: Sendable {
             let services = AppServices(config: config, database: database, logger: TestDatabase.logger, clock: clock)
             let app = buildApplication(services, runDatabase: false)
             let testApp = TestApp(services: services, url: url)
-            try await listening(services.caching) {
-                try await app.test(.router) { client in try await body(client, testApp) }
+            // The notification streams' listener, as `serve` runs it.
+            let streams = Task<Void, Never> { try? await services.notifications.run() }
+            let result: Result<Void, any Error>
+            do {
+                try await listening(services.caching) {
+                    try await app.test(.router) { client in try await body(client, testApp) }
+                }
+                result = .success(())
+            } catch {
+                result = .failure(error)
             }
+            // Stopped before the database goes, as `serve` stops it before the pool.
+            streams.cancel()
+            _ = await finished(streams, within: .seconds(10))
+            try result.get()
         }
     }
 }

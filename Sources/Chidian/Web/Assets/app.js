@@ -82,3 +82,22 @@ for (const button of document.querySelectorAll("[data-use-location]")) {
     });
   });
 }
+
+// The header's unread count: read once, then again whenever the notification stream (the session cookie signs it
+// in) says something happened. EventSource reconnects by itself and resumes after the last event it saw.
+const unread = document.querySelector("[data-unread]");
+if (unread && "EventSource" in window) {
+  const refresh = async () => {
+    const response = await fetch("/me/notifications/count", { credentials: "same-origin" });
+    if (!response.ok) return;
+    const { count } = await response.json();
+    unread.textContent = String(count);
+    unread.hidden = count === 0;
+    unread.dataset.count = String(count);
+  };
+  refresh();
+  const stream = new EventSource("/v1/me/notifications/stream");
+  stream.addEventListener("message", refresh);
+  // A page kept for the back button would otherwise hold its stream (a user has a few per server).
+  window.addEventListener("pagehide", () => stream.close());
+}
