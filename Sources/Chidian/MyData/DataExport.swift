@@ -80,6 +80,41 @@ public struct DataExport: Sendable {
                 FROM favorites f JOIN stores s ON s.id = f.store_id WHERE f.user_id = $1 ORDER BY f.created_at, f.store_id
                 """),
         Section(
+            name: "following",
+            sql: """
+                SELECT (to_jsonb(f) || jsonb_build_object('followee_name', u.name))::text
+                FROM follows f JOIN users u ON u.id = f.followee_id WHERE f.follower_id = $1
+                ORDER BY f.created_at, f.followee_id
+                """),
+        Section(
+            name: "followers",
+            sql: """
+                SELECT (to_jsonb(f) || jsonb_build_object('follower_name', u.name))::text
+                FROM follows f JOIN users u ON u.id = f.follower_id WHERE f.followee_id = $1
+                ORDER BY f.created_at, f.follower_id
+                """),
+        Section(
+            name: "notifications",
+            sql: """
+                SELECT (to_jsonb(n) || jsonb_build_object('actors',
+                    (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.user_id, 'name', u.name)
+                        ORDER BY a.user_id), '[]')
+                     FROM notification_actors a JOIN users u ON u.id = a.user_id WHERE a.notification_id = n.id)))::text
+                FROM notifications n WHERE n.user_id = $1 ORDER BY n.seq
+                """),
+        Section(
+            name: "notification_counter",
+            sql: "SELECT to_jsonb(c)::text FROM notification_counters c WHERE c.user_id = $1"),
+        // The user as the actor of others' notifications (a like, a follow, a review): what, and when.
+        Section(
+            name: "notified_others",
+            sql: """
+                SELECT jsonb_build_object('notification_id', n.id, 'kind', n.kind, 'comment_id', n.comment_id,
+                    'store_id', n.store_id, 'created_at', n.created_at)::text
+                FROM notification_actors a JOIN notifications n ON n.id = a.notification_id WHERE a.user_id = $1
+                ORDER BY n.created_at, n.id
+                """),
+        Section(
             name: "reports",
             sql: "SELECT to_jsonb(r)::text FROM reports r WHERE r.reporter_id = $1 ORDER BY r.created_at, r.id"),
         Section(

@@ -64,6 +64,9 @@ struct MyDataWorld {
             """)
         try await database.query(
             "INSERT INTO favorites (user_id, store_id) VALUES (\(me.id), \(storeID)), (\(other.id), \(storeID))")
+        // Follows both ways (each notifies the followed: notifications, their actors and counters name both).
+        try await database.query(
+            "INSERT INTO follows (follower_id, followee_id) VALUES (\(me.id), \(other.id)), (\(other.id), \(me.id))")
         try await database.query(
             """
             INSERT INTO reports (comment_id, reporter_id, reason) VALUES (\(otherReviewID), \(me.id), 'spam'),
