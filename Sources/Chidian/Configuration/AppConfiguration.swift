@@ -49,7 +49,7 @@ public struct AppConfiguration: Sendable {
     /// Counting views, visitors, impressions and clicks for insights (`INSIGHTS`, on by default).
     public var insightsEnabled = true
     /// How often each server writes its counts (`INSIGHTS_FLUSH_SECONDS`): what a crash may lose at most.
-    public var insightsFlushInterval: Duration = .seconds(2)
+    public var insightsFlushInterval: Duration = .seconds(5)
 
     /// The rows a search page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is
     /// approximate.

@@ -49,12 +49,27 @@ public final class InsightCounter: Sendable {
         var isEmpty: Bool { counts.isEmpty && visitors.isEmpty && active.isEmpty }
     }
 
+    /// The visitors (of a store, or of the platform) this server already sent in the current quarter hour: sent
+    /// again, they only make the database find a hash it holds. A quarter hour never straddles a day of any
+    /// time zone (offsets are whole quarter hours), so skipping them loses no visitor of any day.
+    struct Sent {
+        var quarter: Int64 = 0
+        var keys: Set<Int> = []
+    }
+
+    struct State {
+        var pending = Pending()
+        var sent = Sent()
+    }
+
     /// Past this many pending keys, new ones are dropped (and counted) until the next flush: memory stays bounded
     /// whatever clients send (a million made-up visitor ids in a few seconds).
     let capacity: Int
     let enabled: Bool
     let clock: @Sendable () -> Date
-    private let state = Mutex(Pending())
+    private let state = Mutex(State())
+    /// The most keys `Sent` remembers; past it, repeats are sent (and found by the database) until the next quarter.
+    static let sentCapacity = 300_000
     private let dropped = Counter(label: "chidian_insight_events_dropped_total")
 
     public init(enabled: Bool = true, capacity: Int = 500_000, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -70,12 +85,15 @@ public final class InsightCounter: Sendable {
         guard enabled else { return }
         let minute = minute
         let visitor = Self.visitorKey(viewer, address: address)
-        record { pending in
+        let sentKey = Self.sentKey(storeID, visitor, quarter: minute / 15)
+        record(quarter: minute / 15) { pending, sent in
             pending.counts[CountKey(storeID: storeID, minute: minute, metric: 0), default: 0] += 1
             if let source {
                 pending.counts[CountKey(storeID: storeID, minute: minute, metric: 6 + source.index), default: 0] += 1
             }
-            pending.visitors.insert(VisitorKey(storeID: storeID, minute: minute, visitor: visitor))
+            if Self.firstInQuarter(sentKey, &sent) {
+                pending.visitors.insert(VisitorKey(storeID: storeID, minute: minute, visitor: visitor))
+            }
         }
     }
 
@@ -84,7 +102,7 @@ public final class InsightCounter: Sendable {
         guard enabled else { return }
         let minute = minute
         let metric = 1 + source.index
-        record { pending in
+        record(quarter: minute / 15) { pending, _ in
             for id in Set(storeIDs) {
                 pending.counts[CountKey(storeID: id, minute: minute, metric: metric), default: 0] += 1
             }
@@ -94,9 +112,13 @@ public final class InsightCounter: Sendable {
     /// Someone used the service (any page or API call).
     public func active(_ viewer: Viewer, address: String?) {
         guard enabled else { return }
+        let minute = minute
         let key = ActiveKey(
             minute: minute, signedIn: viewer.user != nil, viewer: Self.visitorKey(viewer, address: address))
-        record { pending in pending.active.insert(key) }
+        let sentKey = Self.sentKey("", key.viewer, quarter: minute / 15)
+        record(quarter: minute / 15) { pending, sent in
+            if Self.firstInQuarter(sentKey, &sent) { pending.active.insert(key) }
+        }
     }
 
     /// Signed-in users by account, visitors by `X-Visitor-Id`, anyone else by address.
@@ -104,10 +126,26 @@ public final class InsightCounter: Sendable {
         viewer.interestKey ?? "a:\(address ?? "?")"
     }
 
-    private func record(_ change: (inout Pending) -> Void) {
-        let kept = state.withLock { pending in
-            guard pending.size < capacity else { return false }
-            change(&pending)
+    static func sentKey(_ scope: String, _ visitor: String, quarter: Int64) -> Int {
+        var hasher = Hasher()
+        hasher.combine(scope)
+        hasher.combine(visitor)
+        hasher.combine(quarter)
+        return hasher.finalize()
+    }
+
+    /// Whether `key` is new this quarter (and remembers it while there is room).
+    static func firstInQuarter(_ key: Int, _ sent: inout Sent) -> Bool {
+        guard !sent.keys.contains(key) else { return false }
+        if sent.keys.count < sentCapacity { sent.keys.insert(key) }
+        return true
+    }
+
+    private func record(quarter: Int64, _ change: (inout Pending, inout Sent) -> Void) {
+        let kept = state.withLock { state in
+            guard state.pending.size < capacity else { return false }
+            if state.sent.quarter != quarter { state.sent = Sent(quarter: quarter) }
+            change(&state.pending, &state.sent)
             return true
         }
         if !kept { dropped.increment() }
@@ -115,20 +153,21 @@ public final class InsightCounter: Sendable {
 
     /// Everything pending, leaving nothing.
     func take() -> Pending {
-        state.withLock { pending in
-            defer { pending = Pending() }
-            return pending
+        state.withLock { state in
+            defer { state.pending = Pending() }
+            return state.pending
         }
     }
 
-    /// Puts back counts a failed flush took (as far as capacity allows), to be written by the next one.
+    /// Puts back counts a failed flush took (as far as capacity allows), to be written by the next one; its
+    /// visitors stay remembered as sent, so they must come back too.
     func restore(_ failed: Pending) {
-        state.withLock { pending in
-            for (key, count) in failed.counts where pending.size < capacity { pending.counts[key, default: 0] += count }
-            for key in failed.visitors where pending.size < capacity { pending.visitors.insert(key) }
-            for key in failed.active where pending.size < capacity { pending.active.insert(key) }
+        state.withLock { state in
+            for (key, count) in failed.counts where state.pending.size < capacity {
+                state.pending.counts[key, default: 0] += count
+            }
+            for key in failed.visitors where state.pending.size < capacity { state.pending.visitors.insert(key) }
+            for key in failed.active where state.pending.size < capacity { state.pending.active.insert(key) }
         }
     }
-
-    var pendingSize: Int { state.withLock { $0.size } }
 }

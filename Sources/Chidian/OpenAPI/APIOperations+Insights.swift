@@ -24,7 +24,7 @@ extension APIOperations {
                 the featured feed and 猜你喜欢, `search`, `near` (`GET /v1/stores?near=`), `pick`), click-through, \\
                 favorites added (still held), reviews posted (live) and their average rating, promotion spend, and \\
                 spend per view. Views, visitors, impressions and clicks are counted by each server in memory and \\
-                written every 2 s (`INSIGHTS_FLUSH_SECONDS`): they may lag by that, and a crashed server loses at \\
+                written every 5 s (`INSIGHTS_FLUSH_SECONDS`): they may lag by that, and a crashed server loses at \\
                 most that much; a clean stop loses nothing. `visitors` is exact while a day has at most 2,000 \\
                 distinct visitors, then a k-minimum-values estimate (k = 1,000) with a relative standard error of \\
                 about 3.2 %; the totals' `visitors` adds the days'. `promotion.rank` is the place in \\

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import Chidian
@@ -379,6 +380,29 @@ import Testing
 }
 
 @Suite struct InsightSketchTests {
+    /// A visitor already sent this quarter hour is not sent again (the database holds its hash); their views are.
+    @Test func aVisitorIsSentOncePerQuarterHour() {
+        // setup: 10:07 and 10:14 are one quarter, 10:15 the next
+        let base = ISO8601DateFormatter().date(from: "2026-03-10T10:07:00Z")!
+        let now = Mutex(base)
+        let counter = InsightCounter(clock: { now.withLock { $0 } })
+        // MUT
+        counter.view(storeID: "s1", viewer: .visitor("visitor-one"), address: nil, from: nil)
+        let first = counter.take()
+        now.withLock { $0 = base.addingTimeInterval(7 * 60) }
+        counter.view(storeID: "s1", viewer: .visitor("visitor-one"), address: nil, from: nil)
+        counter.view(storeID: "s2", viewer: .visitor("visitor-one"), address: nil, from: nil)
+        let second = counter.take()
+        now.withLock { $0 = base.addingTimeInterval(8 * 60) }
+        counter.view(storeID: "s1", viewer: .visitor("visitor-one"), address: nil, from: nil)
+        let third = counter.take()
+        // validate
+        #expect(first.visitors.map(\.storeID) == ["s1"])
+        #expect(second.visitors.map(\.storeID) == ["s2"])
+        #expect(second.counts.values.reduce(0, +) == 2)
+        #expect(third.visitors.map(\.storeID) == ["s1"])
+    }
+
     /// The prepared read writes k into its SQL (a prepared statement's text is fixed): it must be the flusher's.
     @Test func theReadUsesTheFlushersK() {
         let k = InsightFlusher.storeK
