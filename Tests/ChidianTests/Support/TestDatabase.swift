@@ -100,7 +100,9 @@ enum TestDatabase {
             // A generous wait for a pooled connection: tests run in parallel on shared, slow CI machines (sixty-four
             // purchases queued on one store's row lock waited past 30 s beside three builds).
             let config = Self.config(url, databaseTimeout: .seconds(120))
-            let result = try await withDatabase(config, logger: logger, poolSize: 6) { try await body($0, url) }
+            // Eight: the cache listener and the notification hub each hold one for good, and the live import test
+            // holds one, the import one and two writers waiting on it while reads must still get through.
+            let result = try await withDatabase(config, logger: logger, poolSize: 8) { try await body($0, url) }
             try await drop(url)
             return result
         } catch {
