@@ -210,7 +210,17 @@ for c in 1 16; do
 done
 stop_all
 say "pgbench, the same SQL"
-timeout $((DURATION + 60)) "$pgbin/pgbench" -n -M prepared -c 16 -j 2 -T "$DURATION" -f "$here/insights.sql" \
+# The server's own statement, taken from its source ($1…$4 become pgbench's variables), so the two never differ.
+python3 - Sources/Chidian/Insights/InsightStatements.swift >"$work/insights.sql" <<'PY'
+import sys, textwrap
+source = open(sys.argv[1], encoding="utf-8").read()
+sql = source.split('static let name = "insight_store_days"', 1)[1].split('"""', 2)[1]
+sql = textwrap.dedent(sql).strip().replace("\\\\n", "\\n")
+for n, name in enumerate(["store", "from", "to", "zone"], 1):
+    sql = sql.replace(f"${n}", f":{name}")
+print(sql + ";")
+PY
+timeout $((DURATION + 60)) "$pgbin/pgbench" -n -M prepared -c 16 -j 2 -T "$DURATION" -f "$work/insights.sql" \
     -D store="$store_c" -D from="$from" -D to="$to" -D zone="$zone" "$url" >"$work/insights.pgbench.log" 2>&1 \
     || say "pgbench exited with $?"
 tps=$(grep -oP 'tps = \K[0-9.]+(?= \(without)' "$work/insights.pgbench.log" | awk '{ printf "%.0f", $1 }')

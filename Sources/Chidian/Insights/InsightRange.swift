@@ -7,13 +7,15 @@ public struct InsightRange: Sendable, Equatable {
     public let dayCount: Int
 
     static let maxDays = 366
-    static let defaultDays = 30
+    public static let defaultDays = 30
 
     static let invalid = Problem.badRequest(
         "invalid_range", "from and to must be dates (YYYY-MM-DD), from not after to, at most 366 days.")
 
-    /// Parses the query's days; `today` is the date now in the range's time zone.
-    public init(from rawFrom: String?, to rawTo: String?, timeZone: TimeZone, now: Date) throws {
+    /// Parses the query's days; `to` defaults to today in `timeZone`, `from` to `span` days ending at `to`.
+    public init(from rawFrom: String?, to rawTo: String?, timeZone: TimeZone, now: Date, span: Int = defaultDays)
+        throws
+    {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         func parse(_ raw: String) throws -> Date {
@@ -30,7 +32,7 @@ public struct InsightRange: Sendable, Equatable {
         let today = local.dateComponents([.year, .month, .day], from: now)
         let todayUTC = calendar.date(from: today)!
         let end = try rawTo.map(parse) ?? todayUTC
-        let start = try rawFrom.map(parse) ?? calendar.date(byAdding: .day, value: -(Self.defaultDays - 1), to: end)!
+        let start = try rawFrom.map(parse) ?? calendar.date(byAdding: .day, value: 1 - span, to: end)!
         let days = calendar.dateComponents([.day], from: start, to: end).day ?? 0
         guard days >= 0, days < Self.maxDays else { throw Self.invalid }
         let format = { (date: Date) -> String in
@@ -40,17 +42,5 @@ public struct InsightRange: Sendable, Equatable {
         from = format(start)
         to = format(end)
         dayCount = days + 1
-    }
-
-    /// The last `days` days up to today (1…366), for the web's 30/90-day charts.
-    public static func last(_ days: Int, timeZone: TimeZone, now: Date) -> InsightRange {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let start = calendar.dateComponents(
-            [.year, .month, .day], from: calendar.date(byAdding: .day, value: 1 - days, to: now) ?? now)
-        let from = String(format: "%04d-%02d-%02d", start.year ?? 1970, start.month ?? 1, start.day ?? 1)
-        // A range built from today's calendar is always valid.
-        return (try? InsightRange(from: from, to: nil, timeZone: timeZone, now: now))
-            ?? (try! InsightRange(from: nil, to: nil, timeZone: timeZone, now: now))
     }
 }

@@ -14,6 +14,11 @@ public struct InsightRepository: Sendable {
         public var managerID: String
         public var timeZone: String
         public var archived: Bool
+
+        /// The store's zone (a stored name Foundation lacks falls back to the platform's).
+        public var zone: TimeZone {
+            TimeZone(identifier: timeZone) ?? TimeZone(identifier: PlatformStats.timeZone)!
+        }
     }
 
     /// The store's manager and time zone (archived stores keep their insights), or 404 `store_not_found`.
@@ -54,10 +59,8 @@ public struct InsightRepository: Sendable {
         var day = StoreInsights.Figures(date: String(Substring(fields[0])))
         day.views = numbers[0]
         day.visitors = numbers[1]
-        day.impressions = .init(
-            daily: numbers[2], feed: numbers[3], search: numbers[4], near: numbers[5], pick: numbers[6])
-        day.clicks = .init(
-            daily: numbers[7], feed: numbers[8], search: numbers[9], near: numbers[10], pick: numbers[11])
+        day.impressions = .init(numbers[2...6])
+        day.clicks = .init(numbers[7...11])
         day.favorites = numbers[12]
         day.reviews = numbers[13]
         day.ratingSum = numbers[14]

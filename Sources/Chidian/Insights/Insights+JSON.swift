@@ -14,23 +14,10 @@ extension StoreInsights: JSONWritable {
 extension StoreInsights.BySource: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.key("daily"); json.int(daily)
-            json.key("feed"); json.int(feed)
-            json.key("search"); json.int(search)
-            json.key("near"); json.int(near)
-            json.key("pick"); json.int(pick)
-        }
-    }
-}
-
-extension StoreInsights.Rates: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.key("daily"); json.double(daily)
-            json.key("feed"); json.double(feed)
-            json.key("search"); json.double(search)
-            json.key("near"); json.double(near)
-            json.key("pick"); json.double(pick)
+            for source in InsightSource.allCases {
+                json.key(escaping: source.rawValue)
+                json.int(self[source])
+            }
         }
     }
 }
@@ -43,7 +30,13 @@ extension StoreInsights.Figures: JSONWritable {
             json.key("visitors"); json.int(visitors)
             json.key("impressions"); impressions.write(to: &json)
             json.key("clicks"); clicks.write(to: &json)
-            json.key("clickThrough"); clickThrough.write(to: &json)
+            json.key("clickThrough")
+            json.object { json in
+                for source in InsightSource.allCases {
+                    json.key(escaping: source.rawValue)
+                    json.double(clickThrough(source))
+                }
+            }
             json.key("favorites"); json.int(favorites)
             json.key("reviews"); json.int(reviews)
             json.key("ratingAverage"); json.double(ratingAverage)

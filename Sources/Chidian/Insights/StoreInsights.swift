@@ -2,50 +2,26 @@ import Foundation
 
 /// `GET /v1/stores/{id}/insights`: a store's days and their totals, and where it stands in 每日促销.
 public struct StoreInsights: Sendable {
+    /// A count per source, in `InsightSource.allCases` order.
     public struct BySource: Sendable, Equatable {
-        public var daily = 0, feed = 0, search = 0, near = 0, pick = 0
+        private var counts = [Int](repeating: 0, count: InsightSource.allCases.count)
+
+        public init() {}
+
+        /// Counts in `InsightSource.allCases` order.
+        init(_ counts: some Collection<Int>) {
+            precondition(counts.count == InsightSource.allCases.count)
+            self.counts = Array(counts)
+        }
 
         public subscript(source: InsightSource) -> Int {
-            get {
-                switch source {
-                case .daily: daily
-                case .feed: feed
-                case .search: search
-                case .near: near
-                case .pick: pick
-                }
-            }
-            set {
-                switch source {
-                case .daily: daily = newValue
-                case .feed: feed = newValue
-                case .search: search = newValue
-                case .near: near = newValue
-                case .pick: pick = newValue
-                }
-            }
+            get { counts[Int(source.index)] }
+            set { counts[Int(source.index)] = newValue }
         }
 
-        public var total: Int { daily + feed + search + near + pick }
+        public var total: Int { counts.reduce(0, +) }
 
-        static func + (a: Self, b: Self) -> Self {
-            Self(
-                daily: a.daily + b.daily, feed: a.feed + b.feed, search: a.search + b.search, near: a.near + b.near,
-                pick: a.pick + b.pick)
-        }
-    }
-
-    /// Clicks over impressions per source; null where nothing was shown.
-    public struct Rates: Sendable, Equatable {
-        public var daily, feed, search, near, pick: Double?
-
-        init(clicks: BySource, impressions: BySource) {
-            func rate(_ source: InsightSource) -> Double? {
-                impressions[source] == 0 ? nil : Double(clicks[source]) / Double(impressions[source])
-            }
-            (daily, feed, search, near, pick) = (rate(.daily), rate(.feed), rate(.search), rate(.near), rate(.pick))
-        }
-
+        static func + (a: Self, b: Self) -> Self { Self(zip(a.counts, b.counts).map(+)) }
     }
 
     /// One day, or the totals of the range (`date` nil). `visitors` of the totals is the sum of the days'
@@ -64,7 +40,10 @@ public struct StoreInsights: Sendable {
         public var spend = 0
 
         public var ratingAverage: Double? { ratingCount == 0 ? nil : Double(ratingSum) / Double(ratingCount) }
-        public var clickThrough: Rates { Rates(clicks: clicks, impressions: impressions) }
+        /// Clicks over impressions from `source`; nil where nothing was shown.
+        public func clickThrough(_ source: InsightSource) -> Double? {
+            impressions[source] == 0 ? nil : Double(clicks[source]) / Double(impressions[source])
+        }
         /// Spend over the day's views (yuan per visit); null without views.
         public var costPerVisit: Double? { views == 0 ? nil : Double(spend) / Double(views) }
 

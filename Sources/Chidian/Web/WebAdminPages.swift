@@ -34,7 +34,8 @@ struct WebAdminPages {
 
     /// The platform's last `days` days, as `GET /v1/admin/stats` gives them.
     func platform(days: Int, language: WebLanguage) async throws -> TemplateFields {
-        let range = InsightRange.last(days, timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: Date())
+        let range = try InsightRange(
+            from: nil, to: nil, timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: Date(), span: days)
         let stats = try await PlatformStats.load(admin.database, range: range)
         return [
             "heading": language.text("platformDay"),

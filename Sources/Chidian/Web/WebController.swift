@@ -49,7 +49,7 @@ struct WebController {
         WebAdminPages(pages: pages, moderation: moderation, admin: StoreAdmin(database: database)).addRoutes(to: group)
         WebManagePages(
             pages: pages, storesAPI: storesAPI, promotions: promotions, categories: storesAPI.categories,
-            comments: comments, images: images, insights: InsightRepository(database: database)
+            comments: comments, images: images, insightsAPI: InsightsController(database: database, clock: feed.clock)
         ).addRoutes(to: group)
     }
 

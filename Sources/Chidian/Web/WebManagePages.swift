@@ -11,7 +11,7 @@ struct WebManagePages {
     let categories: CategoryRepository
     let comments: CommentsController
     let images: ImagesController
-    let insights: InsightRepository
+    let insightsAPI: InsightsController
 
     var stores: StoreRepository { storesAPI.stores }
 
@@ -114,27 +114,18 @@ struct WebManagePages {
             days: InsightCharts.period(request.uri.queryParameters["days"]))
     }
 
-    /// The last `days` days of the store's insights in its time zone.
-    func insights(id: String, days: Int) async throws -> StoreInsights {
-        let facts = try await insights.facts(storeID: id)
-        let zone = TimeZone(identifier: facts.timeZone) ?? TimeZone(identifier: PlatformStats.timeZone)!
-        let range = InsightRange.last(days, timeZone: zone, now: Date())
-        return try await insights.store(id, facts: facts, range: range)
+    /// The last `days` days of the store's insights in its time zone, for its manager or an admin.
+    func insights(_ user: AuthUser, id: String, days: Int) async throws -> StoreInsights {
+        let facts = try await insightsAPI.permitted(user, storeID: id)
+        let range = try InsightRange(from: nil, to: nil, timeZone: facts.zone, now: insightsAPI.clock(), span: days)
+        return try await insightsAPI.insights.store(id, facts: facts, range: range)
     }
 
     /// The same figures as the page's charts, as the API's CSV.
     @Sendable func insightsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.requireUser()
-        let id = try context.parameters.require("id")
-        try StorePermissions.requireEditor(user, managerID: try await stores.requireManagerID(of: id))
-        let result = try await insights(id: id, days: InsightCharts.period(request.uri.queryParameters["days"]))
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/csv; charset=utf-8", .cacheControl: "private, no-store",
-                .contentDisposition: "attachment; filename=\"insights.csv\"",
-            ],
-            body: .init(byteBuffer: ByteBuffer(string: result.csv)))
+        let days = InsightCharts.period(request.uri.queryParameters["days"])
+        return InsightsController.csv(
+            try await insights(context.requireUser(), id: try context.parameters.require("id"), days: days))
     }
 
     func storePage(
@@ -167,7 +158,7 @@ struct WebManagePages {
             },
             "hasReviews": !reviews.items.isEmpty,
         ]
-        let figures = try await insights(id: id, days: days)
+        let figures = try await insights(user, id: id, days: days)
         model["insights"] =
             [
                 "heading": language.text("insights"),

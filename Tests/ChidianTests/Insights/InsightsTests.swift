@@ -192,7 +192,9 @@ import Testing
             _ = try await client.send(.get, "/v1/stores/\(w.storeID)?from=pick")
             try await app.services.insightFlusher.flush()
             let today = try Self.today()
-            let from = InsightRange.last(100, timeZone: TimeZone(identifier: "Asia/Shanghai")!, now: Date()).from
+            let from = try InsightRange(
+                from: nil, to: nil, timeZone: TimeZone(identifier: "Asia/Shanghai")!, now: Date(), span: 100
+            ).from
             // MUT
             let response = try await client.send(
                 .get, "/v1/stores/\(w.storeID)/insights?format=csv&from=\(from)&to=\(today)", token: w.manager.token)
@@ -367,7 +369,9 @@ import Testing
             _ = try await client.send(.get, "/v1/me", token: user.token)
             try await app.services.insightFlusher.flush()
             // MUT
-            let from = InsightRange.last(10, timeZone: TimeZone(identifier: "Asia/Shanghai")!, now: Date()).from
+            let from = try InsightRange(
+                from: nil, to: nil, timeZone: TimeZone(identifier: "Asia/Shanghai")!, now: Date(), span: 10
+            ).from
             let result = try await ChidianBinary.run(["stats", "--from", from], databaseURL: app.url)
             let bad = try await ChidianBinary.run(["stats", "--from", "2026-13-01"], databaseURL: app.url)
             // validate
