@@ -159,14 +159,19 @@ struct AccountsController {
         async throws
     {
         let newPassword = try AccountRules.checkPassword(rawNew)
-        let attempt = try await throttle.attempt("password", subject: user.id, address: address)
-        let wrong = AccountError.wrongPassword("The current password is wrong.")
-        guard let current = try? AccountRules.checkPasswordBytes(rawCurrent ?? "") else { throw wrong }
-        guard let credentials = try await users.credentials(id: user.id),
-            try await passwords.verify(current, hash: credentials.passwordHash)
-        else { throw wrong }
-        try await throttle.succeeded(attempt)
+        try await verifyPassword(user, rawCurrent, address: address, wrong: "The current password is wrong.")
         try await users.setPassword(id: user.id, hash: try await passwords.hash(newPassword), keeping: user.tokenHash)
+    }
+
+    /// The signed-in user's own password, as a password change and an account deletion ask for it: counted by
+    /// the password throttle, else 401 `wrong_password` saying `wrong`.
+    func verifyPassword(_ user: AuthUser, _ raw: String?, address: String?, wrong: String) async throws {
+        let attempt = try await throttle.attempt("password", subject: user.id, address: address)
+        let refusal = AccountError.wrongPassword(wrong)
+        guard let password = try? AccountRules.checkPasswordBytes(raw ?? "") else { throw refusal }
+        guard let credentials = try await users.credentials(id: user.id) else { throw Problem.invalidToken }
+        guard try await passwords.verify(password, hash: credentials.passwordHash) else { throw refusal }
+        try await throttle.succeeded(attempt)
     }
 
     struct AvatarBody: Decodable {

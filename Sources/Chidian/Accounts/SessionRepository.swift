@@ -103,4 +103,16 @@ public struct SessionRepository: Sendable {
             return (AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: tokenHash), remaining)
         }
     }
+
+    /// Revokes every session of the user but `keeping` (all when nil), in the caller's transaction: a password
+    /// change keeps the session it came from, an account deletion none.
+    static func revokeAll(
+        userID: String, keeping tokenHash: [UInt8]? = nil, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.rows(
+            """
+            UPDATE sessions SET revoked_at = now()
+            WHERE user_id = \(userID) AND revoked_at IS NULL AND token_hash <> \(Data(tokenHash ?? []))
+            """, logger: logger)
+    }
 }

@@ -76,16 +76,12 @@ public struct UserRepository: Sendable {
 
     /// Sets the password hash and revokes every session but `keeping` (all of them when nil), atomically.
     public func setPassword(id: String, hash: String, keeping tokenHash: [UInt8]?) async throws {
-        let keep = tokenHash ?? []
         try await database.transaction { connection in
             try await connection.rows(
                 "UPDATE users SET password_hash = \(hash), updated_at = now(), version = version + 1 WHERE id = \(id)",
                 logger: database.logger)
-            try await connection.rows(
-                """
-                UPDATE sessions SET revoked_at = now()
-                WHERE user_id = \(id) AND revoked_at IS NULL AND token_hash <> \(Data(keep))
-                """, logger: database.logger)
+            try await SessionRepository.revokeAll(
+                userID: id, keeping: tokenHash, on: connection, logger: database.logger)
         }
     }
 

@@ -42,9 +42,7 @@ public struct AccountDeletion: Sendable {
         let logger = database.logger
         let name = try await database.transaction { connection in
             let name = try await Self.lockAndCheck(userID, on: connection, logger: logger)
-            try await connection.rows(
-                "UPDATE sessions SET revoked_at = now() WHERE user_id = \(userID) AND revoked_at IS NULL",
-                logger: logger)
+            try await SessionRepository.revokeAll(userID: userID, on: connection, logger: logger)
             return name
         }
         var report = Report()

@@ -8,7 +8,7 @@ import PostgresNIO
 ///
 /// Sections are a list: a table that comes to name users gets its line in `sections` (and its row in the
 /// completeness test, which fails until it has one). Each section is one constant statement (`$1` the user id,
-/// `$2` their viewer key `u:<id>`, `$3` their name) returning one JSON object per row, read as a stream in one
+/// `$2` their viewer key `u:<id>`) returning one JSON object per row, read as a stream in one
 /// snapshot. Work is bounded whoever asks: at most `maxRows` rows a section and `maxJSONBytes` of JSON, at most
 /// `maxImages` photos and `maxImageBytes` of them; what a bound leaves out is listed under `truncated`.
 public struct DataExport: Sendable {
@@ -157,11 +157,11 @@ public struct DataExport: Sendable {
             name: "rate_limits",
             sql: """
                 SELECT jsonb_build_object('key', t.key, 'tokens', t.tokens, 'refilled_at', t.refilled_at)::text
-                FROM rate_tokens t WHERE rate_key_names_user(t.key, $1, $3)
+                FROM rate_tokens t WHERE rate_key_names_user(t.key, $1, NULL)
                 UNION ALL
                 SELECT jsonb_build_object('key', b.key, 'hits', b.hits, 'window_start', b.window_start,
                     'expires_at', b.expires_at)::text
-                FROM rate_buckets b WHERE rate_key_names_user(b.key, $1, $3)
+                FROM rate_buckets b WHERE rate_key_names_user(b.key, $1, NULL)
                 """),
         Section(
             name: "images",
@@ -191,8 +191,7 @@ public struct DataExport: Sendable {
         let logger = database.logger
         return try await database.transaction(.snapshot) { connection -> Prepared? in
             guard
-                let name = try await connection.rows("SELECT name FROM users WHERE id = \(userID)", logger: logger)
-                    .first?.decode(String.self)
+                try await !connection.rows("SELECT 1 FROM users WHERE id = \(userID)", logger: logger).isEmpty
             else { return nil }
             var truncated: [String] = []
             var body: [UInt8] = []
@@ -206,13 +205,12 @@ public struct DataExport: Sendable {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
                 body += Self.json { $0.string(section.name) }
                 body += Array(":[".utf8)
-                var binds = PostgresBindings(capacity: 4)
+                var binds = PostgresBindings(capacity: 3)
                 binds.append(userID)
                 binds.append("u:\(userID)")
-                binds.append(name)
                 binds.append(limits.maxRows + 1)
                 let query = PostgresQuery(
-                    unsafeSQL: "SELECT j FROM (\(section.sql)) s (j) LIMIT $4", binds: binds)
+                    unsafeSQL: "SELECT j FROM (\(section.sql)) s (j) LIMIT $3", binds: binds)
                 var count = 0
                 for try await row in try await connection.query(query, logger: logger) {
                     let object = try row.decode(String.self)

@@ -60,12 +60,7 @@ struct MyDataController {
     /// Deletion's rules, for the API and the web client: the password as for a password change (401
     /// `wrong_password`, counted by the same throttle), then `AccountDeletion`.
     func delete(_ user: AuthUser, password rawPassword: String?, address: String?) async throws {
-        let attempt = try await accounts.throttle.attempt("password", subject: user.id, address: address)
-        let wrong = AccountError.wrongPassword("The password is wrong.")
-        guard let password = try? AccountRules.checkPasswordBytes(rawPassword ?? "") else { throw wrong }
-        guard let credentials = try await accounts.users.credentials(id: user.id) else { throw Problem.invalidToken }
-        guard try await accounts.passwords.verify(password, hash: credentials.passwordHash) else { throw wrong }
-        try await accounts.throttle.succeeded(attempt)
+        try await accounts.verifyPassword(user, rawPassword, address: address, wrong: "The password is wrong.")
         _ = try await StatementDeadlines.$route.withValue(Self.deadline) { try await deletion.delete(userID: user.id) }
     }
 }

@@ -162,4 +162,22 @@ import Testing
             }
         }
     }
+
+    /// The key shapes: by id always; by name only when asked, and the whole name before the address.
+    @Test func rateKeysNameTheUserExactly() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            func names(_ key: String, _ name: String?) async throws -> Bool {
+                try await database.query("SELECT rate_key_names_user(\(key), 'u1', \(name))")[0].decode(Bool.self)
+            }
+            let cases: [(key: String, name: String?, names: Bool)] = [
+                ("password:n:u1", nil, true), ("export|u:u1", nil, true), ("uploads-day|u1", nil, true),
+                ("export|u:u11", nil, false), ("login:na:a|1.2.3.4", nil, false), ("login:na:a|1.2.3.4", "A", true),
+                ("login:na:a|b|1.2.3.4", "a", false), ("login:na:a|b|1.2.3.4", "a|b", true),
+            ]
+            for test in cases {
+                let answer = try await names(test.key, test.name)
+                #expect(answer == test.names, "\(test.key) for \(test.name ?? "no name")")
+            }
+        }
+    }
 }

@@ -75,7 +75,8 @@ enum UserColumns {
     }
 
     /// How many rows of `column` (`table.column`, from the catalogue) name the user.
-    static func count(_ database: Database, _ column: String, _ how: UserReference, userID: String, name: String)
+    /// `name` nil counts rate-limit keys by id only (what the export holds), else by name too (what deletion removes).
+    static func count(_ database: Database, _ column: String, _ how: UserReference, userID: String, name: String?)
         async throws -> Int
     {
         let parts = column.split(separator: ".").map { "\"\($0)\"" }
@@ -83,11 +84,11 @@ enum UserColumns {
             switch how {
             case .id: "\(parts[1]) = $1"
             case .viewer: "\(parts[1]) = 'u:' || $1"
-            case .rateKey: "rate_key_names_user(\(parts[1]), $1, $2)"
+            case .rateKey: "rate_key_names_user(\(parts[1]), $1, $2::text)"
             }
         var binds = PostgresBindings()
         binds.append(userID)
-        binds.append(name)
+        if how == .rateKey { binds.append(name) }
         let query = PostgresQuery(unsafeSQL: "SELECT count(*)::int FROM \(parts[0]) WHERE \(predicate)", binds: binds)
         return try await database.query(query).first?.decode(Int.self) ?? 0
     }
