@@ -30,7 +30,8 @@ public struct FollowRepository: Sendable {
             "SELECT 1 FROM follows WHERE follower_id = \(followerID) AND followee_id = \(followeeID)"
         ).isEmpty
         if already { return }
-        if let wait = try await buckets.take([.init("follows-day|\(followerID)", limit: perDay)], windowSeconds: 86_400)
+        if let wait = try await buckets.take(
+            [.init("follows-day|u:\(followerID)", limit: perDay)], windowSeconds: 86_400)
         {
             throw Problem.rateLimited(retryAfter: wait)
         }

@@ -67,8 +67,10 @@ public struct NotificationRepository: Sendable {
             """
             UPDATE notifications SET read_at = now()
             WHERE user_id = \(userID) AND read_at IS NULL
-              AND (\(numbers)::bigint[] IS NULL OR id = ANY(\(numbers)::bigint[]))
-              AND (\(before)::timestamptz IS NULL OR created_at <= \(before)::timestamptz)
+              AND ((\(numbers)::bigint[] IS NULL AND \(before)::timestamptz IS NULL)
+                   OR id = ANY(\(numbers)::bigint[])
+                   -- Clients see whole seconds: `before` names the second a notification they saw was made in.
+                   OR date_trunc('second', created_at) <= \(before)::timestamptz)
             """)
     }
 

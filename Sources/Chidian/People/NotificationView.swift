@@ -65,8 +65,10 @@ enum NotificationRow {
         let (id, seq, kind, createdAt, readAt, commentID, storeID, storeName, actorIDs, actorNames, actorCount) =
             try row.decodeAll(
                 (Int64, Int64, String, Date, Date?, String?, String?, String?, [String], [String], Int).self)
+        // The table's CHECK allows only these kinds; a new one must be added here, not shown as another.
+        guard let kind = NotificationView.Kind(rawValue: kind) else { throw UnknownKind(kind: kind) }
         let view = NotificationView(
-            id: String(id), kind: NotificationView.Kind(rawValue: kind) ?? .follow, createdAt: createdAt,
+            id: String(id), kind: kind, createdAt: createdAt,
             readAt: readAt,
             actors: zip(actorIDs, actorNames).map { NotificationView.Actor(id: $0, name: $1) },
             actorCount: actorCount, comment: nil,
@@ -78,4 +80,8 @@ enum NotificationRow {
 private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
     guard let a, let b else { return nil }
     return (a, b)
+}
+
+struct UnknownKind: Error {
+    let kind: String
 }

@@ -51,7 +51,8 @@ struct NotificationsController {
         let empty =
             request.headers[.contentLength] == "0"
             || (request.headers[.contentLength] == nil && request.headers[.transferEncoding] == nil)
-        let body = empty ? ReadBody() : try await request.decodeJSON(ReadBody.self)
+        // At most 1,000 ids of at most 20 digits: a small body.
+        let body = empty ? ReadBody() : try await request.decodeJSON(ReadBody.self, limit: 64 << 10)
         if let ids = body.ids, ids.count > 1000 { throw PeopleError.invalidIDs }
         var before: Date? = nil
         if let text = body.before {
@@ -87,7 +88,8 @@ struct NotificationsController {
             guard let seq = Int64(header.trimmingCharacters(in: .whitespaces)), seq >= 0 else {
                 throw Problem.badRequest("invalid_last_event_id", "Last-Event-ID must be an event id this stream sent.")
             }
-            last = seq
+            // An id past the newest (forged, or from before a restore) would mute the stream until it caught up.
+            last = min(seq, try await notifications.lastSeq(userID: user.id))
         } else {
             last = try await notifications.lastSeq(userID: user.id)
         }
@@ -121,16 +123,23 @@ struct NotificationsController {
 }
 
 extension NotificationsController {
-    /// Writes the stream's events until the subscriber ends (shutdown) or a write fails (the client left): on each
-    /// wake-up, every notification after the last one sent, oldest first; on a heartbeat with nothing due, a comment.
+    /// How long a stream lives: then it ends, and the client reconnects with `Last-Event-ID` (losing nothing) and
+    /// signs in again, so a session revoked meanwhile (sign-out, password change, deletion) stops hearing.
+    static let lifetime: Duration = .seconds(15 * 60)
+
+    /// Writes the stream's events until the subscriber ends (shutdown), a write fails (the client left) or its
+    /// `lifetime` is over: on each wake-up, every notification after the last one sent, oldest first; on a
+    /// heartbeat with nothing due, a comment.
     static func pump(
         _ writer: inout any ResponseBodyWriter, subscriber: NotificationHub.Subscriber,
-        repository: NotificationRepository, userID: String, after start: Int64
+        repository: NotificationRepository, userID: String, after start: Int64, lifetime: Duration = lifetime
     ) async throws {
+        let end = ContinuousClock.now + lifetime
         var last = start
         // A first line, so proxies and clients see the stream open before anything happens.
         try await writer.write(ByteBuffer(string: ": open\nretry: 2000\n\n"))
         for await _ in subscriber.wakes {
+            guard ContinuousClock.now < end else { return }
             guard subscriber.takePending() else {
                 try await writer.write(ByteBuffer(string: ": ping\n\n"))
                 continue

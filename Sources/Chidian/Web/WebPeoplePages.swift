@@ -48,12 +48,9 @@ struct WebPeoplePages {
 
     @Sendable func count(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        let count = try await notifications.unreadCount(userID: user.id)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.cacheControl] = "private, no-store"
-        return Response(
-            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{\"count\":\(count)}")))
+        let count = NotificationsController.Count(count: try await notifications.unreadCount(userID: user.id))
+        return try JSONResponse(count, headers: [.cacheControl: "private, no-store"])
+            .response(from: request, context: context)
     }
 
     @Sendable func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -120,6 +120,8 @@ import Testing
             // about a hidden review: the existing ones go, no new ones come
             _ = try await client.send(.put, "/v1/comments/\(review)/like", token: fan.token)
             #expect(try await Self.unread(client, world.user) == 1)
+            // the fan's followed_review has arrived (the outbox), so its absence below is the hide's doing
+            #expect(try await Self.waitFor(1, client, fan).count == 1)
             #expect(try await CommentModeration.hide(id: review, database: app.database) == .hidden)
             await app.settle()
             #expect(try await Self.list(client, world.user, unread: true).isEmpty)
