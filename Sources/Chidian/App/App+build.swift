@@ -152,7 +152,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         images: images, storesAPI: storesAPI, promotions: promotions, moderation: moderation,
         database: services.database,
         feed: feed, search: search, users: UserRepository(database: services.database), sessions: sessions,
-        favorites: favorites, recommend: recommend, followsPerDay: services.config.followsPerDay
+        favorites: favorites, recommend: recommend, myData: myData, followsPerDay: services.config.followsPerDay
     ).addRoutes(to: web)
     WebPickPages(pages: pages, pick: pick).addRoutes(to: web)
     return router

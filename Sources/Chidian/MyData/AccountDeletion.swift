@@ -35,8 +35,8 @@ public struct AccountDeletion: Sendable {
     public static let batch = 100
 
     /// Deletes the account in three steps. First, in one transaction, the refusals are checked and every session
-    /// is revoked (the account is signed out everywhere at once). Then the reviews go in batches of `batch`, each
-    /// its own transaction. Last, one transaction checks again and deletes the rest and the users row. A failure
+    /// is revoked (the account is signed out everywhere at once). Then what can be many rows goes in batches of
+    /// `batch` (`batched`), each its own transaction. Last, one transaction checks again and deletes the rest and the users row. A failure
     /// between steps leaves a signed-out account with fewer reviews; deleting again finishes the work.
     public func delete(userID: String) async throws -> Report {
         let logger = database.logger
@@ -46,12 +46,14 @@ public struct AccountDeletion: Sendable {
             return name
         }
         var report = Report()
-        while true {
-            let gone =
-                try await database.query(Self.deleteReviews(of: userID, limit: Self.batch)).first?.decode(
-                    Int.self) ?? 0
-            report.reviews += gone
-            if gone < Self.batch { break }
+        for (step, query) in Self.batched(userID) {
+            var total = 0
+            while true {
+                let gone = try await database.query(query).first?.decode(Int.self) ?? 0
+                total += gone
+                if gone < Self.batch { break }
+            }
+            if step == .reviews { report.reviews = total }
         }
         let last = try await database.transaction { connection in
             @discardableResult
@@ -89,6 +91,53 @@ public struct AccountDeletion: Sendable {
         report.images = last.images
         report.storesHandedOver = last.storesHandedOver
         return report
+    }
+
+    /// What can be many rows, deleted `batch` at a time before the last transaction (each a transaction of its
+    /// own, rows in key order as their single deletes lock them), so no statement outgrows its deadline however
+    /// much the account holds: followers' notifications of the user's reviews (a review can have 100,000), likes,
+    /// follows both ways (each moves a count), then the reviews themselves.
+    enum Step { case notifications, likes, follows, reviews }
+
+    static func batched(_ userID: String) -> [(Step, PostgresQuery)] {
+        [
+            (
+                .notifications,
+                """
+                WITH gone AS (
+                    DELETE FROM notifications WHERE id IN (
+                        SELECT n.id FROM comments c JOIN notifications n ON n.comment_id = c.id
+                        WHERE c.author_id = \(userID) ORDER BY n.id LIMIT \(batch))
+                    RETURNING 1)
+                SELECT count(*)::int FROM gone
+                """
+            ),
+            (
+                .likes,
+                """
+                WITH gone AS (
+                    DELETE FROM comment_likes WHERE (comment_id, user_id) IN (
+                        SELECT comment_id, user_id FROM comment_likes WHERE user_id = \(userID)
+                        ORDER BY comment_id LIMIT \(batch))
+                    RETURNING 1)
+                SELECT count(*)::int FROM gone
+                """
+            ),
+            (
+                .follows,
+                """
+                WITH gone AS (
+                    DELETE FROM follows WHERE (follower_id, followee_id) IN (
+                        SELECT follower_id, followee_id FROM follows WHERE follower_id = \(userID)
+                        UNION ALL
+                        SELECT follower_id, followee_id FROM follows WHERE followee_id = \(userID)
+                        ORDER BY 1, 2 LIMIT \(batch))
+                    RETURNING 1)
+                SELECT count(*)::int FROM gone
+                """
+            ),
+            (.reviews, deleteReviews(of: userID, limit: batch)),
+        ]
     }
 
     /// The user's reviews and notices (at most `limit`, in store order), as `DELETE /v1/comments/{id}` deletes

@@ -21,6 +21,7 @@ struct WebController {
     let sessions: SessionRepository
     let favorites: FavoritesController
     let recommend: RecommendController
+    let myData: MyDataController
     var followsPerDay = 10_000
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -38,9 +39,7 @@ struct WebController {
         WebMePages(
             pages: pages, accounts: accounts, stores: stores, comments: comments, images: images,
             interests: feed.interests, clock: feed.clock,
-            myData: MyDataController(
-                accounts: accounts, export: DataExport(database: database),
-                deletion: AccountDeletion(database: database), clock: feed.clock)
+            myData: myData
         ).addRoutes(to: group)
         WebPeoplePages(
             pages: pages, notifications: NotificationRepository(database: database),
