@@ -249,12 +249,7 @@ public struct AccountDeletion: Sendable {
             RETURNING encode(sha256, 'hex')
             """
         ).map { try $0.decode(String.self) }
-        guard !hashes.isEmpty else { return 0 }
-        try await run(
-            """
-            DELETE FROM image_blobs b WHERE b.sha256 IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) h)
-              AND NOT EXISTS (SELECT 1 FROM images i WHERE i.sha256 = b.sha256)
-            """)
+        _ = try await Housekeeping.deleteBlobs(hashes, on: connection, logger: logger)
         return hashes.count
     }
 }

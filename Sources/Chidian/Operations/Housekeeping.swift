@@ -82,14 +82,7 @@ public enum Housekeeping {
                 """, logger: logger
             ).map { try $0.decode(String.self) }
             report.uploads = hashes.count
-            if !hashes.isEmpty {
-                report.imageBlobs = try await count(
-                    """
-                    WITH gone AS (DELETE FROM image_blobs b WHERE b.sha256 IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) h)
-                                  AND NOT EXISTS (SELECT 1 FROM images i WHERE i.sha256 = b.sha256) RETURNING 1)
-                    SELECT count(*)::int FROM gone
-                    """)
-            }
+            report.imageBlobs = try await deleteBlobs(hashes, on: connection, logger: logger)
             report.rateBuckets = try await count(
                 "WITH gone AS (DELETE FROM rate_buckets WHERE expires_at < now() RETURNING 1) SELECT count(*)::int FROM gone"
             )
@@ -99,6 +92,20 @@ public enum Housekeeping {
             (report.insightDays, report.insightHashes) = try await closeInsightDays(connection, logger: logger)
             return report
         }
+    }
+
+    /// The bytes of deleted uploads (hex SHA-256) that no remaining upload names; how many went.
+    static func deleteBlobs(_ hashes: [String], on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        guard !hashes.isEmpty else { return 0 }
+        return try await connection.rows(
+            """
+            WITH gone AS (
+                DELETE FROM image_blobs b WHERE b.sha256 IN (SELECT decode(h, 'hex') FROM unnest(\(hashes)::text[]) h)
+                    AND NOT EXISTS (SELECT 1 FROM images i WHERE i.sha256 = b.sha256)
+                RETURNING 1)
+            SELECT count(*)::int FROM gone
+            """, logger: logger
+        ).first?.decode(Int.self) ?? 0
     }
 
     /// Days over in every time zone (two UTC dates back) keep their distinct counts and drop their hashes.
