@@ -15,6 +15,6 @@ mkdir -p "$out" docs/screenshots
 . scripts/lib/throwaway-server.sh
 throwaway_database chidian_shots
 "$bin" seed seed >/dev/null
-psql -q "$DATABASE_URL" -f scripts/web/insights-demo.sql >/dev/null
+psql -q "$DATABASE_URL" -f scripts/web/screenshot-demo.sql >/dev/null
 start_server 18380
 timeout 300 .venv/bin/python scripts/web/screenshots.py "$api" docs/screenshots

@@ -12,7 +12,8 @@ PAGES = [
     (None, [("login", "/login"), ("register", "/register")]),
     (("User1", "111"), [
         ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c007"),
-        ("user", "/users/u014"), ("me", "/me"), ("pick", "/pick?city=30.6598,104.0633"),
+        ("user", "/users/u014"), ("me", "/me"), ("notifications", "/me/notifications"),
+        ("pick", "/pick?city=30.6598,104.0633"),
     ]),
     (("Manager4", "111"), [
         ("manage", "/manage"), ("manage-store", "/manage/stores/s001"),

@@ -124,6 +124,8 @@ extension ProfileModel: TemplateObject {
         case "avatarUrl": avatarUrl.map(TemplateValue.text)
         case "role": .text(role)
         case "reviewCount": .int(reviewCount)
+        case "followerCount": .int(followerCount)
+        case "followingCount": .int(followingCount)
         case "joined": .text(joined)
         default: nil
         }

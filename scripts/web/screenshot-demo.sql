@@ -1,5 +1,6 @@
--- Screenshots only: 90 days of figures for store s001 and the platform, so the insight charts have something to
--- draw (the demo seed has no traffic). Deterministic: the same figures every run.
+-- Screenshots only: what the demo seed lacks (it has no traffic and its import writes no notifications): 90 days
+-- of figures for store s001 and the platform for the insight charts, and a few notifications for User1.
+-- Deterministic: the same every run.
 INSERT INTO store_days (store_id, day, views, imp_daily, imp_feed, imp_search, imp_near, imp_pick,
                         clk_daily, clk_feed, clk_search, clk_near, clk_pick, visitors)
 SELECT s.id, d.day, v, v * 4, v * 3, v * 2, v, v / 3, v / 6, v / 8, v / 5, v / 10, v / 12, (v * 0.7)::int
@@ -23,3 +24,18 @@ WHERE s.id = 's001' AND extract(isodow FROM g.at) = 1;
 
 UPDATE comments SET created_at = now() - (abs(hashtext(id)) % 89 + 1) * interval '1 day'
 WHERE store_id = 's001' AND kind = 'review';
+
+-- Something on User1's notifications page: User2 and User3 like User1's newest review (one like group), the
+-- store answers it, and User2 follows User1 (the triggers write the notifications, as for any write).
+INSERT INTO comment_likes (comment_id, user_id)
+SELECT c.id, u.id FROM (
+    SELECT id FROM comments WHERE author_id = 'u001' AND kind = 'review' AND hidden_at IS NULL
+    ORDER BY created_at DESC, id DESC LIMIT 1
+) c, (VALUES ('u002'), ('u003')) AS u (id)
+ON CONFLICT DO NOTHING;
+INSERT INTO comment_replies (comment_id, author_id, body)
+SELECT c.id, s.manager_id, '谢谢支持，欢迎常来！' FROM comments c JOIN stores s ON s.id = c.store_id
+WHERE c.author_id = 'u001' AND c.kind = 'review' AND c.hidden_at IS NULL
+  AND NOT EXISTS (SELECT 1 FROM comment_replies r WHERE r.comment_id = c.id)
+ORDER BY c.created_at DESC, c.id DESC LIMIT 1;
+INSERT INTO follows (follower_id, followee_id) VALUES ('u002', 'u001') ON CONFLICT DO NOTHING;
