@@ -68,7 +68,11 @@ public enum Server {
                 idleInTransaction: config.idleInTransactionTimeout, logger: logger)
         }
         let set = ReplicaSet(primary: primary, replicas: replicas, maxLag: config.replicaMaxLag)
-        return Database(client: primary.client, timeout: primary.timeout, logger: logger, replicas: set)
+        // The primary's deadlines too: without them reads there ran under the writes' deadline, and a connection a
+        // fallback read had lowered kept that deadline for the next write.
+        return Database(
+            client: primary.client, timeout: primary.timeout, logger: logger, replicas: set,
+            deadlines: primary.deadlines)
     }
 }
 

@@ -69,12 +69,36 @@ import Testing
         let elapsed = Date().timeIntervalSince(started)
         let (status, pools) = try await Self.ready(server, untilReplicaProblem: "unreachable")
         // validate: the read went to the primary without waiting out the database timeout (20 s)
-        #expect(list.status == 200)
+        #expect(list.status == 200, "\(list.body)")
         #expect(elapsed < 10, "\(elapsed)")
         #expect(status == 200)
         #expect(pools.map { $0["name"] as? String } == ["primary", "replica1"])
         #expect(pools[1]["healthy"] as? Bool == false)
         #expect(pools[1]["problem"] as? String == "unreachable")
+    }
+
+    /// With replicas, the primary's reads keep their route's deadline: the app's pool on the primary had lost its
+    /// deadlines, so reads ran under the writes' one (CI saw a read answered 503 within the writes' 2 s).
+    @Test func withReplicasTheRoutesDeadlineStillAppliesOnThePrimary() async throws {
+        try await TestDatabase.withFresh { _, url in
+            // setup
+            var config = TestApp.testConfig(url: url)
+            config.readDatabaseURLs = ["postgres://postgres@127.0.0.1:\(try ServerProcess.freePort())/chidian"]
+            let primary = Database(
+                url: url, poolSize: 1, timeout: .seconds(30), statementTimeout: .seconds(20),
+                logger: TestDatabase.logger)
+            let database = try Server.withReplicas(primary, config: config, logger: TestDatabase.logger)
+            try await withRunning(primary.client, logger: TestDatabase.logger) {
+                // MUT: what a read route's statement runs under, then a write's on the same connection
+                let read = try await StatementDeadlines.$route.withValue(.milliseconds(1234)) {
+                    try await database.query("SHOW statement_timeout")[0].decode(String.self)
+                }
+                let write = try await database.query("SHOW statement_timeout")[0].decode(String.self)
+                // validate
+                #expect(read == "1234ms")
+                #expect(write == "20s")
+            }
+        }
     }
 
     /// `/ready` once the monitor has judged the replica as `problem` says, or after 20 s (a busy machine makes the
