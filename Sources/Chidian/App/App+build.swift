@@ -131,7 +131,9 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     pick.addRoutes(to: api)
     let likes = CommentLikes(database: services.database)
     FollowsController(
-        follows: FollowRepository(database: services.database, perDay: services.config.followsPerDay), likes: likes
+        follows: FollowRepository(
+            database: services.database, perDay: services.config.followsPerDay, cache: reads),
+        likes: likes
     ).addRoutes(to: api)
     NotificationsController(
         notifications: NotificationRepository(database: services.database), hub: services.notifications,

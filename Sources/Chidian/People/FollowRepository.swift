@@ -8,10 +8,14 @@ public struct FollowRepository: Sendable {
     /// Follows one user may make in a day (a fixed window); re-following counts again, unfollowing gives none back.
     let perDay: Int
 
-    public init(database: Database, perDay: Int = 10_000) {
+    /// The read cache, which keeps the following feed's timelines (nil: `CACHE=off`).
+    let cache: ReadCache?
+
+    public init(database: Database, perDay: Int = 10_000, cache: ReadCache? = nil) {
         self.database = database
         self.buckets = RateBuckets(database: database)
         self.perDay = perDay
+        self.cache = cache
     }
 
     /// Follows (`true`) or unfollows; idempotent. 400 `cannot_follow_self`, 404 `user_not_found`, 429 past the
@@ -74,6 +78,19 @@ public struct FollowRepository: Sendable {
     public func followingFeed(userID: String, page: PageRequest) async throws -> Page<CommentView> {
         let list = "feed.following"
         let after = try CommentKeyset.Newest(page.cursor, list: list)
+        if after.createdAt == nil, let cache,
+            let ids = try await FollowingTimelines(cache: cache, database: database).newest(
+                followerID: userID, count: page.limit + 1)
+        {
+            // The cards from the primary, which the timelines were read from: a replica may lack a new review.
+            let rows = ids.isEmpty ? [] : try await database.run(FollowStatements.FollowingCards(ids: ids))
+            // A review hidden since its author's timeline was read: the statement answers instead.
+            if rows.count == ids.count {
+                return Page(
+                    fetched: rows.map { (item: $0.view, keys: CommentKeyset.Newest.keys(of: $0)) }, limit: page.limit,
+                    list: list)
+            }
+        }
         return try await CommentKeyset.page(
             FollowStatements.FollowingFeed(userID: userID, after: after, limit: page.limit + 1),
             keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
