@@ -387,14 +387,23 @@ prepare() {
     promo_ids="{$(sql "$bench_url" "SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
         ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT 10" | paste -sd,)}"
     sample_store=$(sql "$bench_url" "SELECT substr(id, 2)::int FROM stores ORDER BY rating_count DESC, id LIMIT 1")
+    # The first page's 21 ids of each following extreme, for the cached path's SQL (following-*-cards.sql).
+    following_ids() {
+        echo "{$(sql "$bench_url" "SELECT c.id FROM follows f JOIN comments c ON c.author_id = f.followee_id
+            WHERE f.follower_id = '$1' AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+            ORDER BY c.created_at DESC, c.id DESC LIMIT 21" | paste -sd,)}"
+    }
+    follow_many_ids=$(following_ids "$follow_many_id")
+    follow_fan_ids=$(following_ids "$follow_fan_id")
     vars=(
         [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
         [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
         [explore]="$explore" [dlat]=0 [dlng]=0 [follow_many]="$follow_many_id" [follow_fan]="$follow_fan_id"
+        [follow_many_ids]="$follow_many_ids" [follow_fan_ids]="$follow_fan_ids"
     )
     pgbench_defines=()
     for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked explore follow_many \
-        follow_fan; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+        follow_fan follow_many_ids follow_fan_ids; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 }
 declare -A vars=()
 pgbench_defines=()
@@ -498,8 +507,10 @@ run_mode() {
     run_pgbench feed
     run_wrk "following-many.$m" "$paths/following" "$follow_many_token" GET ""
     run_pgbench following-many
+    run_pgbench following-many-cards
     run_wrk "following-fan.$m" "$paths/following" "$follow_fan_token" GET ""
     run_pgbench following-fan
+    run_pgbench following-fan-cards
     run_wrk "store.$m" "$paths/store" "" GET ""
     run_pgbench store
     # The web client's pages as HTML, beside the JSON routes they draw from (anonymous: a new visitor each request).
@@ -708,6 +719,8 @@ t_stale() {
     row feed "Featured feed (signed in, 10 categories)" feed "$(t_p95 on feed 20); $(t_pg off feed 0.5)"
     row following-many "Following feed, following 1,000 authors (\`/v1/feed/following\`, signed in)" following-many "$(t_p95 on following-many 20)"
     row following-fan "Following feed, a follower of an author followed by 100,000" following-fan "$(t_p95 on following-fan 20)"
+    row following-many "Following 1,000: ratios against the cached path's SQL (the page's cards by id)" following-many-cards "" no
+    row following-fan "Follower of the 100,000-follower author: ratios against the cached path's SQL" following-fan-cards "" no
     row store "Store page (Zipf)" store "$(cached store)"
     row reviews "Store reviews page (\`/v1/stores/{id}/comments\`, Zipf)" reviews "$(cached reviews)"
     row daily "Daily promotions" daily "$(cached daily)"
