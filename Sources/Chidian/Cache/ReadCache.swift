@@ -132,6 +132,21 @@ public final class ReadCache: Sendable {
         return found
     }
 
+    /// The entries under `keys` (nil where missing) in one look: one lock, one liveness check, one count. nil when
+    /// not served at all. The following feed reads a thousand timelines a page.
+    public func getAll<Value: Sendable>(_ keys: [String], as type: Value.Type = Value.self) -> [Entry<Value>?]? {
+        guard !(bypassable && Self.bypass) else { return nil }
+        guard isLive else {
+            offs.increment(by: keys.count)
+            return nil
+        }
+        let found = state.withLock { lru in keys.map { lru.get($0) as? Entry<Value> } }
+        let hitCount = found.count { $0 != nil }
+        hits.increment(by: hitCount)
+        misses.increment(by: keys.count - hitCount)
+        return found
+    }
+
     /// Stores `entry` unless something it shows changed after `ticket`, or it alone exceeds an eighth of the cap.
     /// `cost` estimates the value's own bytes; the body's allocation, the key and the tags are added here (measured
     /// against RSS: `docs/BENCHMARKS.md`).
