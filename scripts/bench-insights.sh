@@ -44,6 +44,8 @@ cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    # Its store goes with it: make bench checks that every store is one of the data set's.
+    [ -n "${store_b:-}" ] && sql "DELETE FROM stores WHERE id = '$store_b'" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # start PORT LOG ENV…: a release server; returns once /health answers.
