@@ -19,7 +19,7 @@ public struct Caching: Sendable {
     public let listener: CacheListener
 
     public init(config: AppConfiguration, database: Database) {
-        reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes)
+        reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes, freshness: config.cacheFreshness)
         searches = ReadCache(
             name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2), holdsSearches: true)
         sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)

@@ -62,6 +62,10 @@ public struct AppConfiguration: Sendable {
     public var cacheEnabled = true
     /// The read cache's cap in bytes (`CACHE_MAX_MB`); search hits get half of it and sessions a sixteenth besides.
     public var cacheBytes = 30 << 20
+    /// How recently the cache listener must have heard its heartbeat for the read cache to serve (the staleness
+    /// bound, docs/CACHING.md). Not an environment setting: tests that fence every write lengthen it, so a loaded
+    /// machine's late heartbeat cannot turn the cache off under them.
+    public var cacheFreshness: Duration = .milliseconds(900)
     /// Notification streams one user may hold open on one server (`STREAMS_PER_USER`), and streams one server
     /// holds in all (`STREAMS_MAX`); past them 429 `too_many_streams` / 503 `server_busy`.
     public var streamsPerUser = 5
