@@ -146,6 +146,10 @@ public struct Moderation: Sendable {
         guard PlausibleID.check(commentID) else { throw CommentError.notFound(id: commentID) }
         let logger = database.logger
         return try await database.transaction { connection in
+            // Who acts, for the triggers: an admin closing their own report is not notified of it (migration 026).
+            if let adminID {
+                try await connection.rows("SELECT set_config('chidian.actor', \(adminID), true)", logger: logger)
+            }
             let found = try await connection.rows(
                 "SELECT 1 FROM comments WHERE id = \(commentID) FOR UPDATE", logger: logger)
             guard !found.isEmpty else { throw CommentError.notFound(id: commentID) }

@@ -134,6 +134,28 @@ import Testing
         }
     }
 
+    @Test func anAdminClosingTheirOwnReportIsNotToldButOtherReportersAre() async throws {
+        try await TestApp.run { client, app in
+            // setup: the admin and a user both report one review
+            let world = try await CommentWorld.make(client, app)
+            let admin = try await app.admin(client)
+            let reporter = try await client.register("举报人")
+            let review = try await world.review(2, "一般")["id"] as! String
+            for session in [admin, reporter] {
+                let filed = try await client.send(
+                    .post, "/v1/comments/\(review)/reports", body: ["reason": "spam"], token: session.token)
+                #expect(filed.status == .created)
+            }
+            // MUT: the admin dismisses them
+            let handled = try await client.send(
+                .post, "/v1/moderation/comments/\(review)", body: ["action": "dismiss"], token: admin.token)
+            #expect(handled.status == .ok)
+            // validate: the other reporter hears, the admin does not
+            #expect(try await Self.list(client, reporter).map { $0["kind"] as? String } == ["report_handled"])
+            #expect(try await Self.list(client, admin).isEmpty)
+        }
+    }
+
     @Test func markingReadByIdsBeforeAndAll() async throws {
         try await TestApp.run { client, app in
             let target = try await client.register("名人")
