@@ -17,7 +17,13 @@ seconds=${IDLE_SECONDS:-20}
 port=${IDLE_PORT:-18395}
 work=$(mktemp -d)
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+name="idle$(date +%s)"
+# Its user goes with it (sessions cascade), as the insights bench's store does: the data set stays the data set.
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    psql -qAt "$DATABASE_URL" -c "DELETE FROM users WHERE name = '$name'" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
 trap cleanup EXIT
 say() { echo "stream-idle: $*" >&2; }
 # Each side holds one descriptor a stream: the hard limit (20,000 here) is enough for either process.
@@ -31,7 +37,6 @@ pids+=($server)
 for _ in $(seq 1 150); do curl -fs "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.2; done
 curl -fs "http://127.0.0.1:$port/health" >/dev/null || { cat "$work/server.log"; exit 1; }
 
-name="idle$(date +%s)"
 token=$(curl -fsS -X POST -H 'Content-Type: application/json' \
     -d "{\"name\":\"$name\",\"password\":\"idle streams password\"}" "http://127.0.0.1:$port/v1/auth/register" |
     grep -o '"token":"[^"]*"' | cut -d'"' -f4)
