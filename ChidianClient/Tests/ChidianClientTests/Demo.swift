@@ -16,9 +16,12 @@ enum Demo {
     /// A client of its own (its own visitor id and session).
     static func client() throws -> ChidianClient { ChidianClient(baseURL: try #require(url)) }
 
+    /// Signs in one at a time. The server counts each attempt against (name, address) before bcrypt runs and gives
+    /// it back on success, so eight suites signing in as Manager4 at once from 127.0.0.1 could pass the five it
+    /// allows (429 `too_many_attempts`) when a loaded machine kept them all in flight.
     static func signedIn(_ name: String, _ password: String = "111") async throws -> ChidianClient {
         let client = try client()
-        try await client.login(name: name, password: password)
+        try await SignIns.shared.enqueue { try await client.login(name: name, password: password) }.value
         return client
     }
 
@@ -43,5 +46,21 @@ enum Demo {
         } catch let error as ChidianError {
             return error
         }
+    }
+}
+
+/// Runs sign-ins one after another, in the order asked.
+actor SignIns {
+    static let shared = SignIns()
+    private var tail = Task<Void, Never> {}
+
+    func enqueue(_ body: @escaping @Sendable () async throws -> Void) -> Task<Void, any Error> {
+        let previous = tail
+        let task = Task<Void, any Error> {
+            await previous.value
+            try await body()
+        }
+        tail = Task { _ = await task.result }
+        return task
     }
 }
