@@ -44,9 +44,11 @@ test: db-start
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
 	exit $$status
 
-# The toolchain's formatter, with the rules in .swift-format: `swift format format -i -r Sources Tests Package.swift
+# No unexplained wall-clock wait or bound in the tests (scripts/lint-timing.py, docs/RELIABILITY.md), then the
+# toolchain's formatter, with the rules in .swift-format: `swift format format -i -r Sources Tests Package.swift
 # Plugins` fixes what it reports (the same with the client package's ChidianClient/Package.swift, Sources, Tests).
 lint:
+	scripts/lint-timing.py
 	swift format lint --strict --recursive Sources Tests Package.swift Plugins
 	swift format lint --strict --recursive ChidianClient/Package.swift ChidianClient/Sources ChidianClient/Tests
 

@@ -18,6 +18,8 @@ public final class CacheListener: Service, Sendable {
     /// Tells this server's own heartbeats and fences from other servers'.
     let process = String(UUID().uuidString.prefix(8))
     private let fences = Mutex<Fences>(Fences())
+    /// Whether its own first heartbeat has been heard, and who waits for that (`started`).
+    private let start = Mutex<(heard: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
     /// `chidian_cache_heartbeat_heard_timestamp_seconds`: when (Unix time) this server last heard its own heartbeat.
     /// It stops moving while the listener is deaf, so an alert watches `time() - it` (scripts/cluster/alerts.yml).
     private let heardAt: Gauge
@@ -86,6 +88,11 @@ public final class CacheListener: Service, Sendable {
             if parts[0] == "beat" {
                 for cache in caches { cache.heard(sentAt: Int64(number)) }
                 heardAt.record(Date().timeIntervalSince1970)
+                let waiting = start.withLock { state in
+                    defer { state = (true, []) }
+                    return state.waiting
+                }
+                for waiter in waiting { waiter.resume() }
             } else {
                 let waiter = fences.withLock { $0.waiting.removeValue(forKey: number) }
                 waiter?.resume(returning: true)
@@ -103,6 +110,18 @@ public final class CacheListener: Service, Sendable {
             return
         }
         for cache in caches { cache.invalidate(payload) }
+    }
+
+    /// Returns once this listener has heard its own first heartbeat (at once after that): the event a caller that
+    /// needs the caches serving awaits, instead of polling their liveness against a clock.
+    public func started() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let heard = start.withLock { state in
+                if !state.heard { state.waiting.append(continuation) }
+                return state.heard
+            }
+            if heard { continuation.resume() }
+        }
     }
 
     /// Returns once this server has applied every invalidation committed before the call: a client that has just

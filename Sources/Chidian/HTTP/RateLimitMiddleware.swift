@@ -24,7 +24,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         let wait =
             try await database.run(
                 TakeToken(
-                    key: "\(kind.rawValue)|\(client)", burst: limit.burst, perSecond: Double(limit.perMinute) / 60)
+                    key: "\(kind.rawValue)|\(client)", burst: limit.burst, perSecond: limit.perSecond)
             ).first ?? 0
         guard wait == 0 else {
             try await Task.sleep(for: refusalPause)

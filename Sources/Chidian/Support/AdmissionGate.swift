@@ -83,6 +83,9 @@ public final class AdmissionGate: Sendable {
     /// How many wait now.
     var waiting: Int { state.withLock { $0.waiting.count } }
 
+    /// How many are inside now (a resting slot counts until its rest ends).
+    var inside: Int { state.withLock { $0.inside } }
+
     /// A waiter still queued after `maxWait` gives up.
     private func expire(_ id: UInt64) {
         let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in

@@ -13,13 +13,22 @@ public struct RateLimits: Sendable, Equatable {
 
     /// `perMinute` tokens a minute refill a bucket of `burst`.
     public struct Limit: Sendable, Equatable, CustomStringConvertible {
-        public var perMinute: Int
+        /// Tokens added a second: how `rate_token` takes the rate.
+        public var perSecond: Double
         public var burst: Int
 
         public init(perMinute: Int, burst: Int) {
-            self.perMinute = perMinute
+            self.init(perSecond: Double(perMinute) / 60, burst: burst)
+        }
+
+        /// Any rate, slower ones included: a test's bucket that refills once an hour stays empty for longer than
+        /// the suite's watchdog lets any test run, so what it refuses never depends on the machine's speed.
+        public init(perSecond: Double, burst: Int) {
+            self.perSecond = perSecond
             self.burst = burst
         }
+
+        public var perMinute: Int { Int((perSecond * 60).rounded()) }
 
         public var description: String { "\(perMinute) a minute, bursts of \(burst)" }
     }

@@ -12,12 +12,10 @@ import Testing
             // MUT
             let outcome: Result<Void, any Error> = await Result(catching: {
                 try await database.transaction { connection in
-                    let pid = try await connection.rows("SELECT pg_backend_pid()", logger: database.logger)[0]
-                        .decode(Int32.self)
                     try await connection.rows(
                         "SET LOCAL idle_in_transaction_session_timeout = 200", logger: database.logger)
-                    try await TestDatabase.waitUntilEnded(pid)
-                    try await Task.sleep(for: .milliseconds(300))
+                    // the event: this client has seen the server close the session
+                    try await connection.closeFuture.get()
                     try await connection.rows("SELECT 1", logger: database.logger)
                 }
             })
@@ -39,8 +37,8 @@ import Testing
                     _ = try await TestDatabase.withAdmin { admin in
                         try await admin.query("SELECT pg_terminate_backend(\(pid))")
                     }
-                    try await TestDatabase.waitUntilEnded(pid)
-                    try await Task.sleep(for: .milliseconds(300))
+                    // the event: this client has seen the server close the session
+                    try await connection.closeFuture.get()
                     try await connection.rows("SELECT 1", logger: database.logger)
                 }
             })

@@ -47,12 +47,9 @@ import Testing
         try await withDatabase(config, logger: TestDatabase.logger) { database in
             let services = AppServices(config: config, database: database, logger: TestDatabase.logger)
             try await buildApplication(services, runDatabase: false).test(.router) { client in
-                let clock = ContinuousClock()
-                let start = clock.now
                 let ready = try await client.send(.get, "/ready")
                 let health = try await client.send(.get, "/health")
-                // Bounded, not hung: generous because CI machines are shared and slow.
-                #expect(clock.now - start < .seconds(15))
+                // Bounded, not hung: a hang is the suite watchdog's to name, not a stopwatch's.
                 #expect(ready.status == .serviceUnavailable)
                 #expect(ready.problemCode == "database_unavailable")
                 #expect(ready.headers[.retryAfter] != nil)

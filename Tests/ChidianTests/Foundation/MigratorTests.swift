@@ -170,7 +170,7 @@ import Testing
 /// `serve`'s check at start waits as long as it is told, not the pool's write deadline.
 @Suite struct MigratorStartTests {
     @Test func theCheckAtStartOutwaitsThePoolsDeadline() async throws {
-        try await TestDatabase.withFresh { database, _ in
+        try await TestDatabase.withFresh { database, url in
             let migrator = Migrator(logger: TestDatabase.logger)
             try await database.withConnection { locker in
                 // setup: another session holds the tracking table, so reading it waits. The locker sits idle in
@@ -186,12 +186,11 @@ import Testing
                     let refused = await #expect(throws: PSQLError.self) { try await migrator.isCurrent(on: checker) }
                     #expect(refused?.serverInfo?[.sqlState] == "57014")
                     // … under its own it waits until the lock is released, past the session's deadline
-                    let release = Task {
-                        try await Task.sleep(for: .seconds(3))
-                        try await locker.rows("COMMIT", logger: TestDatabase.logger)
-                    }
-                    let current = try await migrator.isCurrent(on: checker, deadline: .seconds(60))
-                    try await release.value
+                    let check = Task { try await migrator.isCurrent(on: checker, deadline: .seconds(60)) }
+                    // released once PostgreSQL's clock says the check has waited past the session's 2 s
+                    try await TestDatabase.waitForLockWait(in: url.database, longerThan: .milliseconds(2500), or: check)
+                    try await locker.rows("COMMIT", logger: TestDatabase.logger)
+                    let current = try await check.value
                     // validate
                     #expect(current)
                     let after = try await checker.rows("SHOW statement_timeout", logger: TestDatabase.logger)

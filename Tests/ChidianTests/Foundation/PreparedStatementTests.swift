@@ -43,12 +43,10 @@ import Testing
             // MUT
             let outcome: Result<Void, any Error> = await Result(catching: {
                 try await database.transaction { connection in
-                    let pid = try await connection.rows("SELECT pg_backend_pid()", logger: database.logger)[0]
-                        .decode(Int32.self)
                     try await connection.rows(
                         "SET LOCAL idle_in_transaction_session_timeout = 200", logger: database.logger)
-                    try await TestDatabase.waitUntilEnded(pid)
-                    try await Task.sleep(for: .milliseconds(300))
+                    // the event: this client has seen the server close the session
+                    try await connection.closeFuture.get()
                     _ = try await connection.run(NextDay(stamp: nil), logger: database.logger)
                 }
             })

@@ -31,26 +31,22 @@ final class ServerProcess: Sendable {
         child = try ChildProcess(
             ChidianBinary.url, ["serve", "--host", "127.0.0.1", "--port", String(port)], environment: environment,
             directory: "/tmp", errorToOutput: true)
-        // Up to a minute: a debug binary starting beside a parallel suite on a loaded machine took over 20 s.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
+        // Until it answers, however long a loaded machine takes, or exits.
+        while child.exitStatus == nil {
             if (try? request("GET", "/health"))?.status == 200 { return }
-            if await child.status(within: .milliseconds(50)) != nil { break }
+            // timing: a poll with no bound; it ends when the server answers or exits
+            try? await Task.sleep(for: .milliseconds(50))
         }
         stop()
         throw TestFailure("chidian serve did not answer /health: \(log)")
     }
 
-    /// SIGTERM, as an operator stops a server; one that has not exited 20 seconds later fails the test and is
-    /// killed, so a shutdown that hangs shows up as that instead of a stalled run.
+    /// SIGTERM, as an operator stops a server, and its exit: a shutdown that hangs is a hang of the test, which the
+    /// suite's watchdog names (a 20 s bound here measured the machine, not the server).
     func stop() {
-        guard child.statusBlocking(within: .zero) == nil else { return }
+        guard child.exitStatus == nil else { return }
         child.signal(SIGTERM)
-        if child.statusBlocking(within: .seconds(20)) == nil {
-            Issue.record("chidian serve still ran 20 s after SIGTERM; its log: \(log)")
-            child.signal(SIGKILL)
-            _ = child.statusBlocking(within: .seconds(10))
-        }
+        _ = child.exitedBlocking()
     }
 
     var log: String { child.output }

@@ -30,14 +30,14 @@ import Testing
     }
 
     /// Whether the server has closed `fd`: a read returns end of file (or a reset) within `seconds`.
-    static func isClosed(_ fd: Int32, within seconds: Int) -> Bool {
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    /// Whether the server closed `fd`, read until it does (no timeout: one it never closes is a hang, which the
+    /// suite's watchdog names; 5 s here measured the machine as much as the server's 1 s idle timeout).
+    static func isClosed(_ fd: Int32) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
             if n == 0 { return true }  // orderly close
-            if n < 0 { return errno == ECONNRESET }  // a timeout (EAGAIN) means still open
+            if n < 0 { return errno == ECONNRESET }
         }
     }
 
@@ -57,7 +57,7 @@ import Testing
         #expect(try server.request("GET", "/health").status == 200)
         let categories = try server.request("GET", "/v1/categories")
         #expect(categories.status == 200, "\(categories.status) \(categories.body)")
-        let closed = stalled.filter { Self.isClosed($0, within: 5) }.count
+        let closed = stalled.filter { Self.isClosed($0) }.count
         #expect(closed == stalled.count, "\(closed) of \(stalled.count) stalled connections closed")
         #expect(try server.request("GET", "/health").status == 200)
     }

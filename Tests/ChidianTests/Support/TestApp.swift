@@ -30,22 +30,17 @@ struct TestApp: Sendable {
         return config
     }
 
-    /// Runs `body` while the caches' listener runs, once it listens (as `serve` does); nothing without caches.
+    /// Runs `body` while the caches' listener runs, once it has heard its first heartbeat (as `serve` does); nothing
+    /// without caches. Awaited as that event, with no deadline of its own: a listener that never starts is a hang,
+    /// which the suite's watchdog names.
     static func listening<T: Sendable>(_ caching: Caching?, _ body: () async throws -> T) async throws -> T {
         guard let caching else { return try await body() }
         let listener = Task<Void, Never> { try? await caching.listener.run() }
-        // A minute, like a test server's /health: a shake beside a CI run and a CPU hog once took more than 20 s.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !caching.reads.isLive {
-            guard ContinuousClock.now < deadline else {
-                listener.cancel()
-                throw TestFailure("the cache listener did not start listening within 60 s")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await caching.listener.started()
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         listener.cancel()
+        // timing: a grace that checks nothing: the pool closing after us ends a listener that missed the cancel
         _ = await finished(listener, within: .seconds(10))
         return try result.get()
     }
@@ -89,6 +84,7 @@ struct TestApp: Sendable {
             }
             // Stopped before the database goes, as `serve` stops it before the pool.
             streams.cancel()
+            // timing: a grace that checks nothing, as the listener's above
             _ = await finished(streams, within: .seconds(10))
             try result.get()
         }
