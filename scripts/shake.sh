@@ -21,7 +21,7 @@ for i in $(seq 1 "$runs"); do
         fi
         log="$out/$mode-$i.log"
         start=$(date +%s)
-        CACHE=$mode BCRYPT_COST=4 timeout --signal=INT --kill-after=30 "${SWIFT_TEST_TIMEOUT:-1800}" \
+        CACHE=$mode BCRYPT_COST=4 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWIFT_TEST_WIDTH:-8}" timeout --signal=INT --kill-after=30 "${SWIFT_TEST_TIMEOUT:-1800}" \
             stdbuf -oL -eL swift test --skip-build >"$log" 2>&1
         status=$?
         [ -n "$hog_pid" ] && kill "$hog_pid" 2>/dev/null && wait "$hog_pid" 2>/dev/null
