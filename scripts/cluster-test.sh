@@ -9,11 +9,12 @@ project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"
 # The probes and wrk come from one address (the per-client rate limits would refuse most of the load).
 # Plain HTTP and no backup schedule: the figures stay comparable with earlier runs (scripts/deploy-test.sh covers TLS).
-export CLUSTER_STATE=$project/.cluster-test CLUSTER_PORT=${CLUSTER_TEST_PORT:-8091} RATE_LIMITS=off CLUSTER_TLS=0 \
-    CLUSTER_BACKUPS=0
 say() { echo "cluster-test: $*" >&2; }
 
 . scripts/lib/common.sh
+# The front's port is chosen free, like every other: a second checkout's run may be at this step too.
+export CLUSTER_STATE=$project/.cluster-test CLUSTER_PORT=${CLUSTER_TEST_PORT:-$(free_port 8091)} RATE_LIMITS=off \
+    CLUSTER_TLS=0 CLUSTER_BACKUPS=0
 need_package wrk wrk
 
 wrk_pid=""

@@ -27,6 +27,7 @@ tls=${CLUSTER_TLS:-1}
 pgbr_stanza=chidian
 
 say() { echo "cluster: $*" >&2; }
+. "$project/scripts/lib/common.sh"
 die() { say "$*"; exit 1; }
 as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 # Like as_owner, but exec'ing (no runuser parent left behind), so $! is the daemon's own PID.
@@ -66,9 +67,15 @@ choose_root() {
 }
 
 taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
+# Free on this machine (scripts/lib/common.sh, which also keeps other checkouts' fresh choices) and not yet given
+# to another piece of this cluster.
+cluster_port() {
     local port=$1
-    while taken "$port" || grep -qx "$port" "$state/ports.used" 2>/dev/null; do port=$((port + 1)); done
+    while :; do
+        port=$(free_port "$port")
+        grep -qx "$port" "$state/ports.used" 2>/dev/null || break
+        port=$((port + 1))
+    done
     echo "$port" >> "$state/ports.used"
     echo "$port"
 }
@@ -80,7 +87,7 @@ load_ports() {
     touch "$state/ports"
     local name first
     while read -r name first; do
-        grep -q "^$name=" "$state/ports" || echo "$name=$(free_port "$first")" >> "$state/ports"
+        grep -q "^$name=" "$state/ports" || echo "$name=$(cluster_port "$first")" >> "$state/ports"
     done <<EOF
 etcd_client 23790
 etcd_peer 23800

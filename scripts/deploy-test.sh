@@ -15,11 +15,13 @@ set -euo pipefail
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"
-export CLUSTER_STATE=$project/.deploy-test CLUSTER_PORT=${DEPLOY_TEST_PORT:-8093} CLUSTER_TLS_PORT=${DEPLOY_TEST_TLS_PORT:-8446}
-export RATE_LIMITS=off CLUSTER_BACKUPS=0
 say() { echo "deploy-test: $*" >&2; }
 
 . scripts/lib/common.sh
+# The front's ports are chosen free, like every other: a second checkout's run may be at this step too.
+CLUSTER_PORT=${DEPLOY_TEST_PORT:-$(free_port 8093)}
+export CLUSTER_STATE=$project/.deploy-test CLUSTER_PORT CLUSTER_TLS_PORT=${DEPLOY_TEST_TLS_PORT:-$(free_port 8446)}
+export RATE_LIMITS=off CLUSTER_BACKUPS=0
 need_package wrk wrk
 
 wrk_pid=""

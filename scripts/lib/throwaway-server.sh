@@ -1,5 +1,6 @@
 # Sourced by fuzz.sh and client-test.sh: a throwaway database on the local cluster (never a remote one) and a
 # `chidian serve` on it, both removed on exit. The caller sets `bin`, `out` and `say` first.
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # throwaway_database PREFIX: creates and migrates PREFIX_<pid>, and exports DATABASE_URL for it.
 throwaway_database() {
@@ -24,15 +25,16 @@ throwaway_cleanup() {
     psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 || true
 }
 
-# start_server FIRST_PORT: serves on the first free port from FIRST_PORT; sets `pid` and `api` once /health answers.
+# start_server FIRST_PORT: serves on the first free port from FIRST_PORT; sets `pid` and `api` once /health answers,
+# however long a loaded machine takes (it fails only when the server exits).
 start_server() {
-    local port=$1
-    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+    local port
+    port=$(free_port "$1")
     "$bin" serve --host 127.0.0.1 --port "$port" >"$out/server.log" 2>&1 &
     pid=$!
     api="http://127.0.0.1:$port"
-    for _ in $(seq 1 100); do
-        curl -fsS -m 1 "$api/health" >/dev/null 2>&1 && return 0
+    while :; do
+        curl -fsS -m 5 "$api/health" >/dev/null 2>&1 && return 0
         kill -0 "$pid" 2>/dev/null || { cat "$out/server.log" >&2; say "the server did not start"; exit 1; }
         sleep 0.1
     done
