@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate seed bench bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
+.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate schema seed bench bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
 	backup deploy restore-test alert-test deploy-test
 
 build:
@@ -19,8 +19,8 @@ run: db-start build
 	DATABASE_URL=$(DB_URL) $(BIN) seed seed
 	DATABASE_URL=$(DB_URL) $(BIN) serve --host 127.0.0.1 --port 8080
 
-# Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: a short
-# schemathesis run against a seeded server, a Python client generated from /openapi.json and called
+# Tests clone a migrated template database per test; bcrypt runs at cost 4 there. Before them: the lint, sql/schema.sql
+# checked against the migrations (scripts/schema.sh), a short schemathesis run against a seeded server, a Python client generated from /openapi.json and called
 # (scripts/client-test.sh), the Swift client package (ChidianClient/) built from openapi.json and walked through the
 # app's screens against a seeded server (scripts/swift-client-test.sh), the web client's flows in headless Chromium
 # (scripts/web-test.sh), the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling
@@ -30,6 +30,7 @@ test: db-start
 	swift build $(SWIFT_FLAGS) --build-tests
 	@status=0; \
 	$(MAKE) --no-print-directory lint || status=1; \
+	DATABASE_URL=$(DB_URL) scripts/schema.sh --check || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
 	DATABASE_URL=$(DB_URL) scripts/swift-client-test.sh || status=1; \
@@ -64,6 +65,10 @@ screenshots: db-start build
 # PostgreSQL stopped and restarted under load, SIGTERM with requests in flight (a throwaway cluster).
 faults: build
 	scripts/faults.sh
+
+# Rewrites sql/schema.sql, today's schema in one file, from a freshly migrated database (`make test` checks it).
+schema: db-start build
+	DATABASE_URL=$(DB_URL) scripts/schema.sh
 
 migrate: db-start build
 	DATABASE_URL=$(DB_URL) $(BIN) migrate

@@ -9,8 +9,10 @@ struct EmbedResources: BuildToolPlugin {
         let tool = try context.tool(named: "EmbedFiles").url
         let web = target.directoryURL.appending(path: "Web")
         return [
+            // Migrations only (`NNN_name.sql`): sql/schema.sql is generated from them (scripts/schema.sh).
             try embed(
-                files(in: context.package.directoryURL.appending(path: "sql"), extensions: ["sql"]),
+                files(in: context.package.directoryURL.appending(path: "sql"), extensions: ["sql"])
+                    .filter { $0.lastPathComponent.first?.isNumber ?? false },
                 as: "embeddedMigrationFiles", context: context, tool: tool),
             try embed(
                 files(in: web.appending(path: "Templates"), extensions: ["mustache"])
