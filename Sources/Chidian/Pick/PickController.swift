@@ -57,7 +57,8 @@ struct PickController {
             let skipped = (parameters["skip"] ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
-            guard skipped.count <= Self.maxSkip, skipped.allSatisfy({ $0.count <= 64 }) else {
+            // Each must be an id that could name a store: a NUL reached PostgreSQL once and answered 500.
+            guard skipped.count <= Self.maxSkip, skipped.allSatisfy({ $0.count <= 64 && PlausibleID.check($0) }) else {
                 throw PlaceError.invalidSkip
             }
             skip = skipped

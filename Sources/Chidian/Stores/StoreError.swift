@@ -44,8 +44,10 @@ public enum StoreError: DomainError, Equatable {
     public var message: String {
         switch self {
         case .notFound(let id): "No store \(id.prefix(64))."
-        case .unknownCategory(let id?): "No category \(id.prefix(64))."
         case .unknownCategory(nil): "The category no longer exists."
+        // Echoed only when it could be an id: a detail never carries a client's control characters back.
+        case .unknownCategory(let id?) where PlausibleID.check(id): "No category \(id.prefix(64))."
+        case .unknownCategory: "No such category."
         case .categoryNotFound(let id): "No category has id \(id.prefix(64))."
         case .categoryNameTaken(let name): "A category named \(name) already exists."
         case .invalidCategoryName(let reason), .invalidName(let reason), .invalidDescription(let reason),
