@@ -6,7 +6,11 @@ import NIOCore
 import Synchronization
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// What a stream wrote, for assertions while it still runs.
 final class StreamTape: ResponseBodyWriter, @unchecked Sendable {

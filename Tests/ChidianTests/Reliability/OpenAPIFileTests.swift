@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The committed `openapi.json` (what the Swift client package in ChidianClient/ generates from) is the document
 /// the server serves, so the client never drifts from the server.
