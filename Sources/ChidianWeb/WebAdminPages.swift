@@ -10,6 +10,7 @@ package struct WebAdminPages {
     package let pages: WebPages
     package let moderation: Moderation
     package let admin: StoreAdmin
+    package let insights: InsightService
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("admin", use: page)
@@ -37,7 +38,7 @@ package struct WebAdminPages {
     package func platform(days: Int, language: Language) async throws -> TemplateFields {
         let range = try InsightRange(
             from: nil, to: nil, timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: Date(), span: days)
-        let stats = try await PlatformStats.load(admin.database, range: range)
+        let stats = try await insights.platform(range)
         return [
             "heading": language.text("platformDay"),
             "periods": InsightCharts.periodLinks(path: "/admin", current: days, language: language),

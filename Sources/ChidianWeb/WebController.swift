@@ -33,7 +33,9 @@ package struct WebController {
         ).addRoutes(to: group)
         WebPeoplePages(pages: pages, notifications: services.notifications, follows: services.follows)
             .addRoutes(to: group)
-        WebAdminPages(pages: pages, moderation: services.moderation, admin: services.storeAdmin).addRoutes(to: group)
+        WebAdminPages(
+            pages: pages, moderation: services.moderation, admin: services.storeAdmin, insights: services.insights
+        ).addRoutes(to: group)
         WebManagePages(
             pages: pages, storeService: services.stores, promotions: services.promotions,
             categories: services.stores.categories, comments: comments, images: services.images,

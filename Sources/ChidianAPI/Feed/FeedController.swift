@@ -14,8 +14,7 @@ package struct FeedController {
     }
 
     @Sendable package func featured(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
-        let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
+        let near = try NearQuery.parse(request.uri.queryParameters)
         var generator = SeededRandom.forRequest()
         let page = try await service.featuredPage(
             viewer: context.viewer, page: try PageRequest(request), near: near, using: &generator)

@@ -37,8 +37,7 @@ package struct RecommendController {
     }
 
     @Sendable package func forYouRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
-        let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
+        let near = try NearQuery.parse(request.uri.queryParameters)
         let limit = try Self.limit(request)
         if context.viewer.user == nil, service.stores.cache != nil {
             let ids = try await service.forYouIDs(viewer: context.viewer, near: near, limit: limit)

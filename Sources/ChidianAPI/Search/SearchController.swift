@@ -16,9 +16,7 @@ package struct SearchController {
         let query = try SearchQuery(SearchQuery.formValue("q", in: request.uri.query))
         let viewer = context.viewer.user
         let pageRequest = try PageRequest(request)
-        let parameters = request.uri.queryParameters
-        let near = try NearQuery.parse(
-            near: parameters["near"].map(String.init), radius: parameters["radius"].map(String.init))
+        let near = try NearQuery.parse(request.uri.queryParameters)
         if near == nil, viewer == nil, let shared = try await service.sharedPage(query, page: pageRequest) {
             let (json, etag) = try shared.rendered()
             return CacheableJSON(body: ByteBuffer(bytes: json), etag: etag, shared: true)

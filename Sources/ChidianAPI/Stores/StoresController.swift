@@ -37,7 +37,7 @@ package struct StoresController {
             }
             return price
         }
-        let near = try NearQuery.parse(near: query["near"].map(String.init), radius: query["radius"].map(String.init))
+        let near = try NearQuery.parse(query)
         let openNow = try Self.openFilter(query["open"].map(String.init))
         if sort == .distance, near == nil { throw PlaceError.nearRequired }
         if let categoryID, try await !service.categories.exists(id: categoryID) {

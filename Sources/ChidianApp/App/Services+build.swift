@@ -9,8 +9,11 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let clock = app.clock
     let insights = app.insights
     let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
-    let signals = InterestSignals(interests: interests)
+    let visits = StoreVisits(database: database)
+    let signals = InterestSignals(interests: interests, visits: visits)
     let stores = StoreRepository(database: database, cache: reads)
+    let comments = CommentRepository(database: database, cache: reads)
+    let likes = CommentLikes(database: database)
     let categories = CategoryRepository(database: database, cache: reads)
     let accounts = AccountService(
         users: UserRepository(database: database), sessions: sessions,
@@ -19,7 +22,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     return Services(
         accounts: accounts,
         comments: CommentService(
-            comments: CommentRepository(database: database, cache: reads), likes: CommentLikes(database: database),
+            comments: comments, likes: likes,
             replies: CommentReplies(database: database), interests: interests, signals: signals, clock: clock),
         images: ImageService(
             images: ImageRepository(database: database), buckets: RateBuckets(database: database),
@@ -31,7 +34,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             stores: stores, promotions: PromotionRepository(database: database), insights: insights),
         search: SearchService(
             search: SearchRepository(
-                database: database, budget: config.searchRowBudget,
+                database: database, stores: stores, budget: config.searchRowBudget,
                 gate: AdmissionGate(limit: config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
                 caching: app.caching),
             insights: insights),
@@ -39,7 +42,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
             interests: interests, explorePlaces: config.feedExplorePlaces, insights: insights, clock: clock),
         recommend: RecommendService(
-            stores: stores, visits: StoreVisits(database: database), storeFeed: StoreFeed(database: database),
+            stores: stores, visits: visits, storeFeed: StoreFeed(database: database),
             interests: interests, insights: insights, clock: clock),
         pick: PickService(
             stores: stores, categories: categories, candidates: PickCandidates(database: database),
@@ -51,5 +54,5 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         moderation: Moderation(database: database),
         storeAdmin: StoreAdmin(database: database),
         follows: FollowRepository(database: database, perDay: config.followsPerDay, cache: reads),
-        notifications: NotificationRepository(database: database))
+        notifications: NotificationRepository(database: database, comments: comments, likes: likes))
 }

@@ -4,9 +4,14 @@ import PostgresNIO
 /// A user's notifications (written by migration 023's triggers), read and marked read here.
 public struct NotificationRepository: Sendable {
     package let database: Database
+    /// A notification shows its comment as its reader sees it.
+    package let comments: CommentRepository
+    package let likes: CommentLikes
 
-    public init(database: Database) {
+    public init(database: Database, comments: CommentRepository, likes: CommentLikes) {
         self.database = database
+        self.comments = comments
+        self.likes = likes
     }
 
     /// Newest first (by `seq`: a like group that gained a liker comes up again), optionally unread only.
@@ -79,8 +84,7 @@ public struct NotificationRepository: Sendable {
         -> [NotificationView]
     {
         let ids = Array(Set(decoded.compactMap(\.commentID)))
-        let comments = try await CommentLikes(database: database).mark(
-            try await CommentRepository(database: database).views(ids: ids), viewerID: viewerID)
+        let comments = try await likes.mark(try await self.comments.views(ids: ids), viewerID: viewerID)
         let byID = Dictionary(comments.map { ($0.id, $0) }) { a, _ in a }
         return decoded.map { item in
             var view = item.view

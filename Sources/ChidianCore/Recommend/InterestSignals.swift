@@ -43,9 +43,9 @@ public struct InterestSignals: Sendable {
     package let visits: StoreVisits
     package let logger: Logger
 
-    public init(interests: InterestRepository) {
+    public init(interests: InterestRepository, visits: StoreVisits) {
         self.interests = interests
-        visits = StoreVisits(database: interests.database)
+        self.visits = visits
         logger = interests.database.logger
     }
 

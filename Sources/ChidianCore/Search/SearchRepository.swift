@@ -24,14 +24,14 @@ public struct SearchRepository: Sendable {
     package let cache: ReadCache?
 
     public init(
-        database: Database, budget: Int = AppConfiguration.defaultSearchRowBudget,
+        database: Database, stores: StoreRepository, budget: Int = AppConfiguration.defaultSearchRowBudget,
         gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero), caching: Caching? = nil
     ) {
         self.database = database
         self.budget = budget
         self.gate = gate
         cache = caching?.searches
-        stores = StoreRepository(database: database, cache: caching?.reads)
+        self.stores = stores
     }
 
     package static let cursorList = "search"

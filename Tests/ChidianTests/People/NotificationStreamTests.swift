@@ -54,7 +54,9 @@ final class StreamTape: ResponseBodyWriter, @unchecked Sendable {
         let hub = app.services.notifications
         let subscriber = try hub.subscribe(userID: user.id)
         let tape = StreamTape()
-        let repository = NotificationRepository(database: app.database)
+        let repository = NotificationRepository(
+            database: app.database, comments: CommentRepository(database: app.database),
+            likes: CommentLikes(database: app.database))
         let task = Task {
             defer { hub.unsubscribe(subscriber) }
             var writer: any ResponseBodyWriter = tape
