@@ -20,7 +20,7 @@ import Testing
         #expect(
             committed == OpenAPIDocument.json,
             """
-            openapi.json differs from the document the server builds (Sources/Chidian/OpenAPI): regenerate it with \
+            openapi.json differs from the document the server builds (Sources/ChidianAPI/OpenAPI): regenerate it with \
             `swift build --product chidian && .build/debug/chidian openapi --output openapi.json` and commit it \
             (ChidianClient/ regenerates its client from it on the next build).
             """)
