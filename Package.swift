@@ -8,8 +8,7 @@ let package = Package(
     name: "chidian",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "chidian", targets: ["ChidianCLI"]),
-        .library(name: "Chidian", targets: ["Chidian"]),
+        .executable(name: "chidian", targets: ["ChidianCLI"])
     ],
     dependencies: [
         // Pinned to the minor version tested (Package.resolved is not committed): we rely on their behaviour
@@ -31,8 +30,10 @@ let package = Package(
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", .upToNextMinor(from: "6.4.0"), traits: []),
     ],
     targets: [
+        // The dependency rule: Core knows no HTTP routes and no pages; the API and the web each depend on Core and
+        // never on each other; ChidianApp composes them; the tools and the CLI sit on top (docs/ARCHITECTURE.md).
         .target(
-            name: "Chidian",
+            name: "ChidianCore",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -43,19 +44,60 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ],
-            exclude: ["Web/Templates", "Web/Assets"],
             swiftSettings: ours,
             plugins: ["EmbedResources"]
         ),
-        // Reads sql/*.sql and the web client's files into the library, so the binary works from any directory.
+        .target(
+            name: "ChidianAPI",
+            dependencies: [
+                "ChidianCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+            ],
+            swiftSettings: ours
+        ),
+        .target(
+            name: "ChidianWeb",
+            dependencies: [
+                "ChidianCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Templates", "Assets"],
+            swiftSettings: ours,
+            plugins: ["EmbedResources"]
+        ),
+        .target(
+            name: "ChidianApp",
+            dependencies: [
+                "ChidianCore", "ChidianAPI", "ChidianWeb",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: ours
+        ),
+        .target(
+            name: "ChidianTools",
+            dependencies: [
+                "ChidianCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: ours
+        ),
+        // Reads sql/*.sql into the core and the web client's files into the web target, so the binary works from any directory.
         .executableTarget(name: "EmbedFiles", swiftSettings: ours),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         .executableTarget(
             name: "ChidianCLI",
             dependencies: [
-                "Chidian",
+                "ChidianCore", "ChidianAPI", "ChidianApp", "ChidianTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -64,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "ChidianTests",
             dependencies: [
-                "Chidian",
+                "ChidianCore", "ChidianAPI", "ChidianWeb", "ChidianApp", "ChidianTools",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),

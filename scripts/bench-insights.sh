@@ -213,7 +213,7 @@ done
 stop_all
 say "pgbench, the same SQL"
 # The server's own statement, taken from its source ($1…$4 become pgbench's variables), so the two never differ.
-python3 - Sources/Chidian/Insights/InsightStatements.swift >"$work/insights.sql" <<'PY'
+python3 - Sources/ChidianCore/Insights/InsightStatements.swift >"$work/insights.sql" <<'PY'
 import sys, textwrap
 source = open(sys.argv[1], encoding="utf-8").read()
 sql = source.split('static let name = "insight_store_days"', 1)[1].split('"""', 2)[1]

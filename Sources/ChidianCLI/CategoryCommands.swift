@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 
 struct CategoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

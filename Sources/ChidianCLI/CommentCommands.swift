@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 
 /// `chidian comment …` and `chidian report …`: moderation, as the HTTP queue does it (logged without an admin id).
 struct CommentCommand: AsyncParsableCommand {

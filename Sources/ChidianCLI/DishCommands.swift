@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 
 /// `chidian dish …`: the dish vocabulary that pinyin search queries are matched against.
 struct DishCommand: AsyncParsableCommand {

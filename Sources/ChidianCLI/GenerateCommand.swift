@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 import Foundation
 
 /// `chidian generate DIR`: synthetic seed data for load tests and demos; needs no database.

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 import Foundation
 
 /// `chidian images …`: image bytes are kept in PostgreSQL; this brings in those of an older, file-based install.

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 import Foundation
 
 /// Writes the OpenAPI document that `GET /openapi.json` serves, byte for byte, so the committed `openapi.json`

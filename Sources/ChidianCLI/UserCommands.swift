@@ -1,5 +1,8 @@
 import ArgumentParser
-import Chidian
+import ChidianAPI
+import ChidianApp
+import ChidianCore
+import ChidianTools
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,7 +5,11 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// bcrypt runs on its own bounded pool: past its capacity a hash is refused at once, never queued without end.
 @Suite struct PasswordPoolTests {

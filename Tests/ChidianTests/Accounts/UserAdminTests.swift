@@ -2,7 +2,11 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct UserAdminTests {
     @Test func createdAdminCanSignIn() async throws {

@@ -4,7 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// HTTP caching and read-your-writes through the API, run with the cache and with `CACHE=off` (`make test` runs the
 /// suite both ways): the answers and their validators must not depend on it.

@@ -1,7 +1,11 @@
 import NIOCore
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The LRU's own rules, without a server: the byte cap, tags, the fill race and liveness.
 @Suite struct ReadCacheTests {

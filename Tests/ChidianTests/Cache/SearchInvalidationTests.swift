@@ -4,7 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Search pages are dropped by the reviews and score moves that can change them (migration 019), and only by
 /// those: checked against a server without the cache after every write, and entry by entry.

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Reports and the admins' queue: reasons and refusals, most reported first, hide / restore / dismiss with their
 /// effect on lists and aggregates, the log, and the CLI doing the same.

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Sub-ratings (口味 / 环境 / 服务) and 人均 on reviews, their averages on the store (each author's latest live
 /// review only), and the store list's `sort=price` and `maxPrice`.

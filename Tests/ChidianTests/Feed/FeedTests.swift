@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A wall clock the test sets.
 final class TestClock: @unchecked Sendable {
@@ -276,8 +280,8 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             try await WireCounter.run(to: app.url) { counter, url in
                 let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
                 try await withDatabase(config, logger: TestDatabase.logger, poolSize: 1) { database in
-                    let feed = FeedController(
-                        database: database,
+                    let feed = FeedService(
+                        feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
                         interests: InterestRepository(
                             database: database, halfLife: app.services.config.interestHalfLife),
                         explorePlaces: 0, clock: app.services.clock)

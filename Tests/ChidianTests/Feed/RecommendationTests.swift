@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Issue 30: signals beyond opens, the visitor's history kept on sign-in, exploration, cold start's diversity.
 @Suite struct RecommendationTests {

@@ -2,7 +2,11 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A connection the server ends between two statements must fail the next statement at once, not hang it
 /// (PostgresNIO 1.33 loses a statement written to a closed channel; `PostgresConnection.rows` guards it).

@@ -5,7 +5,11 @@ import HummingbirdTesting
 import Logging
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct HealthTests {
     @Test func healthReadyAndMetrics() async throws {

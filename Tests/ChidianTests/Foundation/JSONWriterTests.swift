@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The hand-written JSON of the hot shapes must read back exactly as `JSONEncoder.chidian`'s output does.
 @Suite struct JSONWriterTests {
@@ -86,7 +90,7 @@ import Testing
         // setup
         var store = Self.store(average: 4.6, adSpend: nil)
         store.distanceMeters = 800
-        let answer = PickController.Answer(
+        let answer = PickService.Answer(
             store: store, reasons: [.init(kind: .distance, text: "800 m"), .init(kind: .interest, text: Self.awkward)],
             alternatives: [Self.store(average: nil, adSpend: nil), Self.store(average: 3.0, adSpend: 12)])
         // MUT
@@ -109,7 +113,7 @@ import Testing
     }
 
     @Test func aFeedPageReadsBackTheSame() throws {
-        let page = FeedController.FeedPage(
+        let page = FeedService.FeedPage(
             items: [Self.comment(rating: 2, seconds: 1_234_567_890)], nextCursor: nil,
             personalization: .init(
                 categories: [.init(id: "c_1", name: Self.awkward, score: 2.718281828459045)],

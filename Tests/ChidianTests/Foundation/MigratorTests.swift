@@ -3,7 +3,11 @@ import Logging
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct MigratorTests {
     let logger = TestDatabase.logger

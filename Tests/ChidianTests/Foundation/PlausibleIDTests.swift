@@ -1,6 +1,10 @@
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The one id rule every feature applies before asking the database.
 @Suite struct PlausibleIDTests {

@@ -2,7 +2,11 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Named prepared statements: a NULL bind on a declared type, the closed-session guard, whole-row decoding.
 @Suite struct PreparedStatementTests {

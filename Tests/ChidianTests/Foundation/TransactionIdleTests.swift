@@ -2,7 +2,11 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A transaction that runs Swift between its statements gets its own idle limit, set before BEGIN and reset after.
 @Suite struct TransactionIdleTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The generated and demo sets go through the real importer and can be signed into.
 @Suite struct SeedDataImportTests {

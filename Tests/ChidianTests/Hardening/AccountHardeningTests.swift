@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Issue 18: lengths counted one way, passwords used exactly as typed, an atomic shared sign-in throttle,
 /// and sessions with an absolute lifetime.

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Issue 18: every cursor checked the same way before it reaches SQL, and JSON integers that are integers.
 @Suite struct CursorAndIntegerTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 #if canImport(Glibc)
     import Glibc

@@ -4,7 +4,11 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Hot images served from memory (`Caching.images`), against the real PostgreSQL: a hit reads nothing, the cap
 /// holds, a deleted image is never served, and `CACHE=off` reads every time.
@@ -16,8 +20,8 @@ import Testing
         return cache
     }
 
-    static func controller(_ app: TestApp, cache: ReadCache?) -> ImagesController {
-        ImagesController(
+    static func controller(_ app: TestApp, cache: ReadCache?) -> ImageService {
+        ImageService(
             images: ImageRepository(database: app.database), buckets: RateBuckets(database: app.database),
             uploadsPerDay: 100, cache: cache)
     }

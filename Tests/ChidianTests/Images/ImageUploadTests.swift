@@ -4,7 +4,11 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 extension TestClientProtocol {
     /// Uploads raw bytes with a Content-Type.
@@ -182,7 +186,7 @@ extension TestClientProtocol {
             #expect(served.status == .ok)
             #expect(served.body.readableBytes == bytes.count)
             #expect(Array(served.body.readableBytesView) == bytes)
-            let odd = Array(bytes.prefix(ImagesController.slice + 12_345))
+            let odd = Array(bytes.prefix(ImageService.slice + 12_345))
             let second = try await client.upload(odd, token: user.token)
             let oddID = try #require(try second.json()["id"] as? String)
             #expect(Array(try await client.send(.get, "/v1/images/\(oddID)").body.readableBytesView) == odd)

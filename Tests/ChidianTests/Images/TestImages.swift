@@ -1,6 +1,10 @@
 import Foundation
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Small, real image files built byte by byte (or, for JPEG and WebP, tiny known-good files),
 /// and broken variants of them.

@@ -5,7 +5,11 @@ import PostgresNIO
 import Synchronization
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Counted events and `GET /v1/stores/{id}/insights`: each counter, whose views count, the rank line, CSV and
 /// permissions. Counts are written by flushing the server's counter, as `InsightFlusher` does every few seconds.

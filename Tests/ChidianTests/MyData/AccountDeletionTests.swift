@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct AccountDeletionTests {
     /// After `DELETE /v1/me` no row of any table names the user (by id, viewer key or rate-limit key), their

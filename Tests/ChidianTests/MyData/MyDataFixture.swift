@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// How a column names a user: by id, as a viewer key `u:<id>`, or inside a rate-limit key.
 enum UserReference: Sendable {

@@ -2,7 +2,11 @@ import Foundation
 import HummingbirdTesting
 import PostgresNIO
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A user with a row in every table that can name them, among others whose rows must survive their deletion.
 /// Rows the API's role rules would not let one person make (a manager's reviews, an admin's log entry) are

@@ -4,7 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The figures the cluster's alert rules read (scripts/cluster/alerts.yml) are on `/metrics`.
 @Suite struct AlertMetricsTests {

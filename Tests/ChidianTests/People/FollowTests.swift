@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Following: idempotent follow and unfollow, exact counts (a deleted account's follows included), the lists of
 /// followers and following, bad input, the daily cap, and the following feed.

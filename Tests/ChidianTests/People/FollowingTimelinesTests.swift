@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The following feed's first page from memory (`FollowingTimelines`, migration 025): the merge, and every page
 /// equal to the statement's after each kind of write, with the timelines really used and dropped only by their own

@@ -6,7 +6,11 @@ import NIOCore
 import Synchronization
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// What a stream wrote, for assertions while it still runs.
 final class StreamTape: ResponseBodyWriter, @unchecked Sendable {
@@ -47,7 +51,9 @@ final class StreamTape: ResponseBodyWriter, @unchecked Sendable {
         let hub = app.services.notifications
         let subscriber = try hub.subscribe(userID: user.id)
         let tape = StreamTape()
-        let repository = NotificationRepository(database: app.database)
+        let repository = NotificationRepository(
+            database: app.database, comments: CommentRepository(database: app.database),
+            likes: CommentLikes(database: app.database))
         let task = Task {
             defer { hub.unsubscribe(subscriber) }
             var writer: any ResponseBodyWriter = tape

@@ -2,7 +2,11 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The near-me list's two steps (a KNN scan finds how far a page reaches, an exact scan sorts that disc) give
 /// the order a plain sort of every store in the radius gives, page by page, with stores sharing an address.

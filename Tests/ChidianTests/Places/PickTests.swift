@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// `GET /v1/pick`: never closed, never outside the radius or budget, never skipped or lately reviewed; reasons in
 /// words; and where several stores qualify, not always the same answer.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Schedules without a database: ranges past midnight and across the week's end, zones, and every refusal.
 @Suite struct WeeklyHoursTests {

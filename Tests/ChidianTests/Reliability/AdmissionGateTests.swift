@@ -2,7 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The gate in front of searches that count reviews: a bounded number inside, a bounded queue waiting a bounded
 /// time, and a rest after each so the work behind it cannot take a whole core.

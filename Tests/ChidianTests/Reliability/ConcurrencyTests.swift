@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Races the per-module suites leave out: purchases racing edits and other stores, many viewers opening one
 /// review, favorite and unfavorite racing each other, edit racing delete on one version, and one name claimed twice.

@@ -4,7 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Input an attacker or a broken client sends: every one gets a 4xx problem (or is stored and returned
 /// verbatim), never a 5xx.

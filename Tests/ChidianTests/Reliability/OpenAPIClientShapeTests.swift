@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The document in the shapes client generators read (scripts/client-test.sh generates and runs one).
 @Suite struct OpenAPIClientShapeTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The committed `openapi.json` (what the Swift client package in ChidianClient/ generates from) is the document
 /// the server serves, so the client never drifts from the server.
@@ -16,7 +20,7 @@ import Testing
         #expect(
             committed == OpenAPIDocument.json,
             """
-            openapi.json differs from the document the server builds (Sources/Chidian/OpenAPI): regenerate it with \
+            openapi.json differs from the document the server builds (Sources/ChidianAPI/OpenAPI): regenerate it with \
             `swift build --product chidian && .build/debug/chidian openapi --output openapi.json` and commit it \
             (ChidianClient/ regenerates its client from it on the next build).
             """)

@@ -2,7 +2,11 @@ import Foundation
 import OpenAPIKit
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// OpenAPIKit, the Swift library that models the format, reads the document and finds nothing to refuse.
 @Suite struct OpenAPIKitValidationTests {

@@ -5,7 +5,11 @@ import HummingbirdTesting
 import OpenAPIKit
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Keeps `GET /openapi.json` honest: every route the router has is documented, nothing documented is missing,
 /// and every problem code of the contract appears.

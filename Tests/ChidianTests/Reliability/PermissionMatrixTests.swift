@@ -4,7 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Every mutating route (and the role-gated reads) × every kind of caller, with the status and problem code
 /// each cell must get. Each cell runs against its own fresh cast and store, so cells cannot affect each other.

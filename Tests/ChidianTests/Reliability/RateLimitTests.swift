@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Per-client rate limits: token buckets in PostgreSQL, 429 `rate_limited` with `Retry-After`, per signed-in user
 /// else per address, shared by every server process, off with `RATE_LIMITS=off` (never the sign-in throttle).

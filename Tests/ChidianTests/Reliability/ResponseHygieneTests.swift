@@ -6,7 +6,11 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// What every response carries whatever it answers: security headers, a request id that is also in the logs
 /// and in any problem body, and no internals (SQL, stack traces, Swift types) in error bodies.

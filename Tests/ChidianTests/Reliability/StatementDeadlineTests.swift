@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Every statement a request runs has a deadline that PostgreSQL itself enforces: past it the statement is
 /// cancelled (not left running) and the client is answered 503 `query_timeout` with `Retry-After`.

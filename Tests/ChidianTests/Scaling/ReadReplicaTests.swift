@@ -5,7 +5,11 @@ import Logging
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Reads on replicas (`DATABASE_READ_URLS`): the choice of replica, the read-your-writes marker, and a replica
 /// that is down or is not a replica at all. Streaming replication itself runs in `make cluster-test`.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Two `chidian serve` processes on one database behave as one: whatever one process learns that the other needs
 /// (sessions, revocations, the recommender's dedupe window, images) is in PostgreSQL. The shared sign-in throttle

@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A text counted in reviews reads at most about `SEARCH_ROW_BUDGET` rows (and a quarter more to fill the page):
 /// within the budget the page is exact, beyond it the page says `approximate` and its counts are lower bounds.

@@ -2,7 +2,11 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Every write that changes what matches is visible to the next search: the summaries move in the same
 /// transaction as the review, store or category write.

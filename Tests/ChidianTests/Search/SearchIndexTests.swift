@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The summaries the triggers keep equal a recount from the reviews, after any mix of writes, after a seed
 /// import (which disables the triggers and rebuilds), and for dishes added later.

@@ -2,7 +2,11 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Order and pagination across the three groups, with ties broken by id, and the largest of several dish
 /// counts deciding a store's place.

@@ -2,7 +2,11 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The query table: each query against one small world (see `SearchWorld`), with the exact stores, their order
 /// and their matches. 江湖菜馆 is archived; its review of 水煮鱼 and 鱼 must never show.

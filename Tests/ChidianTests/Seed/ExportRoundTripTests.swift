@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// `export` → `seed` into an empty database reproduces every API view, including what the original format cannot
 /// express: categories without stores, the purchase history, when favorites were made, hidden comments, edits and

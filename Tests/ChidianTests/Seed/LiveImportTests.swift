@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A seed import into a database a server is using: while its transaction is open (held at `ImportPause` points),
 /// reads answer at once, writers of stores it does not touch go on, writers of the stores it touches wait for it,

@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The original app's own files, as its users have them: plain-text passwords, photos that lived in the app
 /// bundle (so no images/ folder), no timestamps, and keys we do not know.

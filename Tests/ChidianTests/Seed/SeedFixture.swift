@@ -1,6 +1,10 @@
 import Foundation
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A seed directory written by a test: the original app's shape, with small real PNG headers as images.
 struct SeedFixture {

@@ -3,7 +3,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct SeedImportTests {
     func importer(_ app: TestApp) -> SeedImporter { SeedImporter(database: app.database, config: app.services.config) }

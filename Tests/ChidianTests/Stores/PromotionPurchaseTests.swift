@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct PromotionPurchaseTests {
     @Test func aPurchaseAnswersTheLedgerRowAndTheNewTotal() async throws {

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// 推荐菜: a store's top 5 vocabulary dishes by how many of its live reviews mention them, two-character dishes
 /// counted like longer ones, kept as reviews are written, edited, hidden and deleted.

@@ -2,7 +2,11 @@ import Foundation
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A new review moves its store's aggregates and signature dishes incrementally (015); edits, hides and deletes
 /// recount. After any sequence of writes the kept values must equal what a full recount from the reviews gives.

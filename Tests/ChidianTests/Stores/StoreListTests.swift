@@ -4,7 +4,11 @@ import HummingbirdTesting
 import PostgresNIO
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// 25 stores, 22 of them made in one statement (so they share created_at), with few distinct names, ratings and favorite
 /// counts: every sort order has ties that only the id breaks, the case where careless cursors repeat or skip.

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 @Suite struct StoreUpdateTests {
     @Test func managerPatchesAndTheVersionMoves() async throws {

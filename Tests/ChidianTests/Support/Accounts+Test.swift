@@ -2,7 +2,11 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A signed-in test user.
 struct Session: Sendable {

@@ -5,7 +5,11 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A running application on a fresh database, for tests that go through HTTP.
 struct TestApp: Sendable {

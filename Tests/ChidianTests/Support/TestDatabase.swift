@@ -4,7 +4,11 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Each test gets its own database cloned from a migrated template (kept between runs, named by the
 /// migrations' checksums). Only a local server is ever touched.
@@ -84,7 +88,7 @@ enum TestDatabase {
     /// Runs `body` with a small pool on an existing test database (one that servers under test also use).
     static func withPool<T>(_ url: DatabaseURL, _ body: (Database) async throws -> T) async throws -> T {
         let config = Self.config(url, databaseTimeout: .seconds(120))
-        return try await Chidian.withDatabase(config, logger: logger, poolSize: 2, body)
+        return try await ChidianApp.withDatabase(config, logger: logger, poolSize: 2, body)
     }
 
     static func drop(_ url: DatabaseURL) async throws {

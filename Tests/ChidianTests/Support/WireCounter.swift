@@ -3,7 +3,11 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// A TCP proxy in front of the test server that reads what the application sends it in PostgreSQL's wire
 /// protocol: the statements it runs (an Execute message each, or a simple Query) and the round trips they take

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The server-drawn charts: axes end on round numbers, bars stack, lines break where a day has no value, and
 /// every figure reaches the table.

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The web client's template engine: mustache's rules for what the templates use, over typed values.
 @Suite struct TemplateTests {

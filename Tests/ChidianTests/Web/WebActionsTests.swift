@@ -4,7 +4,11 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// What pages do, through the API's own code paths: a visitor's clicks re-rank the feed, likes and favorites
 /// follow the API's rules, and an anonymous viewer is sent to sign in.

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// 举报 and 管理后台: a user reports, an admin hides it from every page and restores it, archives a store and
 /// manages categories, by the API's and the CLI's rules.

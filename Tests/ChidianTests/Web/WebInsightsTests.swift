@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// The manager's insights on /manage/stores/{id} and the platform's on /admin: the rank line, four charts each
 /// with its table, the CSV; clicks counted from the web's marked cards.

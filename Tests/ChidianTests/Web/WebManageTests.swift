@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// 商家管理: opening, editing and promoting stores and replying to reviews, by the API's rules.
 @Suite struct WebManageTests {

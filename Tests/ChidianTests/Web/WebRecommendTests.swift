@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Issue 30 on the web: 猜你喜欢 on the home page, 看过这家的人还看了 on a store page, fed by what browsers open.
 @Suite struct WebRecommendTests {

@@ -3,7 +3,11 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
 
 /// Browsers sign in with an HttpOnly SameSite=Lax cookie holding an API session token; every state-changing form
 /// needs the CSRF token; sign-out revokes the token.

@@ -1,0 +1,159 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The contract's "Reviews and notices" routes, plus the per-user comment lists; the rules are `CommentService`'s.
+package struct CommentsController {
+    package let service: CommentService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("stores/:id/comments", use: storeComments)
+        group.post("stores/:id/comments", use: create)
+        group.get("comments/:id", use: read)
+        group.patch("comments/:id", use: edit)
+        group.delete("comments/:id", use: delete)
+        group.get("users/:id/comments", use: userComments)
+        group.get("me/comments", use: myComments)
+        group.put("comments/:id/like", use: like)
+        group.delete("comments/:id/like", use: unlike)
+        group.put("comments/:id/reply", use: reply)
+        group.delete("comments/:id/reply", use: deleteReply)
+    }
+
+    // MARK: Replies
+
+    package struct ReplyBody: Decodable {
+        package var body: String?
+    }
+
+    @Sendable package func reply(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        CommentView
+    > {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        var request = request
+        let body = try CommentReplies.validBody(try await request.decodeJSON(ReplyBody.self).body)
+        let view = try await service.replies.put(commentID: id, user: user, body: body)
+        return JSONResponse(try await service.likes.mark(view, viewerID: user.id))
+    }
+
+    @Sendable package func deleteReply(_ request: Request, context: AppRequestContext) async throws
+        -> HTTPResponse.Status
+    {
+        try await service.replies.delete(commentID: try context.parameters.require("id"), user: context.requireUser())
+        return .noContent
+    }
+
+    // MARK: Likes
+
+    @Sendable package func like(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await service.setLike(true, commentID: try context.parameters.require("id"), viewer: context.viewer)
+        return .noContent
+    }
+
+    @Sendable package func unlike(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await service.setLike(false, commentID: try context.parameters.require("id"), viewer: context.viewer)
+        return .noContent
+    }
+
+    // MARK: Lists
+
+    @Sendable package func storeComments(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
+        let storeID = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        let kind = try query["kind"].map { raw in
+            guard let kind = CommentKind(rawValue: String(raw)) else {
+                throw Problem.badRequest("invalid_kind", "kind must be \"review\" or \"notice\".")
+            }
+            return kind
+        }
+        let sort =
+            try query["sort"].map { raw in
+                guard let sort = CommentSort(rawValue: String(raw)) else {
+                    throw Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
+                }
+                return sort
+            } ?? .newest
+        let page = try await service.comments.storePage(
+            storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request))
+        guard let viewer = context.viewer.user else {
+            return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: true)
+        }
+        let liked = try await service.likes.likedIDs(page.ids, by: viewer.id)
+        if liked.isEmpty { return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: false) }
+        let marked = page.marking(liked)
+        return CacheableJSON(body: ByteBuffer(bytes: marked), etag: ContentTag.of(marked), shared: false)
+    }
+
+    @Sendable package func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<CommentView>
+    > {
+        let userID = try context.parameters.require("id")
+        let page = try PageRequest(request)
+        let found = try await service.comments.userComments(userID: userID, page: page)
+        if found.items.isEmpty, try await !service.comments.userExists(id: userID) {
+            throw AccountError.userNotFound("No user \(userID.prefix(64)).")
+        }
+        return JSONResponse(try await service.likes.mark(found, viewerID: context.viewer.user?.id))
+    }
+
+    @Sendable package func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<CommentView>
+    > {
+        let user = try context.requireUser()
+        let found = try await service.comments.userComments(userID: user.id, page: try PageRequest(request))
+        return JSONResponse(try await service.likes.mark(found, viewerID: user.id))
+    }
+
+    // MARK: One comment
+
+    /// Users write reviews; managers write notices on their own stores; admins write nothing.
+    @Sendable package func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        CommentView
+    > {
+        let user = try context.requireUser()
+        let storeID = try context.parameters.require("id")
+        let kind = try await service.writableKind(storeID: storeID, user: user)
+        var request = request
+        let draft = try CommentService.draft(try await request.decodeJSON(CommentService.Fields.self), kind: kind)
+        let view = try await service.post(storeID: storeID, user: user, kind: kind, draft: draft)
+        var headers = Versioning.etag(view.version)
+        headers[.location] = "/v1/comments/\(view.id)"
+        return JSONResponse(view, status: .created, headers: headers)
+    }
+
+    /// `?track=false` is accepted; click tracking is added by the feed.
+    @Sendable package func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        CommentView
+    > {
+        let view = try await service.open(
+            id: try context.parameters.require("id"), viewer: context.viewer,
+            track: request.uri.queryParameters["track"] != "false")
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    /// Only the author edits, admins included in "everyone else".
+    @Sendable package func edit(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        CommentView
+    > {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        let target = try await service.editable(id: id, user: user)
+        let ifMatch = try Versioning.ifMatch(request)
+        var request = request
+        let patch = try await request.decodeJSON(CommentService.Patch.self)
+        let view = try await service.edit(target, id: id, user: user, patch: patch, ifMatch: ifMatch)
+        // An author cannot like their own review: `liked` is false here.
+        return JSONResponse(view, headers: Versioning.etag(view.version))
+    }
+
+    /// The author or an admin; `If-Match` is honoured here too.
+    @Sendable package func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.requireUser()
+        let id = try context.parameters.require("id")
+        try await service.delete(id: id, user: user, ifMatch: try Versioning.ifMatch(request))
+        return .noContent
+    }
+}

@@ -1,0 +1,48 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET /v1/stores/{id}/insights` (its manager, admins) and `GET /v1/admin/stats` (admins).
+package struct InsightsController {
+    package let service: InsightService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("stores/:id/insights", use: store)
+        group.get("admin/stats", use: platform)
+    }
+
+    @Sendable package func store(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let facts = try await service.permitted(user, storeID: try context.parameters.require("id"))
+        let query = request.uri.queryParameters
+        let format = query["format"].map(String.init)
+        guard format == nil || format == "json" || format == "csv" else {
+            throw Problem.badRequest("invalid_format", "format must be json or csv.")
+        }
+        let range = try InsightRange(
+            from: query["from"].map(String.init), to: query["to"].map(String.init), timeZone: facts.zone,
+            now: service.clock())
+        let result = try await service.insights.store(try context.parameters.require("id"), facts: facts, range: range)
+        if format == "csv" { return result.download }
+        return try Self.unshared(WrittenJSON(body: result).response(from: request, context: context))
+    }
+
+    /// Figures a manager or admin paid for: never stored by a shared cache.
+    package static func unshared(_ response: Response) -> Response {
+        var response = response
+        response.headers[.cacheControl] = "private, no-store"
+        return response
+    }
+
+    @Sendable package func platform(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole([.admin], code: "admin_required", detail: "Only admins see the platform's figures.")
+        let query = request.uri.queryParameters
+        let range = try InsightRange(
+            from: query["from"].map(String.init), to: query["to"].map(String.init),
+            timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: service.clock())
+        let stats = try await service.platform(range)
+        return try Self.unshared(WrittenJSON(body: stats).response(from: request, context: context))
+    }
+}

@@ -1,0 +1,73 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Reports (any signed-in user) and the moderation queue (admins only: else 403 `admin_required`).
+package struct ModerationController {
+    package let moderation: Moderation
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("comments/:id/reports", use: report)
+        group.get("moderation/reports", use: queue)
+        group.post("moderation/comments/:id", use: act)
+        group.get("moderation/log", use: log)
+    }
+
+    package struct ReportBody: Decodable {
+        package var reason: String?
+        package var note: String?
+    }
+
+    @Sendable package func report(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        ReportView
+    > {
+        let user = try context.requireUser()
+        var request = request
+        let body = try await request.decodeJSON(ReportBody.self)
+        let report = try await moderation.report(
+            commentID: try context.parameters.require("id"), reporterID: user.id, reason: body.reason ?? "",
+            note: try Moderation.validNote(body.note))
+        return JSONResponse(report, status: .created)
+    }
+
+    package func requireAdmin(_ context: AppRequestContext) throws -> AuthUser {
+        try context.requireRole([.admin], code: "admin_required", detail: "Only admins moderate.")
+    }
+
+    @Sendable package func queue(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<ModerationItem>
+    > {
+        _ = try requireAdmin(context)
+        let status = request.uri.queryParameters["status"].map(String.init) ?? "open"
+        guard status == "open" || status == "closed" else { throw ModerationError.invalidStatus }
+        return JSONResponse(try await moderation.queue(open: status == "open", page: try PageRequest(request)))
+    }
+
+    package struct ActionBody: Decodable {
+        package var action: String?
+        package var note: String?
+    }
+
+    @Sendable package func act(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        ModerationItem
+    > {
+        let admin = try requireAdmin(context)
+        var request = request
+        let body = try await request.decodeJSON(ActionBody.self)
+        guard let action = body.action.flatMap(ModerationAction.init(rawValue:)) else {
+            throw ModerationError.invalidAction
+        }
+        let item = try await moderation.act(
+            action, commentID: try context.parameters.require("id"), adminID: admin.id,
+            note: try Moderation.validNote(body.note))
+        return JSONResponse(item)
+    }
+
+    @Sendable package func log(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<ModerationLogEntry>
+    > {
+        _ = try requireAdmin(context)
+        return JSONResponse(try await moderation.log(page: try PageRequest(request)))
+    }
+}

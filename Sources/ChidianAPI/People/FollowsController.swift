@@ -1,0 +1,57 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Following people and the reviews of those one follows.
+package struct FollowsController {
+    package let follows: FollowRepository
+    package let likes: CommentLikes
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.put("users/:id/follow", use: follow)
+        group.delete("users/:id/follow", use: unfollow)
+        group.get("users/:id/followers", use: followers)
+        group.get("users/:id/following", use: following)
+        group.get("feed/following", use: feed)
+    }
+
+    @Sendable package func follow(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let user = try context.requireUser()
+        try await follows.set(true, followerID: user.id, followeeID: try context.parameters.require("id"))
+        return .noContent
+    }
+
+    @Sendable package func unfollow(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status
+    {
+        let user = try context.requireUser()
+        try await follows.set(false, followerID: user.id, followeeID: try context.parameters.require("id"))
+        return .noContent
+    }
+
+    @Sendable package func followers(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<UserView>
+    > {
+        JSONResponse(
+            try await follows.people(
+                of: try context.parameters.require("id"), followers: true, viewerID: context.viewer.user?.id,
+                page: try PageRequest(request)))
+    }
+
+    @Sendable package func following(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<UserView>
+    > {
+        JSONResponse(
+            try await follows.people(
+                of: try context.parameters.require("id"), followers: false, viewerID: context.viewer.user?.id,
+                page: try PageRequest(request)))
+    }
+
+    @Sendable package func feed(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        Page<CommentView>
+    > {
+        let user = try context.requireUser()
+        let page = try await follows.followingFeed(userID: user.id, page: try PageRequest(request))
+        return JSONResponse(try await likes.mark(page, viewerID: user.id))
+    }
+}

@@ -1,0 +1,28 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `GET /v1/pick` (今天吃点啥): one store and up to two alternatives for this viewer, here and now.
+package struct PickController {
+    package let service: PickService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("pick", use: pick)
+    }
+
+    @Sendable package func pick(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+        PickService.Answer
+    > {
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where parameters[String(key)] == nil {
+            parameters[String(key)] = String(value)
+        }
+        let question = try PickService.Question(parameters: parameters)
+        let english = Language(acceptLanguage: request.headers[.acceptLanguage]) == .en
+        var generator = SeededRandom.forRequest()
+        return JSONResponse(
+            try await service.answer(question, viewer: context.viewer, english: english, using: &generator),
+            headers: [.cacheControl: "private, no-store"])
+    }
+}

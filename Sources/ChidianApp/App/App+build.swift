@@ -1,0 +1,128 @@
+import ChidianAPI
+import ChidianCore
+import ChidianWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// What every controller may need; built once per application (and per test).
+public struct AppServices: Sendable {
+    public let config: AppConfiguration
+    public let database: Database
+    public let logger: Logger
+    public let loginThrottle: LoginThrottle
+    /// This server's share of password hashing (a bounded queue on bcrypt's threads).
+    public let bcrypt: BcryptPool
+    /// The time for click decay; tests inject a fixed clock.
+    public let clock: @Sendable () -> Date
+    /// The read and session caches with their listener; nil with `CACHE=off`.
+    public let caching: Caching?
+    /// This server's insight counts, written by `InsightFlusher`.
+    public let insights: InsightCounter
+    /// This server's notification streams and their listener.
+    public let notifications: NotificationHub
+
+    public init(
+        config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.config = config
+        self.database = database
+        self.logger = logger
+        self.loginThrottle = LoginThrottle(database: database, policy: loginThrottle)
+        bcrypt = BcryptPool(capacity: config.bcryptQueue)
+        self.clock = clock
+        // The caches' counters bind to the metrics backend present when they are made.
+        _ = MetricsRegistry.shared
+        caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
+        insights = InsightCounter(enabled: config.insightsEnabled, clock: clock)
+        notifications = NotificationHub(
+            client: database.client, logger: logger, perUser: config.streamsPerUser, total: config.streamsMax,
+            heartbeat: config.streamHeartbeat)
+    }
+
+    /// Writes `insights` on a schedule and once more on a clean stop.
+    public var insightFlusher: InsightFlusher {
+        InsightFlusher(counter: insights, database: database, interval: config.insightsFlushInterval)
+    }
+}
+
+/// The router, shared by `serve` and the tests.
+public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ResponseHeadersMiddleware())
+    router.add(middleware: ClientAddressMiddleware(proxies: services.config.trustedProxies))
+    if let directory = services.config.staticDirectory {
+        // Inner middleware answers unknown routes with a problem response, not an error: serve files on that 404.
+        router.add(
+            middleware: FileMiddleware(directory, urlBasePath: "/static", logger: services.logger)
+                .withServeOnNotFoundResponse())
+    }
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: StatementDeadlineMiddleware(reads: services.config.readStatementTimeout))
+    if let caching = services.caching {
+        router.add(middleware: WriteFenceMiddleware(listener: caching.listener, database: services.database))
+    }
+    if services.database.replicas != nil {
+        router.add(
+            middleware: ReadYourWritesMiddleware(
+                primary: services.database,
+                markerSeconds: max(1, Int(services.config.replicaMaxLag.components.seconds) * 2)))
+    }
+    HealthController(readiness: Readiness(database: services.database, migrator: Migrator(logger: services.logger)))
+        .addRoutes(to: router)
+    OpenAPIController().addRoutes(to: router)
+
+    let sessions = SessionRepository(
+        database: services.database, lifetime: services.config.sessionLifetime,
+        maxLifetime: services.config.sessionMaxLifetime, cache: services.caching?.sessions)
+    let features = buildServices(services, sessions: sessions)
+    let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
+        .add(middleware: ActivityMiddleware(insights: services.insights))
+        .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
+    APIRoutes(services: features, sessions: sessions, hub: services.notifications).add(to: api)
+
+    // The web client: the same services behind cookies, CSRF tokens and HTML.
+    let pages = WebPages.shared
+    WebAssets(pages: pages).addRoutes(to: router)
+    let web = router.group()
+        .add(middleware: WebSessionMiddleware(sessions: sessions))
+        .add(middleware: ActivityMiddleware(insights: services.insights))
+        .add(middleware: WebErrorMiddleware(pages: pages))
+        .add(middleware: RateLimitMiddleware(database: services.database, limits: services.config.rateLimits))
+    WebController(pages: pages, services: features, sessions: sessions).addRoutes(to: web)
+    return router
+}
+
+/// The application; `runDatabase` adds the pool as a service (tests run the pool themselves).
+public func buildApplication(_ services: AppServices, runDatabase: Bool = true) -> Application<
+    RouterResponder<AppRequestContext>
+> {
+    _ = MetricsRegistry.shared
+    // A client that stalls mid-request (or idles on keep-alive) loses its connection after the idle timeout, so
+    // hundreds of half-sent headers cannot hold sockets and memory for long.
+    let idle = TimeAmount.seconds(services.config.idleTimeout.components.seconds)
+    var app = Application(
+        router: buildRouter(services),
+        server: .http1(configuration: .init(idleTimeout: idle)),
+        configuration: .init(
+            address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
+        logger: services.logger)
+    if runDatabase {
+        app.addServices(services.database.client)
+        if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
+        app.addServices(services.notifications)
+        app.addServices(
+            HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
+        // After the pool (stopped before it) and before the server (stopped after it drains).
+        app.addServices(services.insightFlusher)
+        if let replicas = services.database.replicas {
+            app.addServices(replicas.databases.map(\.client) + [ReplicaMonitor(replicas: replicas)])
+        }
+    }
+    return app
+}

@@ -1,0 +1,58 @@
+import ChidianCore
+
+/// The composition root: every repository and service is made here, once, and the API and the web get the same
+/// ones (`Services`). Repositories that read through the cache get it here, so every caller sees the same data.
+package func buildServices(_ app: AppServices, sessions: SessionRepository) -> Services {
+    let database = app.database
+    let config = app.config
+    let reads = app.caching?.reads
+    let clock = app.clock
+    let insights = app.insights
+    let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
+    let visits = StoreVisits(database: database)
+    let signals = InterestSignals(interests: interests, visits: visits)
+    let stores = StoreRepository(database: database, cache: reads)
+    let comments = CommentRepository(database: database, cache: reads)
+    let likes = CommentLikes(database: database)
+    let categories = CategoryRepository(database: database, cache: reads)
+    let accounts = AccountService(
+        users: UserRepository(database: database), sessions: sessions,
+        passwords: Passwords(cost: config.bcryptCost, pool: app.bcrypt), throttle: app.loginThrottle,
+        interests: interests)
+    return Services(
+        accounts: accounts,
+        comments: CommentService(
+            comments: comments, likes: likes,
+            replies: CommentReplies(database: database), interests: interests, signals: signals, clock: clock),
+        images: ImageService(
+            images: ImageRepository(database: database), buckets: RateBuckets(database: database),
+            uploadsPerDay: config.rateLimits.uploadsPerDay, cache: app.caching?.images),
+        stores: StoreService(
+            stores: stores, categories: categories, signals: signals, insights: insights, clock: clock),
+        favorites: FavoriteService(stores: stores, signals: signals, clock: clock),
+        promotions: PromotionService(
+            stores: stores, promotions: PromotionRepository(database: database), insights: insights),
+        search: SearchService(
+            search: SearchRepository(
+                database: database, stores: stores, budget: config.searchRowBudget,
+                gate: AdmissionGate(limit: config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
+                caching: app.caching),
+            insights: insights),
+        feed: FeedService(
+            feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
+            interests: interests, explorePlaces: config.feedExplorePlaces, insights: insights, clock: clock),
+        recommend: RecommendService(
+            stores: stores, visits: visits, storeFeed: StoreFeed(database: database),
+            interests: interests, insights: insights, clock: clock),
+        pick: PickService(
+            stores: stores, categories: categories, candidates: PickCandidates(database: database),
+            interests: interests, insights: insights, clock: clock),
+        insights: InsightService(insights: InsightRepository(database: database), database: database, clock: clock),
+        myData: MyDataService(
+            accounts: accounts, export: DataExport(database: database), deletion: AccountDeletion(database: database),
+            clock: clock),
+        moderation: Moderation(database: database),
+        storeAdmin: StoreAdmin(database: database),
+        follows: FollowRepository(database: database, perDay: config.followsPerDay, cache: reads),
+        notifications: NotificationRepository(database: database, comments: comments, likes: likes))
+}

@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// This server's caches and the listener that keeps them exact; nil in `AppServices` when `CACHE=off`.
+public struct Caching: Sendable {
+    /// Shared reads: store views, comment pages, daily promotions, categories.
+    public let reads: ReadCache
+    /// Search pages' hits, apart: a search page brings twenty store views into `reads`, which would push the hits
+    /// of ten thousand texts out. Half the cap: ten thousand texts take about 12 MB by `SearchRepository`'s count.
+    public let searches: ReadCache
+    /// Sessions by token hash.
+    public let sessions: ReadCache
+    /// Hot images' bytes by id (they never change; a housekeeping delete says `i:<id>`, migration 020). A quarter
+    /// of the cap: an eighth of that, the largest image kept, is 960 kB at the default 30 MB (a photo sized for the
+    /// web), and 7.5 MB holds a few dozen hot ones without nearing the RSS bound.
+    public let images: ReadCache
+    public let listener: CacheListener
+
+    public init(config: AppConfiguration, database: Database) {
+        reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes, freshness: config.cacheFreshness)
+        searches = ReadCache(
+            name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2), holdsSearches: true)
+        sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
+        images = ReadCache(name: "images", capacityBytes: max(1 << 20, config.cacheBytes / 4))
+        listener = CacheListener(
+            client: database.client, caches: [reads, searches, sessions, images], logger: database.logger)
+    }
+}
+
+extension ReadCache {
+    /// The entry under `key`, read by `load` on a miss and kept under the tags of what it shows. Concurrent misses
+    /// of one key share one read (a hot page just invalidated is read once, not by every waiting request). Misses
+    /// read the primary: a replica may not have replayed a write whose invalidation this server has already applied.
+    ///
+    /// `render` keeps the anonymous JSON beside the value (a value's own memory is about twice its JSON); without
+    /// it, `cost` estimates the value's bytes.
+    package func entry<Value: Sendable>(
+        _ key: String, tags: @escaping @Sendable (Value) -> [String],
+        render: (@Sendable (Value) throws -> [UInt8])? = nil, cost: (@Sendable (Value) -> Int)? = nil,
+        load: @escaping @Sendable () async throws -> Value
+    ) async throws -> Entry<Value> {
+        if let hit = get(key, as: Value.self) { return hit }
+        let fill = { @Sendable () async throws -> Entry<Value> in
+            let ticket = self.ticket()
+            let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
+            let entry =
+                try render.map { try Entry(value: value, rendering: $0) }
+                ?? Entry(value: value, json: [], etag: "")
+            let bytes = render == nil ? cost?(value) ?? 256 : 2 * entry.json.count
+            self.insert(key, entry, tags: tags(value), cost: bytes, since: ticket)
+            return entry
+        }
+        guard isLive, !(bypassable && Self.bypass) else { return try await fill() }
+        let flight = flights.withLock { flights -> Task<Entry<Value>, any Error> in
+            if let running = flights[key] as? Task<Entry<Value>, any Error> { return running }
+            let task = Task {
+                defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
+                return try await fill()
+            }
+            flights[key] = task
+            return task
+        }
+        return try await flight.value
+    }
+}
+
+extension ReadCache {
+    /// `entry` with its JSON rendered, through `cache` when there is one; with `CACHE=off`, read and rendered
+    /// every time.
+    package static func rendered<Value: Sendable>(
+        in cache: ReadCache?, _ key: String, tags: @escaping @Sendable (Value) -> [String],
+        render: @escaping @Sendable (Value) throws -> [UInt8], load: @escaping @Sendable () async throws -> Value
+    ) async throws -> Entry<Value> {
+        guard let cache else {
+            let value = try await load()
+            return try Entry(value: value, rendering: render)
+        }
+        return try await cache.entry(key, tags: tags, render: render, load: load)
+    }
+}
+
+extension ReadCache.Entry {
+    /// `value` with the JSON `render` writes, and the time taken before writing it (a clock read while writing is
+    /// then never earlier than `renderedAt`).
+    package convenience init(value: Value, rendering render: (Value) throws -> [UInt8]) rethrows {
+        let renderedAt = Date()
+        let rendered = try render(value)
+        // A copy of exactly its size: the writer's array grew by doubling.
+        let exact = rendered.withUnsafeBufferPointer { Array($0) }
+        self.init(value: value, json: exact, etag: ContentTag.of(rendered), renderedAt: renderedAt)
+    }
+}
+
+/// Strong validators from the bytes of a body: FNV-1a's step over 8 bytes at a time (a search page is hashed on
+/// every request; a byte at a time took 20 µs of it), 64 bits, in hex.
+package enum ContentTag {
+    package static func of(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
+                hash ^= hash >> 32
+                offset += 8
+            }
+            while offset < raw.count {
+                hash = (hash ^ UInt64(raw[offset])) &* 0x100_0000_01b3
+                offset += 1
+            }
+        }
+        hash ^= UInt64(bytes.count)
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for this header).
+    package static func matches(_ request: Request, _ etag: String) -> Bool {
+        let values = request.headers[values: .ifNoneMatch]
+        guard !values.isEmpty else { return false }
+        return ImageService.matches(values.joined(separator: ","), etag: etag)
+    }
+}
+
+/// A page's JSON with HTTP caching: `ETag`, `If-None-Match` → 304, and `Cache-Control` that lets a shared cache
+/// keep a response for a second only when it is the same for every viewer.
+package struct CacheableJSON: ResponseGenerator {
+    package var body: ByteBuffer
+    package var etag: String
+    /// Nobody signed in: the answer is everyone's.
+    package var shared: Bool
+
+    package init(body: ByteBuffer, etag: String, shared: Bool) {
+        self.body = body
+        self.etag = etag
+        self.shared = shared
+    }
+
+    package init(rendering value: some JSONWritable, etag: String? = nil, shared: Bool) throws {
+        let bytes = try JSONWriter.bytes(of: value)
+        self.init(body: ByteBuffer(bytes: bytes), etag: etag ?? ContentTag.of(bytes), shared: shared)
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = Self.headers(etag: etag, shared: shared)
+        if ContentTag.matches(request, etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    package static func headers(etag: String, shared: Bool) -> HTTPFields {
+        [
+            .eTag: etag,
+            .cacheControl: shared ? "public, max-age=1" : "private, no-cache",
+            .vary: "Authorization",
+        ]
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import Metrics
+import NIOCore
+import Synchronization
+
+/// An in-memory LRU of what many viewers read alike, capped in bytes and invalidated by tags (migration 016 lists
+/// them). It answers only while its listener hears PostgreSQL (`CacheListener` marks it live), so a server that
+/// stopped hearing invalidations stops serving entries instead of serving stale ones.
+///
+/// A fill races with writes: a value read before a write commits may arrive after that write's invalidation. So a
+/// reader takes a `Ticket` before it reads, and `insert` drops the value when any of its tags (or everything) was
+/// invalidated after the ticket.
+public final class ReadCache: Sendable {
+    public struct Ticket: Sendable {
+        package let sequence: UInt64
+    }
+
+    /// A cached value with its HTTP validator and, for JSON answers, the anonymous body ready to send. A class: a
+    /// hit hands out one reference instead of copying (and retaining every string of) a store view.
+    public final class Entry<Value: Sendable>: Sendable {
+        public let value: Value
+        /// Kept at its exact size (a `ByteBuffer` rounds its storage up to a power of two): a page of comments
+        /// would take half as much again.
+        package let json: [UInt8]
+        public let etag: String
+        /// When `json` was written: what it computed from the clock (a store's `openNow`) was true then.
+        package let renderedAt: Date
+
+        package init(value: Value, json: [UInt8], etag: String, renderedAt: Date = Date()) {
+            self.value = value
+            self.json = json
+            self.etag = etag
+            self.renderedAt = renderedAt
+        }
+
+        /// The anonymous JSON to send.
+        public var body: ByteBuffer { ByteBuffer(bytes: json) }
+    }
+
+    package let name: String
+    package let capacity: Int
+    /// Heard from the listener at most this long ago, or entries are not served.
+    package let freshness: Duration
+    private let state: Mutex<LRU>
+    /// Reads in flight by key (`entry`): each a `Task<Entry<Value>, any Error>`.
+    package let flights = Mutex<[String: any Sendable]>([:])
+    /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
+    private let heard = Atomic<Int64>(Int64.min)
+
+    /// Whether a write request reads around it (`bypass`): yes for what pages show, no for sessions, which a write
+    /// request only checks.
+    package let bypassable: Bool
+    /// Whether it holds search pages, which hear migration 019's `search:` events.
+    package let holdsSearches: Bool
+
+    /// `chidian_cache_lookups_total{cache, result}`: hits, misses, and lookups while not live (`off`).
+    private let hits: Counter
+    private let misses: Counter
+    private let offs: Counter
+    /// `chidian_cache_wipes_total{cache}`: every entry dropped at once (`*`, a lost listener, a fence unheard).
+    private let wipes: Counter
+    /// `chidian_cache_scan_fallbacks_total{cache}`: events past the scan budget, applied by their fallback tag.
+    private let fallbacks: Counter
+    /// This second's scanning: when it began and the nanoseconds spent.
+    private let scanTime = Mutex<(start: Int64, spent: Int64)>((0, 0))
+    /// `chidian_cache_bytes{cache}` and `chidian_cache_entries{cache}`, as counted against the cap (`report`).
+    private let bytesGauge: Gauge
+    private let entriesGauge: Gauge
+
+    public init(
+        name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true,
+        holdsSearches: Bool = false, scanBudget: Duration = .milliseconds(50)
+    ) {
+        self.scanBudget = Monotonic.nanoseconds(scanBudget)
+        self.name = name
+        self.bypassable = bypassable
+        self.holdsSearches = holdsSearches
+        capacity = capacityBytes
+        self.freshness = freshness
+        state = Mutex(LRU())
+        let lookups = "chidian_cache_lookups_total"
+        hits = Counter(label: lookups, dimensions: [("cache", name), ("result", "hit")])
+        misses = Counter(label: lookups, dimensions: [("cache", name), ("result", "miss")])
+        offs = Counter(label: lookups, dimensions: [("cache", name), ("result", "off")])
+        wipes = Counter(label: "chidian_cache_wipes_total", dimensions: [("cache", name)])
+        fallbacks = Counter(label: "chidian_cache_scan_fallbacks_total", dimensions: [("cache", name)])
+        bytesGauge = Gauge(label: "chidian_cache_bytes", dimensions: [("cache", name)])
+        entriesGauge = Gauge(label: "chidian_cache_entries", dimensions: [("cache", name)])
+    }
+
+    /// Publishes the size gauges (the listener does, with each heartbeat).
+    package func report() {
+        let (bytes, count) = state.withLock { ($0.bytes, $0.index.count) }
+        bytesGauge.record(bytes)
+        entriesGauge.record(count)
+    }
+
+    // MARK: Liveness
+
+    /// The listener heard its heartbeat sent at `sentAt`: every invalidation committed before then is applied.
+    package func heard(sentAt: Int64) { heard.store(sentAt, ordering: .releasing) }
+
+    /// Whether entries may be served: the last heartbeat heard was sent within `freshness`.
+    public var isLive: Bool {
+        let last = heard.load(ordering: .acquiring)
+        guard last != Int64.min else { return false }
+        return Monotonic.nanoseconds - last <= Monotonic.nanoseconds(freshness)
+    }
+
+    /// The listener lost its connection: nothing is served or stored until it listens again.
+    package func silence() {
+        heard.store(Int64.min, ordering: .releasing)
+        removeAll()
+    }
+
+    // MARK: Reads and fills
+
+    public func ticket() -> Ticket { state.withLock { Ticket(sequence: $0.sequence) } }
+
+    /// Set for the whole of a write request (`WriteFenceMiddleware`): what it reads back after writing must be
+    /// what it wrote, and its invalidations are still on their way.
+    @TaskLocal package static var bypass = false
+
+    public func get<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Entry<Value>? {
+        guard !(bypassable && Self.bypass) else { return nil }
+        guard isLive else {
+            offs.increment()
+            return nil
+        }
+        let found = state.withLock { $0.get(key) as? Entry<Value> }
+        (found == nil ? misses : hits).increment()
+        return found
+    }
+
+    /// The entries under `keys` (nil where missing) in one look: one lock, one liveness check, one count. nil when
+    /// not served at all. The following feed reads a thousand timelines a page.
+    public func getAll<Value: Sendable>(_ keys: [String], as type: Value.Type = Value.self) -> [Entry<Value>?]? {
+        guard !(bypassable && Self.bypass) else { return nil }
+        guard isLive else {
+            offs.increment(by: keys.count)
+            return nil
+        }
+        let found = state.withLock { lru in keys.map { lru.get($0) as? Entry<Value> } }
+        let hitCount = found.count { $0 != nil }
+        hits.increment(by: hitCount)
+        misses.increment(by: keys.count - hitCount)
+        return found
+    }
+
+    /// Stores `entry` unless something it shows changed after `ticket`, or it alone exceeds an eighth of the cap.
+    /// `cost` estimates the value's own bytes; the body's allocation, the key and the tags are added here (measured
+    /// against RSS: `docs/BENCHMARKS.md`).
+    public func insert<Value: Sendable>(
+        _ key: String, _ entry: Entry<Value>, tags: [String], cost: Int, since ticket: Ticket
+    ) {
+        guard isLive, !(bypassable && Self.bypass) else { return }
+        let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
+        guard cost <= capacity / 8 else { return }
+        state.withLock { lru in
+            guard lru.unchanged(tags, since: ticket.sequence), lru.unmatched(entry, since: ticket.sequence) else {
+                return
+            }
+            lru.insert(key, value: entry, tags: tags, cost: cost, capacity: capacity)
+        }
+    }
+
+    // MARK: Invalidation
+
+    public func invalidate(_ tag: String) {
+        if tag == "*" { return removeAll() }
+        state.withLock { $0.invalidate(tag) }
+    }
+
+    /// Drops every entry `matches` picks (search pages a write can change: `SearchInvalidation`), and refuses fills
+    /// in flight that it would have picked. A scan visits every entry, so its time is capped: past `scanBudget` in a
+    /// second, the event drops every entry under `fallback` instead (what every review did before issue #31),
+    /// which is cheap and leaves little to scan; the listener never falls behind the writes it hears.
+    package func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool, fallback: String) {
+        let started = Monotonic.nanoseconds
+        let over = scanTime.withLock { window -> Bool in
+            if started - window.start >= 1_000_000_000 { window = (started, 0) }
+            return window.spent >= scanBudget
+        }
+        if over {
+            fallbacks.increment()
+            return invalidate(fallback)
+        }
+        state.withLock { $0.invalidate(matching: matches) }
+        let spent = Monotonic.nanoseconds - started
+        scanTime.withLock { $0.spent += spent }
+    }
+
+    /// Nanoseconds of scanning a second (default 5 % of a core).
+    package let scanBudget: Int64
+
+    public func removeAll() {
+        wipes.increment()
+        state.withLock { $0.removeAll() }
+    }
+
+    public var bytes: Int { state.withLock { $0.bytes } }
+    public var count: Int { state.withLock { $0.index.count } }
+}
+
+/// The LRU itself: nodes in an array linked by index (no allocation per hit), a key index, and a tag index.
+private struct LRU: ~Copyable {
+    struct Node {
+        var key: String
+        var value: any Sendable
+        var tags: [String]
+        var cost: Int
+        var newer = -1
+        var older = -1
+    }
+
+    var nodes: [Node?] = []
+    var free: [Int] = []
+    var index: [String: Int] = [:]
+    var byTag: [String: Set<String>] = [:]
+    var newest = -1
+    var oldest = -1
+    var bytes = 0
+    /// Bumped by every invalidation; `stamps` holds each tag's last one (bounded: see `remember`).
+    var sequence: UInt64 = 0
+    var stamps: [String: UInt64] = [:]
+    var floor: UInt64 = 0
+    /// The last predicates (`invalidate(matching:)`) with their sequence, so a fill that began before one is
+    /// judged by it; a fill older than the oldest kept is refused.
+    var predicates: [(sequence: UInt64, matches: @Sendable (any Sendable) -> Bool)] = []
+    var predicateFloor: UInt64 = 0
+
+    mutating func get(_ key: String) -> (any Sendable)? {
+        guard let slot = index[key] else { return nil }
+        moveToFront(slot)
+        return nodes[slot]!.value
+    }
+
+    func unchanged(_ tags: [String], since ticket: UInt64) -> Bool {
+        guard ticket >= floor else { return false }
+        return tags.allSatisfy { (stamps[$0] ?? 0) <= ticket }
+    }
+
+    func unmatched(_ value: any Sendable, since ticket: UInt64) -> Bool {
+        guard ticket >= predicateFloor else { return false }
+        for predicate in predicates.reversed() {
+            if predicate.sequence <= ticket { break }
+            if predicate.matches(value) { return false }
+        }
+        return true
+    }
+
+    mutating func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool) {
+        sequence += 1
+        if predicates.count >= 1024 {
+            predicates.removeFirst(predicates.count - 1023)
+            predicateFloor = predicates[0].sequence - 1
+        }
+        predicates.append((sequence, matches))
+        var doomed: [Int] = []
+        for slot in nodes.indices {
+            if let value = nodes[slot]?.value, matches(value) { doomed.append(slot) }
+        }
+        for slot in doomed { remove(slot) }
+    }
+
+    mutating func insert(_ key: String, value: any Sendable, tags: [String], cost: Int, capacity: Int) {
+        if let slot = index[key] { remove(slot) }
+        let node = Node(key: key, value: value, tags: tags, cost: cost)
+        let slot: Int
+        if let reused = free.popLast() {
+            slot = reused
+            nodes[slot] = node
+        } else {
+            slot = nodes.count
+            nodes.append(node)
+        }
+        index[key] = slot
+        for tag in tags { byTag[tag, default: []].insert(key) }
+        bytes += cost
+        link(slot)
+        while bytes > capacity, oldest != -1, oldest != slot { remove(oldest) }
+    }
+
+    mutating func invalidate(_ tag: String) {
+        remember(tag)
+        guard let keys = byTag[tag] else { return }
+        for key in keys { if let slot = index[key] { remove(slot) } }
+    }
+
+    mutating func removeAll() {
+        sequence += 1
+        floor = sequence
+        stamps = [:]
+        predicates = []
+        nodes = []
+        free = []
+        index = [:]
+        byTag = [:]
+        newest = -1
+        oldest = -1
+        bytes = 0
+    }
+
+    /// The stamp of an invalidated tag. The map stays small: past 50,000 tags it is dropped and every older ticket
+    /// refused instead.
+    private mutating func remember(_ tag: String) {
+        sequence += 1
+        if stamps.count >= 50_000 {
+            stamps = [:]
+            floor = sequence
+        }
+        stamps[tag] = sequence
+    }
+
+    private mutating func remove(_ slot: Int) {
+        let node = nodes[slot]!
+        unlink(slot)
+        index[node.key] = nil
+        for tag in node.tags {
+            byTag[tag]?.remove(node.key)
+            if byTag[tag]?.isEmpty == true { byTag[tag] = nil }
+        }
+        bytes -= node.cost
+        nodes[slot] = nil
+        free.append(slot)
+    }
+
+    private mutating func link(_ slot: Int) {
+        nodes[slot]!.older = newest
+        nodes[slot]!.newer = -1
+        if newest != -1 { nodes[newest]!.newer = slot }
+        newest = slot
+        if oldest == -1 { oldest = slot }
+    }
+
+    private mutating func unlink(_ slot: Int) {
+        let (newer, older) = (nodes[slot]!.newer, nodes[slot]!.older)
+        if newer != -1 { nodes[newer]!.older = older } else { newest = older }
+        if older != -1 { nodes[older]!.newer = newer } else { oldest = newer }
+    }
+
+    private mutating func moveToFront(_ slot: Int) {
+        guard slot != newest else { return }
+        unlink(slot)
+        link(slot)
+    }
+}
+
+/// Nanoseconds since this process began, for times that threads compare through an atomic.
+package enum Monotonic {
+    package static let origin = ContinuousClock.now
+
+    package static var nanoseconds: Int64 { nanoseconds(ContinuousClock.now - origin) }
+
+    package static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,31 @@
+import Hummingbird
+
+/// Read-your-writes with the cache: a write's answer leaves only once this server has applied the invalidations
+/// it committed (`CacheListener.fence`), so the client's next read here cannot find the old entry. Inside the
+/// request the caches are bypassed: the answer reads back what it wrote.
+package struct WriteFenceMiddleware: RouterMiddleware {
+    package typealias Context = AppRequestContext
+    package let listener: CacheListener
+    package let database: Database
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws
+        -> Response
+    {
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        do {
+            let response = try await ReadCache.$bypass.withValue(true) { try await next(request, context) }
+            await listener.fence(database: database)
+            return response
+        } catch {
+            // A refused write may still have committed part of its work (an upload before a failed step).
+            await listener.fence(database: database)
+            throw error
+        }
+    }
+
+    package init(listener: CacheListener, database: Database) {
+        self.listener = listener
+        self.database = database
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PostgresNIO
+
+/// Likes (点赞): one per user per review. The review's `like_count` follows in the same transaction (trigger of
+/// migration 010); `liked` is the viewer's own, read beside any list in one small statement.
+public struct CommentLikes: Sendable {
+    package let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Likes (`true`) or unlikes a visible review; idempotent. 404 for no such comment, 400 `not_a_review` for a
+    /// notice, 403 `own_comment` for one's own. Returns whether anything changed.
+    @discardableResult
+    public func set(_ liked: Bool, commentID: String, userID: String) async throws -> Bool {
+        guard PlausibleID.check(commentID) else { throw CommentError.notFound(id: commentID) }
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let rows = try await connection.rows(
+                """
+                SELECT c.kind, c.author_id FROM comments c JOIN stores s ON s.id = c.store_id
+                WHERE c.id = \(commentID) AND \(unescaped: CommentRow.visible)
+                """, logger: logger)
+            guard let row = rows.first else { throw CommentError.notFound(id: commentID) }
+            let (kind, author) = try row.decodeAll((String, String).self)
+            guard kind == CommentKind.review.rawValue else { throw CommentError.notAReview }
+            guard author != userID else { throw CommentError.ownComment("You cannot like your own review.") }
+            if liked {
+                return try await !connection.rows(
+                    """
+                    INSERT INTO comment_likes (comment_id, user_id) VALUES (\(commentID), \(userID))
+                    ON CONFLICT DO NOTHING RETURNING 1
+                    """, logger: logger
+                ).isEmpty
+            } else {
+                return try await !connection.rows(
+                    "DELETE FROM comment_likes WHERE comment_id = \(commentID) AND user_id = \(userID) RETURNING 1",
+                    logger: logger
+                ).isEmpty
+            }
+        }
+    }
+
+    /// `views` with `liked` set for `viewerID` (unchanged for nobody): one statement for the whole list.
+    public func mark(_ views: [CommentView], viewerID: String?) async throws -> [CommentView] {
+        guard let viewerID, !views.isEmpty else { return views }
+        let liked = try await likedIDs(views.map(\.id), by: viewerID)
+        return views.map { view in
+            var view = view
+            view.liked = liked.contains(view.id)
+            return view
+        }
+    }
+
+    /// Which of `ids` the user liked: one statement.
+    package func likedIDs(_ ids: [String], by userID: String) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await database.query(
+            "SELECT comment_id FROM comment_likes WHERE user_id = \(userID) AND comment_id = ANY(\(ids)::text[])")
+        return Set(try rows.map { try $0.decode(String.self) })
+    }
+
+    public func mark(_ page: Page<CommentView>, viewerID: String?) async throws -> Page<CommentView> {
+        Page(items: try await mark(page.items, viewerID: viewerID), nextCursor: page.nextCursor)
+    }
+
+    public func mark(_ view: CommentView, viewerID: String?) async throws -> CommentView {
+        try await mark([view], viewerID: viewerID)[0]
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The featured feed of reviews, personalised by the viewer's interests; for the API and the web.
+package struct FeedService: Sendable {
+    package let feed: FeedRepository
+    package let interests: InterestRepository
+    package let candidates: FeedCandidates
+    package let clock: @Sendable () -> Date
+    /// The first page's places that explore (`FeedPlanner.places`).
+    package let explorePlaces: [Int]
+    /// Impressions of the reviews' stores.
+    package let insights: InsightCounter?
+
+    package init(
+        feed: FeedRepository, candidates: FeedCandidates, interests: InterestRepository,
+        explorePlaces: Int = FeedPlanner.explorePlaces.count, insights: InsightCounter? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.feed = feed
+        self.candidates = candidates
+        self.interests = interests
+        self.explorePlaces = FeedPlanner.places(exploring: explorePlaces)
+        self.insights = insights
+        self.clock = clock
+    }
+
+    package struct CategoryScore: Encodable, Sendable {
+        package var id: String
+        package var name: String
+        package var score: Double
+    }
+
+    package struct Personalization: Encodable, Sendable {
+        package var categories: [CategoryScore]
+        /// Categories of this page's reviews shown to explore, not because the viewer opened them.
+        package var explore: [CommentView.CategoryRef]
+        /// The page was arranged for a viewer without history (cold start).
+        package var coldStart: Bool
+    }
+
+    package struct FeedPage: Encodable, Sendable {
+        package var items: [CommentView]
+        @Nullable package var nextCursor: String?
+        package var personalization: Personalization
+    }
+
+    /// The viewer's featured page, for the API and the web client alike. A first page reads the viewer's state
+    /// (interests and exploration counts; for nobody, everyone's counts), then either walks their categories with
+    /// two places given to exploring categories they have not shown, or, without history, sets cold start's ten
+    /// reviews first. A cursor page is the walk alone (with the pinned reviews whose places fall on it).
+    package func featuredPage<G: RandomNumberGenerator>(
+        viewer: Viewer, page: PageRequest, near: NearQuery? = nil, using generator: inout G
+    ) async throws -> FeedPage {
+        let result = try await walkFeatured(viewer: viewer, page: page, near: near, using: &generator)
+        insights?.shown(result.items.map(\.storeId), as: .feed)
+        return result
+    }
+
+    private func walkFeatured<G: RandomNumberGenerator>(
+        viewer: Viewer, page: PageRequest, near: NearQuery?, using generator: inout G
+    ) async throws -> FeedPage {
+        let viewerID = viewer.user?.id
+        if let cursor = page.cursor {
+            let result = try await feed.page(cursor: cursor, limit: page.limit, viewerID: viewerID)
+            return FeedPage(
+                items: result.items, nextCursor: result.nextCursor,
+                personalization: Self.personalization(result, names: result.names, cold: false))
+        }
+        let now = clock()
+        let state = try await interests.state(viewer: viewer.interestKey, at: now)
+        var plan: FeedRepository.Plan
+        var names = state.names
+        var shown: [String] = []
+        var own: String? = nil
+        if state.isCold {
+            let reviews = try await candidates.coldStart(near: near, at: now)
+            let weights = Exploration.sample(state.arms, using: &generator)
+            let order = FeedPlanner.coldStart(
+                reviews, categoryWeights: weights, radius: near.map { Double($0.radius) })
+            plan = FeedRepository.Plan(
+                ordering: .init(categories: []), pinned: Dictionary(uniqueKeysWithValues: order.enumerated().map { $0 })
+            )
+            let byID = Dictionary(reviews.map { ($0.id, $0.categoryID) }) { a, _ in a }
+            shown = Array(Set(order.compactMap { byID[$0] }))
+        } else {
+            let current = state.interests.prefix(FeedRepository.maxCategories)
+            for interest in current { names[interest.categoryID] = interest.categoryName }
+            let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
+            let top = current[current.startIndex].categoryID
+            let allocated = Exploration.allocate(
+                own: state.arms.first { $0.categoryID == top }, unshown: state.unshown(), places: explorePlaces,
+                using: &generator)
+            let reviews = try await candidates.explore(categories: allocated.map(\.category), excluding: [])
+            var pinned: [Int: String] = [:]
+            for found in reviews {
+                if let place = allocated.first(where: { $0.category == found.category })?.place {
+                    pinned[place] = found.review
+                }
+            }
+            plan = FeedRepository.Plan(ordering: ordering, pinned: pinned, exploring: Set(pinned.keys))
+            shown = reviews.map(\.category)
+            own = top
+        }
+        let result = try await feed.page(plan: plan, limit: page.limit, viewerID: viewerID)
+        if let key = viewer.interestKey {
+            // The top category fills the first ten's other places (when it has that many reviews; close enough).
+            try await interests.recordShown(
+                viewer: key, own: own, places: FeedRepository.pinnedReach - shown.count, explored: shown.sorted(),
+                at: now, shard: Int16.random(in: 0..<16, using: &generator))
+        }
+        return FeedPage(
+            items: result.items, nextCursor: result.nextCursor,
+            personalization: Self.personalization(result, names: names, cold: state.isCold))
+    }
+
+    package static func personalization(_ result: FeedRepository.Result, names: [String: String], cold: Bool)
+        -> Personalization
+    {
+        Personalization(
+            categories: result.ordering.categories.compactMap { entry in
+                names[entry.id].map { CategoryScore(id: entry.id, name: $0, score: entry.score) }
+            },
+            explore: result.explored, coldStart: cold)
+    }
+}
+
+extension FeedService.FeedPage: JSONWritable {
+    package func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in item.write(to: &json) }
+            json.key("nextCursor"); json.string(nextCursor)
+            json.key("personalization")
+            json.object { json in
+                json.key("categories")
+                json.array(personalization.categories) { json, category in
+                    json.object { json in
+                        json.key("id"); json.string(category.id)
+                        json.key("name"); json.string(category.name)
+                        json.key("score"); json.double(category.score)
+                    }
+                }
+                json.key("explore")
+                json.array(personalization.explore) { json, category in
+                    json.object { json in
+                        json.key("id"); json.string(category.id)
+                        json.key("name"); json.string(category.name)
+                    }
+                }
+                json.key("coldStart"); json.bool(personalization.coldStart)
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PostgresNIO
+
+/// Follows in PostgreSQL; the counts on users follow by trigger (migration 023).
+public struct FollowRepository: Sendable {
+    package let database: Database
+    package let buckets: RateBuckets
+    /// Follows one user may make in a day (a fixed window); re-following counts again, unfollowing gives none back.
+    package let perDay: Int
+
+    /// The read cache, which keeps the following feed's timelines (nil: `CACHE=off`).
+    package let cache: ReadCache?
+
+    public init(database: Database, perDay: Int = 10_000, cache: ReadCache? = nil) {
+        self.database = database
+        self.buckets = RateBuckets(database: database)
+        self.perDay = perDay
+        self.cache = cache
+    }
+
+    /// Follows (`true`) or unfollows; idempotent. 400 `cannot_follow_self`, 404 `user_not_found`, 429 past the
+    /// daily cap (only a follow that would make a row counts).
+    public func set(_ on: Bool, followerID: String, followeeID: String) async throws {
+        guard followerID != followeeID else { throw PeopleError.cannotFollowSelf }
+        guard PlausibleID.check(followeeID), try await exists(followeeID) else {
+            throw AccountError.userNotFound("No user \(followeeID.prefix(64)).")
+        }
+        guard on else {
+            try await database.query(
+                "DELETE FROM follows WHERE follower_id = \(followerID) AND followee_id = \(followeeID)")
+            return
+        }
+        let already = try await !database.query(
+            "SELECT 1 FROM follows WHERE follower_id = \(followerID) AND followee_id = \(followeeID)"
+        ).isEmpty
+        if already { return }
+        if let wait = try await buckets.take(
+            [.init("follows-day|u:\(followerID)", limit: perDay)], windowSeconds: 86_400)
+        {
+            throw Problem.rateLimited(retryAfter: wait)
+        }
+        // The user may be deleted meanwhile: the SELECT then inserts nothing, and it is a 404.
+        let made = try await database.query(
+            """
+            INSERT INTO follows (follower_id, followee_id) SELECT \(followerID), id FROM users WHERE id = \(followeeID)
+            ON CONFLICT DO NOTHING RETURNING 1
+            """)
+        if made.isEmpty, try await !exists(followeeID) {
+            throw AccountError.userNotFound("No user \(followeeID.prefix(64)).")
+        }
+    }
+
+    package func exists(_ id: String) async throws -> Bool {
+        try await !database.query("SELECT 1 FROM users WHERE id = \(id)").isEmpty
+    }
+
+    /// A user's followers (`followers: true`) or the people they follow, newest follow first; 404 for no such user.
+    public func people(of userID: String, followers: Bool, viewerID: String?, page: PageRequest) async throws
+        -> Page<UserView>
+    {
+        guard PlausibleID.check(userID), try await exists(userID) else {
+            throw AccountError.userNotFound("No user \(userID.prefix(64)).")
+        }
+        let list = followers ? "followers" : "following"
+        let after = try CommentKeyset.Newest(page.cursor, list: list)
+        let rows: [(item: UserView, keys: [String])]
+        do {
+            rows = try await database.forReads.run(
+                FollowStatements.People(
+                    userID: userID, viewerID: viewerID, followers: followers, after: after, limit: page.limit + 1))
+        } catch let error as PSQLError where error.isDataException {
+            throw CursorError.notIssued
+        }
+        return Page(fetched: rows, limit: page.limit, list: list)
+    }
+
+    /// Reviews by the people `userID` follows, newest first.
+    public func followingFeed(userID: String, page: PageRequest) async throws -> Page<CommentView> {
+        let list = "feed.following"
+        let after = try CommentKeyset.Newest(page.cursor, list: list)
+        if after.createdAt == nil, let cache,
+            let ids = try await FollowingTimelines(cache: cache, database: database).newest(
+                followerID: userID, count: page.limit + 1)
+        {
+            // The cards from the primary, which the timelines were read from: a replica may lack a new review.
+            let rows = ids.isEmpty ? [] : try await database.run(FollowStatements.FollowingCards(ids: ids))
+            // A review hidden since its author's timeline was read: the statement answers instead.
+            if rows.count == ids.count {
+                return Page(
+                    fetched: rows.map { (item: $0.view, keys: CommentKeyset.Newest.keys(of: $0)) }, limit: page.limit,
+                    list: list)
+            }
+        }
+        return try await CommentKeyset.page(
+            FollowStatements.FollowingFeed(userID: userID, after: after, limit: page.limit + 1),
+            keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// How a pick is chosen among the candidates: a score from what the recommender knows of the viewer (the
+/// categories they open, their favorites), the store's rating, popularity and distance, plus Gumbel noise so that
+/// stores of close scores take turns; and, on some calls, exploration: a store other than the best. A viewer who
+/// always got the same store would learn nothing new.
+package struct PickRanking {
+    /// Category id → interest weight in 0...1 (the viewer's top category is 1).
+    package var interests: [String: Double]
+    package var radius: Double?
+    /// Categories the viewer has not shown, with their exploration counts: what the bandit explores.
+    package var unshown: [Exploration.Arm] = []
+
+    /// The share of calls that explore when two or more stores qualify.
+    package static let exploration = 0.3
+    /// The noise's scale: scores this close change places often.
+    package static let temperature = 0.35
+
+    package func score(_ candidate: PickCandidates.Candidate) -> Double {
+        var score = 2 * (interests[candidate.categoryID] ?? 0)
+        if candidate.favorited { score += 1 }
+        score += candidate.ratingScore - 3.5
+        score += 0.2 * log1p(Double(candidate.favoriteCount))
+        if let distance = candidate.distance, let radius, radius > 0 { score += 1 - min(1, distance / radius) }
+        score += 0.5 * log1p(Double(candidate.covisits))
+        return score
+    }
+
+    /// The chosen store first, then the alternatives (up to `count` in all, distinct), and whether the first
+    /// explored. On some calls (`exploration`) the first is the best store of a category the bandit picked among
+    /// those the viewer has not shown (any other store when there is no such category); the last alternative
+    /// always is, when one qualifies, so a viewer always sees something beyond their habits.
+    package func choose<G: RandomNumberGenerator>(
+        _ candidates: [PickCandidates.Candidate], count: Int = 3, using generator: inout G
+    ) -> (ranked: [PickCandidates.Candidate], explored: Bool) {
+        var keyed = candidates.map { candidate -> (PickCandidates.Candidate, Double) in
+            let uniform = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+            return (candidate, score(candidate) - Self.temperature * log(-log(uniform)))
+        }
+        keyed.sort { $0.1 > $1.1 }
+        var ranked = keyed.map(\.0)
+        let present = Set(ranked.map(\.categoryID))
+        let arms = unshown.filter { present.contains($0.categoryID) }
+        // The bandit's category, best store first; nil when every qualifying category is one the viewer knows.
+        let explore = Exploration.choose(arms, count: 1, using: &generator).first
+        var explored = false
+        if ranked.count >= 2, Double.random(in: 0..<1, using: &generator) < Self.exploration {
+            // Never the store already first: an exploring call answers something else (the contract's "repeated
+            // calls do not always answer the same store" when every candidate shares one category).
+            let index =
+                explore.flatMap { category in ranked.indices.dropFirst().first { ranked[$0].categoryID == category } }
+                ?? Int.random(in: 1..<ranked.count, using: &generator)
+            ranked.insert(ranked.remove(at: index), at: 0)
+            explored = true
+        } else if let explore, ranked.count > count,
+            !ranked.prefix(count).contains(where: { $0.categoryID == explore }),
+            let index = ranked.firstIndex(where: { $0.categoryID == explore })
+        {
+            ranked.insert(ranked.remove(at: index), at: count - 1)
+        }
+        return (Array(ranked.prefix(count)), explored)
+    }
+
+    /// Interest weights from the recommender's decayed scores, relative to the viewer's strongest category.
+    package static func weights(_ interests: [InterestRepository.Interest]) -> [String: Double] {
+        guard let top = interests.map(\.score).max(), top > 0 else { return [:] }
+        return Dictionary(interests.map { ($0.categoryID, $0.score / top) }, uniquingKeysWith: max)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The pick (今天吃点啥): one store and up to two alternatives for this viewer, here and now; for the API and the web.
+package struct PickService: Sendable {
+    package let stores: StoreRepository
+    package let categories: CategoryRepository
+    package let candidates: PickCandidates
+    package let interests: InterestRepository
+    package let clock: @Sendable () -> Date
+    /// Impressions of the answer's stores.
+    package let insights: InsightCounter?
+
+    package init(
+        stores: StoreRepository, categories: CategoryRepository, candidates: PickCandidates,
+        interests: InterestRepository, insights: InsightCounter? = nil, clock: @escaping @Sendable () -> Date
+    ) {
+        self.stores = stores
+        self.categories = categories
+        self.candidates = candidates
+        self.interests = interests
+        self.insights = insights
+        self.clock = clock
+    }
+
+    /// The answer: `{store, reasons, alternatives}`.
+    package struct Answer: Encodable, Sendable {
+        package var store: StoreView
+        package var reasons: [PickReason]
+        package var alternatives: [StoreView]
+    }
+
+    /// What a pick asks, from a query string (400 `invalid_near`, `invalid_radius`, `invalid_price`,
+    /// `invalid_skip`, `unknown_category`).
+    package struct Question: Sendable {
+        package var near: NearQuery?
+        package var maxPrice: Int?
+        package var categoryID: String?
+        package var skip: [String]
+
+        package static let maxSkip = 50
+
+        package init(parameters: [String: String]) throws {
+            near = try NearQuery.parse(near: parameters["near"], radius: parameters["radius"])
+            maxPrice = try parameters["maxPrice"].flatMap { $0.isEmpty ? nil : $0 }.map { raw in
+                guard raw.count <= 12, let price = Int(raw), CommentRules.priceRange.contains(price) else {
+                    throw Problem.badRequest("invalid_price", "maxPrice must be an integer from 1 to 100000.")
+                }
+                return price
+            }
+            categoryID = parameters["category"].flatMap { $0.isEmpty ? nil : $0 }
+            let skipped = (parameters["skip"] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+            // Each must be an id that could name a store: a NUL reached PostgreSQL once and answered 500.
+            guard skipped.count <= Self.maxSkip, skipped.allSatisfy({ $0.count <= 64 && PlausibleID.check($0) }) else {
+                throw PlaceError.invalidSkip
+            }
+            skip = skipped
+        }
+    }
+
+    /// The pick's rules and ranking, for the API and the web client alike; 404 `nothing_to_pick`.
+    package func answer<G: RandomNumberGenerator>(
+        _ question: Question, viewer: Viewer, english: Bool, using generator: inout G
+    ) async throws -> Answer {
+        if let categoryID = question.categoryID, try await !categories.exists(id: categoryID) {
+            throw StoreError.unknownCategory(id: categoryID)
+        }
+        let now = clock()
+        let found = try await candidates.read(
+            .init(
+                near: question.near, maxPrice: question.maxPrice, categoryID: question.categoryID,
+                skip: question.skip, reviewerID: viewer.user?.id, viewerKey: viewer.interestKey, now: now))
+        guard !found.isEmpty else { throw PlaceError.nothingToPick }
+        let state = try await interests.state(viewer: viewer.interestKey, at: now)
+        let ranking = PickRanking(
+            interests: PickRanking.weights(state.interests), radius: question.near.map { Double($0.radius) },
+            unshown: state.isCold ? state.arms : state.unshown())
+        let (ranked, explored) = ranking.choose(found, using: &generator)
+        let views = try await stores.views(ids: ranked.map { $0.id }, viewer: viewer.user).map {
+            $0.measured(from: question.near?.point)
+        }
+        // A store archived between the two reads drops out; another call finds the rest.
+        guard let chosen = views.first else { throw PlaceError.nothingToPick }
+        let reasons = PickReasons.reasons(
+            for: chosen, interest: ranking.interests[chosen.category.id] ?? 0,
+            explored: explored && chosen.id == ranked.first?.id, at: now, english: english)
+        let answer = Answer(store: chosen, reasons: reasons, alternatives: Array(views.dropFirst().prefix(2)))
+        insights?.shown([answer.store.id] + answer.alternatives.map(\.id), as: .pick)
+        return answer
+    }
+}
+
+/// The pick's answer written directly (`JSONEncoder` was a quarter of a pick's server time).
+extension PickService.Answer: JSONWritable {
+    package func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("store"); store.write(to: &json)
+            json.key("reasons")
+            json.array(reasons) { json, reason in
+                json.object { json in
+                    json.key("kind"); json.string(reason.kind.rawValue)
+                    json.key("text"); json.string(reason.text)
+                }
+            }
+            json.key("alternatives"); json.array(alternatives) { json, store in store.write(to: &json) }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import PostgresNIO
+
+/// Reviews the feed sets into its first places: cold start's candidates and one review per explored category.
+package struct FeedCandidates: Sendable {
+    package let database: Database
+
+    /// How many of each category's newest reviews cold start weighs (without `near`).
+    package static let perCategory = 8
+    /// With `near`: the nearest stores, and each one's newest reviews.
+    package static let nearStores = 60
+    package static let perStore = 3
+
+    /// A recent review with what cold start ranks it by.
+    package struct Review: Sendable, Equatable {
+        package var id: String
+        package var categoryID: String
+        package var likes: Int
+        package var rating: Int
+        package var ageDays: Double
+        package var storeRating: Double
+        package var distance: Double?
+
+        package init(
+            id: String, categoryID: String, likes: Int, rating: Int, ageDays: Double, storeRating: Double,
+            distance: Double? = nil
+        ) {
+            self.id = id
+            self.categoryID = categoryID
+            self.likes = likes
+            self.rating = rating
+            self.ageDays = ageDays
+            self.storeRating = storeRating
+            self.distance = distance
+        }
+    }
+
+    /// Without `near`, each category's newest reviews (one index range per category); with it, the newest
+    /// reviews of the nearest live stores within the radius (a KNN scan, then one range per store).
+    package func coldStart(near: NearQuery?, at now: Date) async throws -> [Review] {
+        let rows: [PostgresRow]
+        if let near {
+            rows = try await database.forReads.query(
+                """
+                SELECT x.id, x.category_id, x.like_count, x.rating,
+                    greatest(0, extract(epoch FROM \(now)::timestamptz - x.created_at) / 86400)::float8,
+                    s.rating_score, s.meters
+                FROM (
+                    SELECT t.id, t.rating_score, ST_Distance(t.location, p.point, false) AS meters
+                    FROM stores t, (SELECT ST_SetSRID(ST_MakePoint(\(near.point.lng)::float8,
+                        \(near.point.lat)::float8), 4326)::geography AS point) p
+                    WHERE t.archived_at IS NULL
+                        AND ST_DWithin(t.location, p.point, \(Double(near.radius))::float8, false)
+                    ORDER BY t.location <-> p.point
+                    LIMIT \(Self.nearStores)
+                ) s CROSS JOIN LATERAL (
+                    SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at FROM comments c
+                    WHERE c.store_id = s.id AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT \(Self.perStore)
+                ) x
+                """)
+        } else {
+            return try await database.forReads.run(ColdStart(at: now))
+        }
+        return try rows.map { row in
+            let (id, category, likes, rating, age, storeRating, distance) = try row.decodeAll(
+                (String, String, Int, Int, Double, Double, Double?).self)
+            return Review(
+                id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
+                distance: distance)
+        }
+    }
+
+    /// Every anonymous first page runs it: prepared.
+    package struct ColdStart: PostgresPreparedStatement {
+        package static let name = "feed_cold_start"
+        package static let sql = """
+            SELECT x.id, x.category_id, x.like_count, x.rating,
+                greatest(0, extract(epoch FROM $1 - x.created_at) / 86400)::float8, s.rating_score
+            FROM categories k CROSS JOIN LATERAL (
+                SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at, c.store_id FROM comments c
+                WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                ORDER BY c.created_at DESC, c.id DESC LIMIT \(perCategory)
+            ) x JOIN stores s ON s.id = x.store_id
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [.timestamptz]
+
+        package var at: Date
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(at)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> Review {
+            let (id, category, likes, rating, age, storeRating) = try row.decodeAll(
+                (String, String, Int, Int, Double, Double).self)
+            return Review(
+                id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
+                distance: nil)
+        }
+    }
+
+    /// For each category in order, its best recent review (most liked and best rated among its 20 newest) not in
+    /// `excluding`; categories without one are left out.
+    package func explore(categories: [String], excluding: [String]) async throws -> [(category: String, review: String)]
+    {
+        guard !categories.isEmpty else { return [] }
+        return try await database.forReads.run(Explore(categories: categories, excluding: excluding))
+    }
+
+    /// Prepared: its planning took nine times its run.
+    package struct Explore: PostgresPreparedStatement {
+        package static let name = "feed_explore"
+        package static let sql = """
+            SELECT k.id, x.id
+            FROM unnest($1::text[]) WITH ORDINALITY AS k (id, n) CROSS JOIN LATERAL (
+                SELECT y.id FROM (
+                    SELECT c.id, c.like_count, c.rating, c.created_at FROM comments c
+                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                        AND NOT (c.id = ANY($2::text[]))
+                    ORDER BY c.created_at DESC, c.id DESC LIMIT 20) y
+                ORDER BY ln(1 + y.like_count) + 0.5 * y.rating DESC, y.created_at DESC, y.id DESC LIMIT 1
+            ) x
+            ORDER BY k.n
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray]
+
+        package var categories: [String]
+        package var excluding: [String]
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(categories)
+            bindings.append(excluding)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> (category: String, review: String) {
+            let (category, review) = try row.decodeAll((String, String).self)
+            return (category, review)
+        }
+    }
+
+    package init(database: Database) {
+        self.database = database
+    }
+}

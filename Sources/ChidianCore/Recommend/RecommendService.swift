@@ -1,0 +1,53 @@
+import Foundation
+
+/// Store recommendations: "also viewed" on a store, and 猜你喜欢 for the viewer; for the API and the web.
+package struct RecommendService: Sendable {
+    package let stores: StoreRepository
+    package let visits: StoreVisits
+    package let storeFeed: StoreFeed
+    package let interests: InterestRepository
+    package let clock: @Sendable () -> Date
+    /// Impressions of 猜你喜欢's cards (counted as the feed's).
+    package let insights: InsightCounter?
+
+    package init(
+        stores: StoreRepository, visits: StoreVisits, storeFeed: StoreFeed, interests: InterestRepository,
+        insights: InsightCounter? = nil, clock: @escaping @Sendable () -> Date
+    ) {
+        self.stores = stores
+        self.visits = visits
+        self.storeFeed = storeFeed
+        self.interests = interests
+        self.insights = insights
+        self.clock = clock
+    }
+
+    /// Stores viewers of this one also opened (404 `store_not_found` for an unknown or archived store).
+    package func alsoViewed(storeID: String, limit: Int, viewer: Viewer) async throws -> [StoreView] {
+        guard PlausibleID.check(storeID), try await stores.view(id: storeID, viewer: nil) != nil else {
+            throw StoreError.notFound(id: storeID)
+        }
+        let ids = try await visits.alsoViewed(storeID: storeID, limit: limit)
+        return try await stores.views(ids: ids, viewer: viewer.user).filter { $0.id != storeID }
+    }
+
+    /// 猜你喜欢 for the viewer (or nobody), nearest-aware when `near` is given.
+    package func forYou(viewer: Viewer, near: NearQuery?, limit: Int) async throws -> [StoreView] {
+        let ids = try await forYouIDs(viewer: viewer, near: near, limit: limit)
+        return try await stores.views(ids: ids, viewer: viewer.user).map { $0.measured(from: near?.point) }
+    }
+
+    /// 猜你喜欢's store ids, in order.
+    package func forYouIDs(viewer: Viewer, near: NearQuery?, limit: Int) async throws -> [String] {
+        let now = clock()
+        var known: [InterestRepository.Interest] = []
+        if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
+        let weights = PickRanking.weights(known)
+        let top = known.prefix(StoreFeed.categories).map(\.categoryID)
+        let found = try await storeFeed.candidates(
+            viewer: viewer.interestKey, userID: viewer.user?.id, categories: top, near: near, at: now)
+        let ids = StoreFeed.rank(found, interests: weights, radius: near.map { Double($0.radius) }, limit: limit)
+        insights?.shown(ids, as: .feed)
+        return ids
+    }
+}

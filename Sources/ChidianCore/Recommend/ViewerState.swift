@@ -1,0 +1,183 @@
+import Foundation
+import PostgresNIO
+
+/// What the recommender knows of one viewer when it ranks for them: interests decayed to now, and per category
+/// with reviews to show, the exploration counts (theirs and everyone's).
+public struct ViewerState: Sendable {
+    public var interests: [InterestRepository.Interest]
+    public var arms: [Exploration.Arm]
+    /// Every category with reviews to show, id → name.
+    public var names: [String: String]
+
+    /// A viewer with no interest above the threshold: cold start.
+    public var isCold: Bool { interests.isEmpty }
+
+    /// Categories the viewer has not shown a taste for: less interest than half an open (one open a half-life
+    /// ago) and than half their top category's. The second keeps a category that lost to another by a few clicks
+    /// (the feed only ever showed the leader) in the running.
+    public func unshown(excluding: Set<String> = []) -> [Exploration.Arm] {
+        let known = Set(ViewerState.shown(interests.map { ($0.categoryID, $0.score) }))
+        return arms.filter { !known.contains($0.categoryID) && !excluding.contains($0.categoryID) }
+    }
+
+    package static func shown(_ scores: [(String, Double)]) -> [String] {
+        let top = scores.map(\.1).max() ?? 0
+        return scores.filter { $0.1 >= max(shownScore, relativeShown * top) }.map(\.0)
+    }
+
+    package static let shownScore = 0.5
+    package static let relativeShown = 0.5
+}
+
+extension InterestRepository {
+    /// The viewer's state in one statement (nobody: everyone's counts alone).
+    public func state(viewer: String?, at now: Date) async throws -> ViewerState {
+        var state = ViewerState(interests: [], arms: [], names: [:])
+        for row in try await database.run(StateStatement(viewer: viewer)) {
+            if let score = row.score, let scoreAt = row.scoreAt {
+                let decayed = Decay.decayed(score, from: scoreAt, to: now, halfLife: halfLife)
+                if decayed > Decay.threshold {
+                    state.interests.append(
+                        Interest(categoryID: row.id, categoryName: row.name, score: decayed, clicks: row.clicks))
+                }
+            }
+            guard row.reviewed else { continue }
+            let fade = row.exploredAt.map { Decay.decayed(1, from: $0, to: now, halfLife: halfLife) } ?? 1
+            state.names[row.id] = row.name
+            state.arms.append(
+                Exploration.Arm(
+                    categoryID: row.id, shown: row.shown * fade, clicked: row.clicked * fade,
+                    globalShown: row.globalShown, globalClicked: row.globalClicked))
+        }
+        state.interests.sort { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
+        state.arms.sort { $0.categoryID < $1.categoryID }
+        return state
+    }
+
+    /// Every category with the viewer's interest and exploration counts, everyone's, and whether it has reviews
+    /// to show. Prepared: every first page of the feed and every pick runs it.
+    package struct StateStatement: PostgresPreparedStatement {
+        package static let name = "viewer_state"
+        package static let sql = """
+            SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
+                coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
+                coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
+                EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
+                    AND c.hidden_at IS NULL AND NOT c.store_archived)
+            FROM categories k
+            LEFT JOIN viewer_interests i ON i.viewer = $1 AND i.category_id = k.id
+            LEFT JOIN viewer_explore e ON e.viewer = $1 AND e.category_id = k.id
+            LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
+                GROUP BY category_id) g ON g.category_id = k.id
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        package var viewer: String?
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(viewer)
+            return bindings
+        }
+
+        package struct Row: Sendable {
+            package var id: String
+            package var name: String
+            package var score: Double?
+            package var scoreAt: Date?
+            package var clicks: Int
+            package var shown: Double
+            package var clicked: Double
+            package var exploredAt: Date?
+            package var globalShown: Int
+            package var globalClicked: Int
+            package var reviewed: Bool
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (id, name, score, scoreAt, clicks, shown, clicked, exploredAt, globalShown, globalClicked, reviewed) =
+                try row.decodeAll((String, String, Double?, Date?, Int, Double, Double, Date?, Int, Int, Bool).self)
+            return Row(
+                id: id, name: name, score: score, scoreAt: scoreAt, clicks: clicks, shown: shown, clicked: clicked,
+                exploredAt: exploredAt, globalShown: globalShown, globalClicked: globalClicked, reviewed: reviewed)
+        }
+    }
+
+    /// Counts what a first page showed: `places` places of the viewer's own top category and one place of each
+    /// category explored (everyone's counts take those), decaying the viewer's earlier counts to now; opens of
+    /// their reviews within a day count as clicks (`RecordOpen`). Statistics, not the user's data: committed
+    /// without waiting for the disk, and rows another request of the same viewer is updating are skipped rather
+    /// than waited for (a burst of one viewer's feeds must not queue on their own rows).
+    /// `shard` picks one of everyone's 16 count rows (drawn from the request's generator: the system's is a syscall).
+    public func recordShown(
+        viewer: String, own: String?, places: Int, explored: [String], at now: Date, shard: Int16
+    ) async throws {
+        guard own != nil || !explored.isEmpty else { return }
+        _ = try await database.run(
+            RecordShown(
+                viewer: viewer, own: own, places: places, explored: explored, at: now, halfLife: halfLife,
+                shard: shard))
+    }
+
+    package struct RecordShown: PostgresPreparedStatement {
+        package static let name = "record_shown"
+        package static let sql = """
+            WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+            given AS (
+                SELECT k.id, CASE WHEN k.id = $2 THEN $3 ELSE 1 END AS places, k.id IS DISTINCT FROM $2 AS exploring
+                FROM categories k, quick
+                WHERE k.id = ANY($4) OR k.id = $2
+            ), locked AS (
+                SELECT e.category_id FROM viewer_explore e
+                WHERE e.viewer = $1 AND e.category_id IN (SELECT id FROM given)
+                ORDER BY e.category_id
+                FOR UPDATE SKIP LOCKED
+            ), updated AS (
+                UPDATE viewer_explore e SET
+                    shown = e.shown * power(0.5, greatest(0, extract(epoch FROM $5 - e.updated_at)) / $6) + g.places,
+                    clicked = e.clicked * power(0.5, greatest(0, extract(epoch FROM $5 - e.updated_at)) / $6),
+                    exploring = g.exploring, pending_at = $5, updated_at = greatest(e.updated_at, $5)
+                FROM given g
+                WHERE e.viewer = $1 AND e.category_id = g.id AND e.category_id IN (SELECT category_id FROM locked)
+                RETURNING e.category_id, e.exploring
+            ), inserted AS (
+                INSERT INTO viewer_explore (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
+                SELECT $1, g.id, g.places, 0, g.exploring, $5, $5 FROM given g
+                WHERE NOT EXISTS (SELECT 1 FROM viewer_explore e WHERE e.viewer = $1 AND e.category_id = g.id)
+                ORDER BY g.id
+                ON CONFLICT DO NOTHING
+                RETURNING category_id, exploring
+            )
+            INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
+            SELECT category_id, $7, 1, 0 FROM (SELECT * FROM updated UNION ALL SELECT * FROM inserted) s
+            WHERE exploring ORDER BY category_id
+            ON CONFLICT (category_id, shard) DO UPDATE SET shown = g.shown + 1
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [
+            .text, .text, .int4, .textArray, .timestamptz, .float8, .int2,
+        ]
+
+        package var viewer: String
+        package var own: String?
+        package var places: Int
+        package var explored: [String]
+        package var at: Date
+        package var halfLife: Double
+        /// A random shard of everyone's counts: concurrent feeds spread over 16 rows.
+        package var shard: Int16
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(viewer)
+            bindings.append(own)
+            bindings.append(Int32(places))
+            bindings.append(explored)
+            bindings.append(at)
+            bindings.append(halfLife)
+            bindings.append(shard)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> Int { 0 }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import PostgresNIO
+
+/// Store views through the read cache: one entry per store, as everyone sees it (`favorited` false, `adSpend`
+/// kept), tagged `s:<id>`; each viewer's part is added by `personalised`.
+extension StoreRepository {
+    /// The live stores among `ids` as everyone sees them, in order; misses are read in one statement.
+    package func sharedViews(ids: [String]) async throws -> [StoreView] {
+        guard cache != nil else {
+            return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
+        }
+        return try await sharedEntries(ids: ids).map(\.value)
+    }
+
+    /// The cache entries of the live stores among `ids`, in order: each with its anonymous JSON, which a page for
+    /// everyone copies instead of writing the store again. Misses are read in one statement.
+    package func sharedEntries(ids: [String]) async throws -> [ReadCache.Entry<StoreView>] {
+        var found: [String: ReadCache.Entry<StoreView>] = [:]
+        if let cache {
+            for id in ids where found[id] == nil {
+                if let hit = cache.get("s:" + id, as: StoreView.self) { found[id] = hit }
+            }
+        }
+        let missing = Array(Set(ids.filter { found[$0] == nil }))
+        if !missing.isEmpty {
+            let ticket = cache?.ticket()
+            let read = try await ReadRouting.$floor.withValue(nil) {
+                missing.count == 1
+                    ? try await database.run(StoreStatements.ByID(id: missing[0], viewer: nil, shared: true))
+                    : try await database.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
+            }
+            for view in read {
+                let entry = try ReadCache.Entry(value: view) { try JSONWriter.bytes(of: $0.personalised(for: nil)) }
+                found[view.id] = entry
+                if let cache, let ticket {
+                    cache.insert(
+                        "s:" + view.id, entry, tags: ["s:" + view.id], cost: 2 * entry.json.count, since: ticket)
+                }
+            }
+        }
+        return ids.compactMap { found[$0] }
+    }
+
+    /// The cache entry of one live store (its anonymous JSON ready to send), or 404 `store_not_found`.
+    package func sharedEntry(id: String) async throws -> ReadCache.Entry<StoreView> {
+        guard PlausibleID.check(id), let entry = try await sharedEntries(ids: [id]).first else {
+            throw Self.notFound(id)
+        }
+        return entry
+    }
+
+    /// Shared views as `viewer` sees them: `favorited` from one statement, `adSpend` for the manager and admins.
+    package func personalised(_ views: [StoreView], for viewer: AuthUser?) async throws -> [StoreView] {
+        guard let viewer, !views.isEmpty else { return views.map { $0.personalised(for: nil) } }
+        let favorites = try await favorited(views.map(\.id), by: viewer.id)
+        return views.map { $0.personalised(for: viewer, favorited: favorites.contains($0.id)) }
+    }
+
+    /// Which of `ids` the user has favorited.
+    package func favorited(_ ids: [String], by userID: String) async throws -> Set<String> {
+        let rows = try await database.query(
+            "SELECT store_id FROM favorites WHERE user_id = \(userID) AND store_id = ANY(\(ids)::text[])")
+        return Set(try rows.map { try $0.decode(String.self) })
+    }
+}
+
+extension StoreView {
+    /// This shared view as `viewer` sees it.
+    package func personalised(for viewer: AuthUser?, favorited: Bool = false) -> StoreView {
+        var view = self
+        view.favorited = favorited
+        if !StorePermissions.seesAdSpend(viewer, managerID: managerId) { view.adSpend = nil }
+        return view
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import PostgresNIO
+
+/// Keyset-paged store lists. Each query picks the page's ids and sort keys (as text, so the cursor repeats
+/// them exactly) and `views(ids:viewer:)` then loads the stores in that order: two queries per page.
+/// A nil cursor key disables the keyset condition (`NULL IS NULL` folds away when the statement is planned).
+extension StoreRepository {
+    /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists), at most a price,
+    /// within `near`'s radius and open at `now`. `near` is a GiST search on `stores_location` (ST_DWithin on the
+    /// sphere); `openNow` a containment test of migration 017's minutes of the week in each store's zone.
+    public func list(
+        sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, near: NearQuery? = nil, openNow: Bool = false,
+        now: Date = Date(), page: PageRequest, viewer: AuthUser?
+    ) async throws -> Page<StoreView> {
+        let query = try listQuery(
+            sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: now, page: page)
+        return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer, near: near?.point)
+    }
+
+    /// `list` as everyone sees it, written from each store's cached JSON (`SharedStorePage`); nil without the cache.
+    package func sharedList(
+        sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, page: PageRequest
+    ) async throws -> SharedStorePage? {
+        guard cache != nil else { return nil }
+        let query = try listQuery(
+            sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: Date(),
+            page: page)
+        let (ids, next) = try await pageIDs(query, limit: page.limit, list: sort.cursorList)
+        let point = near?.point
+        let items = try await sharedEntries(ids: ids).map { entry in
+            (store: entry, distance: point.flatMap { entry.value.measured(from: $0).distanceMeters })
+        }
+        return SharedStorePage(items: items, nextCursor: next)
+    }
+
+    /// The statement of one `list` page: rows of (id, sort key, tie-break key), `page.limit + 1` of them.
+    private func listQuery(
+        sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, now: Date,
+        page: PageRequest
+    ) throws -> PostgresQuery {
+        let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
+        let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
+        let (lat, lng, radius) = (near?.point.lat, near?.point.lng, near.map { Double($0.radius) })
+        switch sort {
+        case .distance:
+            guard near != nil else { throw PlaceError.nearRequired }
+            // Two steps, so the page reads about `limit` rows however dense the stores are. The KNN scan (`<->`,
+            // ordered by the GiST index) finds the limit-th nearest qualifying store; the exact step then sorts
+            // every store within that distance (+1 m, so float differences and stores at one address tie in) by
+            // (metres, id descending), the order the cursor repeats. Fewer than `limit` found: the whole radius.
+            return """
+                WITH knn AS (
+                    SELECT s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography AS m
+                    FROM stores s
+                    WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                        AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                        AND ST_DWithin(s.location,
+                            ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false)
+                        AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                        AND (\(k0)::float8 IS NULL OR ST_Distance(s.location,
+                            ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) > \(k0)::float8
+                            OR (ST_Distance(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
+                                false) = \(k0)::float8 AND s.id < \(k1)::text))
+                    ORDER BY s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography
+                    LIMIT \(limit))
+                SELECT s.id, d.meters::text, s.id FROM stores s
+                CROSS JOIN LATERAL (SELECT ST_Distance(s.location,
+                    ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) AS meters) d
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
+                        least(\(radius)::float8, coalesce(
+                            (SELECT CASE WHEN count(*) < \(limit) THEN NULL ELSE max(m) + 1 END FROM knn), \(radius)::float8)),
+                        false)
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::float8 IS NULL OR d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id < \(k1)::text))
+                ORDER BY d.meters, s.id DESC LIMIT \(limit)
+                """
+        case .rating:
+            return """
+                SELECT s.id, s.rating_score::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::float8 IS NULL OR (s.rating_score, s.id) < (\(k0)::float8, \(k1)::text))
+                ORDER BY s.rating_score DESC, s.id DESC LIMIT \(limit)
+                """
+        case .newest:
+            return """
+                SELECT s.id, s.created_at::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
+                ORDER BY s.created_at DESC, s.id DESC LIMIT \(limit)
+                """
+        case .name:
+            return """
+                SELECT s.id, s.name, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::text IS NULL OR (s.name COLLATE "C", s.id) > (\(k0)::text COLLATE "C", \(k1)::text))
+                ORDER BY s.name COLLATE "C", s.id LIMIT \(limit)
+                """
+        case .popular:
+            return """
+                SELECT s.id, s.favorite_count::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::int IS NULL OR (s.favorite_count, s.id) < (\(k0)::int, \(k1)::text))
+                ORDER BY s.favorite_count DESC, s.id DESC LIMIT \(limit)
+                """
+        case .price:
+            // A literal, so the planner matches the index on the same expression (009's stores_price).
+            let none = String(StoreSort.noPrice)
+            return """
+                SELECT s.id, coalesce(s.price_per_person, \(unescaped: none))::text, s.id FROM stores s
+                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
+                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
+                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
+                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
+                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
+                    AND (\(k0)::int IS NULL OR coalesce(s.price_per_person, \(unescaped: none)) > \(k0)::int
+                         OR (coalesce(s.price_per_person, \(unescaped: none)) = \(k0)::int AND s.id < \(k1)::text))
+                ORDER BY coalesce(s.price_per_person, \(unescaped: none)), s.id DESC LIMIT \(limit)
+                """
+        }
+    }
+
+    /// `GET /v1/me/stores`: a manager's live stores, newest first.
+    public func managed(by managerID: String, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
+        let list = "stores.managed"
+        let keys = try page.cursor?.keys(for: list, [.timestamp, .id])
+        let (k0, k1) = (keys?[0], keys?[1])
+        return try await self.page(
+            """
+            SELECT s.id, s.created_at::text, s.id FROM stores s
+            WHERE s.manager_id = \(managerID) AND s.archived_at IS NULL
+                AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
+            ORDER BY s.created_at DESC, s.id DESC LIMIT \(page.limit + 1)
+            """, limit: page.limit, list: list, viewer: viewer)
+    }
+
+    /// `GET /v1/me/favorites`: the user's favorited live stores, most recently favorited first.
+    public func favorites(of userID: String, page: PageRequest, viewer: AuthUser?) async throws -> Page<StoreView> {
+        let list = "stores.favorites"
+        let keys = try page.cursor?.keys(for: list, [.timestamp, .id])
+        let (k0, k1) = (keys?[0], keys?[1])
+        return try await self.page(
+            """
+            SELECT f.store_id, f.created_at::text, f.store_id FROM favorites f
+            JOIN stores s ON s.id = f.store_id AND s.archived_at IS NULL
+            WHERE f.user_id = \(userID)
+                AND (\(k0)::timestamptz IS NULL OR (f.created_at, f.store_id) < (\(k0)::timestamptz, \(k1)::text))
+            ORDER BY f.created_at DESC, f.store_id DESC LIMIT \(page.limit + 1)
+            """, limit: page.limit, list: list, viewer: viewer)
+    }
+
+    /// `GET /v1/promotions/daily`: live stores with ad spend, highest first, ties by earlier creation then id.
+    public func promoted(limit: Int, viewer: AuthUser?) async throws -> [StoreView] {
+        if cache != nil { return try await personalised(try await promotedEntry(limit: limit).value, for: viewer) }
+        let ids = try await database.forReads.run(StoreStatements.Promoted(limit: limit))
+        return try await views(ids: ids, viewer: viewer)
+    }
+
+    /// The daily promotions as everyone sees them, cached under `daily` and each store's tag.
+    package func promotedEntry(limit: Int) async throws -> ReadCache.Entry<[StoreView]> {
+        let load = { @Sendable in
+            try await sharedViews(ids: try await database.forReads.run(StoreStatements.Promoted(limit: limit)))
+        }
+        let render: @Sendable ([StoreView]) throws -> [UInt8] = {
+            try JSONWriter.bytes(of: StoreList(items: $0.map { $0.personalised(for: nil) }))
+        }
+        return try await ReadCache.rendered(
+            in: cache, "daily:\(limit)", tags: { ["daily"] + $0.map { "s:" + $0.id } }, render: render, load: load)
+    }
+
+    /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores.
+    package func page(_ query: PostgresQuery, limit: Int, list: String, viewer: AuthUser?, near: GeoPoint? = nil)
+        async throws
+        -> Page<StoreView>
+    {
+        let (ids, next) = try await pageIDs(query, limit: limit, list: list)
+        let views = try await self.views(ids: ids, viewer: viewer)
+        let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A store archived between the two queries drops out; the cursor still follows the keys read.
+        return Page(items: ids.compactMap { byID[$0]?.measured(from: near) }, nextCursor: next)
+    }
+
+    /// A page query's ids (at most `limit`) and the cursor after them. A forged cursor whose keys do not parse as
+    /// their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
+    package func pageIDs(_ query: PostgresQuery, limit: Int, list: String) async throws -> (
+        ids: [String], next: String?
+    ) {
+        let rows: [PostgresRow]
+        do {
+            rows = try await database.forReads.query(query)
+        } catch let error as PSQLError where error.isDataException {
+            throw CursorError.notIssued
+        }
+        let keyed = try rows.map { row in
+            let (id, key, tieBreak) = try row.decodeAll((String, String, String).self)
+            return (id: id, keys: [key, tieBreak])
+        }
+        let next = keyed.count > limit ? Cursor(list: list, keys: keyed[limit - 1].keys).token : nil
+        return (keyed.prefix(limit).map(\.id), next)
+    }
+}

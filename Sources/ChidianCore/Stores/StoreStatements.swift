@@ -1,0 +1,154 @@
+import Foundation
+import PostgresNIO
+
+/// The statements that read full store views. Both select `StoreViewRow.columns` and decode it whole.
+package enum StoreStatements {
+    /// One live store as `viewer` (nil: anonymous) sees it. Its own statement: planned for an id list of unknown
+    /// length, the lookup of one store costs PostgreSQL more than a custom plan, so it would be re-planned on
+    /// every store page; by id its one prepared plan is kept.
+    package struct ByID: PostgresPreparedStatement {
+        package static let name = "store_by_id"
+        package static let sql = """
+            SELECT \(StoreViewRow.columns)
+            FROM stores s \(StoreViewRow.joins)
+            WHERE s.id = $1 AND s.archived_at IS NULL
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [.text, .text]
+
+        package var id: String
+        package var viewer: AuthUser?
+        /// Keep `adSpend` whoever reads: the cache's shared view, hidden again per viewer by `personalised`.
+        package var shared = false
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(viewer?.id)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> StoreView {
+            try StoreViewRow.decode(row, viewer: viewer, keepAdSpend: shared)
+        }
+    }
+
+    /// The live stores among `ids`, in the order given (duplicates kept).
+    package struct ByIDs: PostgresPreparedStatement {
+        package static let name = "stores_by_ids"
+        package static let sql = """
+            SELECT \(StoreViewRow.columns)
+            FROM unnest($1::text[]) WITH ORDINALITY AS wanted (id, position)
+            JOIN stores s ON s.id = wanted.id AND s.archived_at IS NULL
+            \(StoreViewRow.joins)
+            ORDER BY wanted.position
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [.textArray, .text]
+
+        package var ids: [String]
+        package var viewer: AuthUser?
+        package var shared = false
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(ids)
+            bindings.append(viewer?.id)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> StoreView {
+            try StoreViewRow.decode(row, viewer: viewer, keepAdSpend: shared)
+        }
+    }
+}
+
+extension StoreStatements {
+    /// The ids of the daily promotions: live stores with ad spend, highest first, ties by earlier creation then id.
+    package struct Promoted: PostgresPreparedStatement {
+        package static let name = "stores_promoted"
+        package static let sql = """
+            SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
+            ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT $1
+            """
+        package static let bindingDataTypes: [PostgresDataType] = [.int8]
+
+        package var limit: Int
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(limit)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+    }
+
+    /// The manager of a live store: every review posted asks it first.
+    package struct LiveManager: PostgresPreparedStatement {
+        package static let name = "store_live_manager"
+        package static let sql = "SELECT manager_id FROM stores WHERE id = $1 AND archived_at IS NULL"
+        package static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        package var storeID: String
+
+        package func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(storeID)
+            return bindings
+        }
+
+        package func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+    }
+}
+
+/// The columns of a store view and their decoder, kept side by side: `decode` reads the row whole
+/// (`decodeAll`), so a column added to one and not the other fails every store read.
+package enum StoreViewRow {
+    /// `$2` is the viewer's id (NULL when anonymous) for `favorited`.
+    package static let columns = """
+        s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,
+            COALESCE((SELECT array_agg(si.image_id ORDER BY si.position) FROM store_images si WHERE si.store_id = s.id),
+                     '{}'::text[]),
+            s.rating_count, s.rating_sum, s.rating_score, s.taste_count, s.taste_sum, s.environment_count,
+            s.environment_sum, s.service_count, s.service_sum, s.price_per_person, s.dish_names, s.dish_counts,
+            s.favorite_count,
+            EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
+            s.ad_spend, s.created_at, s.updated_at, s.version,
+            ST_Y(s.location::geometry), ST_X(s.location::geometry), s.hours::text, s.time_zone
+        """
+    /// The joins those columns need after `stores s`.
+    package static let joins = """
+        JOIN categories c ON c.id = s.category_id
+        JOIN users u ON u.id = s.manager_id
+        """
+
+    package static func decode(_ row: PostgresRow, viewer: AuthUser?, keepAdSpend: Bool = false) throws -> StoreView {
+        let (
+            id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
+            ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
+            serviceSum, price, dishNames, dishCounts, favoriteCount, favorited, adSpend, createdAt, updatedAt, version,
+            lat, lng, hours, timeZone
+        ) = try row.decodeAll(
+            (
+                String, String, String, String, String, String, String, String, [String],
+                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Bool, Int, Date, Date, Int,
+                Double?, Double?, String?, String
+            ).self)
+        func average(_ sum: Int, _ count: Int) -> Double? { count == 0 ? nil : Double(sum) / Double(count) }
+        return StoreView(
+            id: id, name: name, category: .init(id: categoryID, name: categoryName), description: description,
+            address: address, managerId: managerID, managerName: managerName, imageUrls: imageIDs.map(ImageURL.path),
+            rating: .init(
+                average: average(ratingSum, ratingCount), count: ratingCount, score: score),
+            scores: .init(
+                taste: average(tasteSum, tasteCount), environment: average(environmentSum, environmentCount),
+                service: average(serviceSum, serviceCount)),
+            pricePerPerson: price,
+            dishes: zip(dishNames, dishCounts).map { StoreView.Dish(name: $0, count: $1) },
+            favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
+            updatedAt: updatedAt, version: version,
+            adSpend: keepAdSpend || StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil,
+            location: lat.flatMap { lat in lng.map { GeoPoint(lat: lat, lng: $0) } },
+            hours: hours.flatMap(WeeklyHours.init(stored:)),
+            timeZone: timeZone)
+    }
+}

@@ -1,0 +1,124 @@
+import ChidianCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `chidian seed DIR`: validates the whole directory first, then writes everything in one transaction as an
+/// upsert by id, so a second import of the same directory changes nothing (not even updatedAt or version).
+public struct SeedImporter: Sendable {
+    package let database: Database
+    package let passwords: Passwords
+    package let logger: Logger
+
+    public init(database: Database, config: AppConfiguration) {
+        self.database = database
+        passwords = Passwords(cost: config.bcryptCost)
+        logger = database.logger
+    }
+
+    public struct Report: Sendable, CustomStringConvertible {
+        public var users = 0
+        public var stores = 0
+        public var comments = 0
+        public var images = 0
+        public var changed: [String: Int] = [:]
+        public var warnings: [SeedIssue] = []
+        public var dryRun = false
+
+        public var description: String {
+            let counts = "\(users) users, \(stores) stores, \(comments) comments, \(images) images"
+            if dryRun { return "valid: \(counts) (dry run, nothing written)" }
+            let changes = ["users", "stores", "comments", "favorites", "images"].map { "\($0) \(changed[$0] ?? 0)" }
+            return "imported \(counts); new or changed: " + changes.joined(separator: ", ")
+        }
+    }
+
+    public func run(directory: URL, dryRun: Bool = false, progress: ProgressReporter? = nil) async throws -> Report {
+        let existing = try await loadExisting()
+        var reader = SeedReader(directory: directory, existing: existing)
+        reader.readUsers()
+        reader.readCategories()
+        reader.readStores()
+        var report = Report()
+        report.dryRun = dryRun
+        if dryRun || !reader.issues.isEmpty {
+            var count = 0
+            try await reader.readComments(progress: progress, phase: "checking comments") { _ in
+                count += 1
+            }
+            progress?.finish()
+            guard reader.issues.isEmpty else { throw reader.issues.error() }
+            report.users = reader.users.count
+            report.stores = reader.stores.count
+            report.comments = count
+            report.images = reader.images.owners.count
+            report.warnings = reader.issues.warnings
+            return report
+        }
+        let hashes = try await passwordHashes(reader.users, existing: existing)
+        let writer = SeedWriter(logger: logger)
+        let reader2 = reader
+        // Between statements the client streams files and counts search grams: ten minutes, not the pool's 5 s.
+        let result = try await database.with(timeout: .seconds(30)).transaction(idle: .seconds(600)) { connection in
+            var reader = reader2
+            return try await writer.write(reader: &reader, hashes: hashes, on: connection, progress: progress)
+        }
+        progress?.finish()
+        report = result
+        return report
+    }
+
+    /// Plain-text keywords are hashed; one that still matches the stored hash keeps it, so re-imports change nothing.
+    package func passwordHashes(_ users: [SeedUser], existing: ExistingData) async throws -> [String: String] {
+        var hashes: [String: String] = [:]
+        var plain: [(String, String, String?)] = []
+        for user in users {
+            if user.keyword.hasPrefix("$2") {
+                hashes[user.id] = user.keyword
+            } else {
+                plain.append((user.id, user.keyword, existing.passwordHashes[user.id]))
+            }
+        }
+        let passwords = self.passwords
+        try await withThrowingTaskGroup(of: (String, String).self) { group in
+            var next = 0
+            func add() {
+                guard next < plain.count else { return }
+                let (id, keyword, current) = plain[next]
+                next += 1
+                group.addTask {
+                    if let current, try await passwords.verify(keyword, hash: current) { return (id, current) }
+                    return (id, try await passwords.hash(keyword))
+                }
+            }
+            for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) { add() }
+            while let (id, hash) = try await group.next() {
+                hashes[id] = hash
+                add()
+            }
+        }
+        return hashes
+    }
+
+    package func loadExisting() async throws -> ExistingData {
+        try await database.withConnection { connection in
+            var data = ExistingData()
+            try connection.requireOpen()
+            for try await (id, name, role, hash) in try await connection.query(
+                "SELECT id, name, role, password_hash FROM users", logger: logger
+            ).decode((String, String, String, String).self) {
+                data.userRoles[id] = Role(rawValue: role) ?? .user
+                data.userIDsByLowerName[name.lowercased()] = id
+                data.passwordHashes[id] = hash
+            }
+            try connection.requireOpen()
+            for try await (id, manager, spend) in try await connection.query(
+                "SELECT id, manager_id, ad_spend FROM stores", logger: logger
+            ).decode((String, String, Int).self) {
+                data.storeManagers[id] = manager
+                data.storeAdSpend[id] = spend
+            }
+            return data
+        }
+    }
+}

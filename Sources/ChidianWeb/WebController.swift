@@ -1,0 +1,300 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The server-rendered web client. Every page is complete HTML (links can be shared and indexed, pages work
+/// with scripts off) and reaches the data through the same services as the JSON API, so the API's rules hold
+/// here too.
+package struct WebController {
+    package let pages: WebPages
+    package let services: Services
+    /// Who signs a browser in: the session cookie holds the API's bearer token.
+    package let sessions: SessionRepository
+
+    package var stores: StoreRepository { services.stores.stores }
+    package var comments: CommentService { services.comments }
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("/", use: home)
+        group.get("stores/:id", use: store)
+        group.get("comments/:id", use: comment)
+        group.get("users/:id", use: user)
+        group.get("search", use: find)
+        group.post("stores/:id/favorite", use: favorite)
+        group.post("stores/:id/unfavorite", use: unfavorite)
+        group.post("stores/:id/comments", use: postComment)
+        group.post("comments/:id/like", use: like)
+        group.post("comments/:id/unlike", use: unlike)
+        WebAccountPages(pages: pages, accounts: services.accounts, sessions: sessions).addRoutes(to: group)
+        WebMePages(
+            pages: pages, accounts: services.accounts, stores: stores, comments: comments, images: services.images,
+            interests: services.feed.interests, clock: services.feed.clock, myData: services.myData
+        ).addRoutes(to: group)
+        WebPeoplePages(pages: pages, notifications: services.notifications, follows: services.follows)
+            .addRoutes(to: group)
+        WebAdminPages(
+            pages: pages, moderation: services.moderation, admin: services.storeAdmin, insights: services.insights
+        ).addRoutes(to: group)
+        WebManagePages(
+            pages: pages, storeService: services.stores, promotions: services.promotions,
+            categories: services.stores.categories, comments: comments, images: services.images,
+            insightService: services.insights
+        ).addRoutes(to: group)
+        WebPickPages(pages: pages, pick: services.pick).addRoutes(to: group)
+    }
+
+    // MARK: Pages
+
+    @Sendable package func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let page = try PageRequest(request)
+        async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
+        async let forYou =
+            page.cursor == nil ? services.recommend.forYou(viewer: context.viewer, near: nil, limit: 10) : []
+        var generator = SeededRandom.forRequest()
+        let featured = try await services.feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
+        services.stores.insights?.shown(try await promoted.map(\.id), as: .daily)
+        var model: TemplateFields = [
+            "promoted": try await promoted.map { StoreCardModel($0, language: language, from: .daily) },
+            "hasPromoted": try await !promoted.isEmpty,
+            "forYou": try await forYou.map { StoreCardModel($0, language: language, from: .feed) },
+            "hasForYou": try await !forYou.isEmpty,
+            "explored": featured.personalization.explore.map { ["id": $0.id, "name": $0.name] },
+            "hasExplored": !featured.personalization.explore.isEmpty,
+            "comments": featured.items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "interests": featured.personalization.categories.map { ["id": $0.id, "name": $0.name] },
+            "hasInterests": !featured.personalization.categories.isEmpty,
+            "next": featured.nextCursor.map { "/?cursor=\(Self.escapeQuery($0))" },
+            "back": "/",
+            "cities": WebPickPages.cityOptions(language),
+        ]
+        if request.uri.queryParameters["deleted"] != nil { model["accountDeleted"] = true }
+        return pages.render("home", title: language.text("home"), model: model, context: context)
+    }
+
+    @Sendable package func store(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let id = try context.parameters.require("id")
+        let view = try await stores.requireView(id: id, viewer: context.viewer.user)
+        services.stores.counted(
+            id, managerID: view.managerId, context: context, from: request.uri.queryParameters["from"])
+        await services.stores.opened(id, viewer: context.viewer)
+        let alsoViewed = try await services.recommend.alsoViewed(storeID: id, limit: 10, viewer: context.viewer)
+        let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
+        let sort = CommentSort(rawValue: sortName) ?? .newest
+        let list = try await comments.comments.storeCommentViews(
+            storeID: id, kind: nil, sort: sort, page: try PageRequest(request))
+        let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
+        let path = "/stores/\(Self.escapePath(id))"
+        let model: TemplateFields = [
+            "store": StorePageModel(view, language: language),
+            "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "hasComments": !items.isEmpty,
+            "alsoViewed": alsoViewed.map { StoreCardModel($0, language: language) },
+            "hasAlsoViewed": !alsoViewed.isEmpty,
+            "sorts": [CommentSort.newest, .rating, .helpful].map { option in
+                [
+                    "href": "\(path)?sort=\(option.rawValue)",
+                    "label": language.text(
+                        "sort" + option.rawValue.prefix(1).uppercased() + option.rawValue.dropFirst()),
+                    "current": option == sort,
+                ] as TemplateFields
+            },
+            "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" },
+            "back": path,
+            "loginHref": "/login?next=\(Self.escapeQuery(path))",
+            "write": Self.writeForm(store: view, viewer: context.viewer.user, path: path, language: language),
+        ]
+        return pages.render("store", title: view.name, model: model, context: context)
+    }
+
+    @Sendable package func comment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let view = try await comments.open(
+            id: try context.parameters.require("id"), viewer: context.viewer, track: true)
+        let store = try await stores.view(id: view.storeId, viewer: context.viewer.user)
+        var model: TemplateFields = [
+            "comment": CommentCardModel(view, viewer: context.viewer, language: language),
+            "store": store.map { StorePageModel($0, language: language) },
+            "back": "/comments/\(Self.escapePath(view.id))",
+            "loginHref": "/login?next=\(Self.escapeQuery("/comments/\(Self.escapePath(view.id))"))",
+        ]
+        if let user = context.viewer.user, user.id != view.author.id {
+            model["canReport"] = true
+            model["reasons"] = Moderation.reasons.map { ["value": $0, "label": language.text("reason." + $0)] }
+        }
+        if request.uri.queryParameters["reported"] != nil { model["reported"] = true }
+        let title = "\(view.author.name) · \(view.store.name)"
+        return pages.render("comment", title: title, model: model, context: context)
+    }
+
+    @Sendable package func user(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let id = try context.parameters.require("id")
+        let viewerID = context.viewer.user?.id
+        guard let view = try await services.accounts.users.view(id: id, viewerID: viewerID) else {
+            throw AccountError.userNotFound("No user \(id.prefix(64)).")
+        }
+        let list = try await comments.comments.userComments(userID: id, page: try PageRequest(request))
+        let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
+        let path = "/users/\(Self.escapePath(id))"
+        let model: TemplateFields = [
+            "user": ProfileModel(view, language: language),
+            "canFollow": viewerID != nil && viewerID != view.id, "following": view.following,
+            "comments": items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            "hasComments": !items.isEmpty,
+            "next": list.nextCursor.map { "\(path)?cursor=\(Self.escapeQuery($0))" },
+            "back": path,
+        ]
+        return pages.render("user", title: view.name, model: model, context: context)
+    }
+
+    @Sendable package func find(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let language = context.web?.language ?? .zh
+        let raw = SearchQuery.formValue("q", in: request.uri.query) ?? ""
+        let query = try SearchQuery(raw)
+        let result = try await services.search.search(
+            query, page: try PageRequest(request), viewer: context.viewer.user)
+        let items: [TemplateFields] = result.items.map { item in
+            [
+                "store": StoreCardModel(item.store, language: language, from: .search),
+                "matches": item.matches.map { match -> String in
+                    switch match.field {
+                    case .name: return "\(language.text("matchName")): \(match.text)"
+                    case .category: return "\(language.text("matchCategory")): \(match.text)"
+                    case .dish:
+                        return
+                            "\(language.text("matchDish")): \(match.text) · \(match.count ?? 0) \(language.text("mentions"))"
+                    }
+                },
+            ]
+        }
+        // The API's order is name matches, then category matches, then dish matches: one heading per group.
+        var groups: [(field: SearchMatch.Field, items: [TemplateFields])] = []
+        for (item, result) in zip(items, result.items) {
+            let field = result.matches.first?.field ?? .dish
+            if groups.last?.field != field {
+                groups.append((field, [item]))
+            } else {
+                groups[groups.count - 1].items.append(item)
+            }
+        }
+        let model: TemplateFields = [
+            "q": query.text,
+            "groups": groups.map { group -> TemplateFields in
+                let heading = ["name": "groupName", "category": "groupCategory", "dish": "groupDish"][
+                    group.field.rawValue]!
+                return ["field": group.field.rawValue, "heading": language.text(heading), "items": group.items]
+            },
+            "hasItems": !items.isEmpty,
+            "approximate": result.approximate,
+            "next": result.nextCursor.map {
+                "/search?q=\(Self.escapeQuery(query.text))&cursor=\(Self.escapeQuery($0))"
+            },
+        ]
+        return pages.render(
+            "search", title: "\(language.text("search")): \(query.text)", model: model, context: context,
+            query: query.text)
+    }
+
+    /// The store page's writing form for this viewer: a review for users, a notice for the store's manager.
+    package static func writeForm(store: StoreView, viewer: AuthUser?, path: String, language: Language)
+        -> TemplateFields?
+    {
+        guard let viewer, viewer.role == .user || (viewer.role == .manager && viewer.id == store.managerId) else {
+            return nil
+        }
+        let isReview = viewer.role == .user
+        return [
+            "heading": language.text(isReview ? "writeReview" : "writeNotice"), "action": "\(path)/comments",
+            "isReview": isReview,
+            "ratings": (1...5).reversed().map {
+                ["value": $0, "label": String(repeating: "★", count: $0)] as TemplateFields
+            },
+            "scores": ["taste", "environment", "service"].map { ["name": $0, "label": language.text($0)] },
+        ]
+    }
+
+    // MARK: Forms
+
+    @Sendable package func favorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let id = try context.parameters.require("id")
+        try await services.favorites.set(true, storeID: id, viewer: context.viewer, user: try context.requireUser())
+        return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
+    }
+
+    @Sendable package func unfavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let id = try context.parameters.require("id")
+        try await services.favorites.set(false, storeID: id, viewer: context.viewer, user: try context.requireUser())
+        return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
+    }
+
+    /// The store page's form: a review (or a manager's notice) with photos, by the API's rules. The text is
+    /// checked before any photo is stored; the photos then go through the upload rules one by one.
+    @Sendable package func postComment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
+        let user = try context.requireUser()
+        let storeID = try context.parameters.require("id")
+        let kind = try await comments.writableKind(storeID: storeID, user: user)
+        func number(_ name: String) -> JSONValue? {
+            guard let raw = form[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return Int(raw).map(JSONValue.integer) ?? .string(raw)
+        }
+        var scores: [String: JSONValue] = [:]
+        for key in ["taste", "environment", "service"] { scores[key] = number(key) }
+        var draft = try CommentService.draft(
+            .init(
+                rating: number("rating"), body: form["body"], imageIds: [],
+                scores: scores.isEmpty ? nil : .object(scores), pricePerPerson: number("pricePerPerson")),
+            kind: kind)
+        guard form.photos.count <= CommentRules.maxImages else {
+            throw CommentError.invalidImages("A comment holds at most \(CommentRules.maxImages) images.")
+        }
+        for photo in form.photos { draft.imageIDs.append(try await services.images.store(photo, user: user).id) }
+        let view = try await comments.post(storeID: storeID, user: user, kind: kind, draft: draft)
+        return WebPages.redirect(to: "/comments/\(Self.escapePath(view.id))")
+    }
+
+    @Sendable package func like(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setLike(true, request: request, context: context)
+    }
+
+    @Sendable package func unlike(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setLike(false, request: request, context: context)
+    }
+
+    package func setLike(_ on: Bool, request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let id = try context.parameters.require("id")
+        _ = try context.requireUser()
+        try await comments.setLike(on, commentID: id, viewer: context.viewer)
+        return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/comments/\(Self.escapePath(id))")
+    }
+
+    // MARK: Helpers
+
+    /// A path on this site to return to after a form, or nil: never another origin (`//host`, `/\host`).
+    package static func localPath(_ raw: String?) -> String? {
+        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"), raw.utf8.count <= 2048,
+            !raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+        return raw
+    }
+
+    package static func escapePath(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? segment
+    }
+
+    package static func escapeQuery(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? value
+    }
+
+    package init(pages: WebPages, services: Services, sessions: SessionRepository) {
+        self.pages = pages
+        self.services = services
+        self.sessions = sessions
+    }
+}

@@ -1,0 +1,105 @@
+import ChidianCore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The web client's templates and assets, embedded in the binary, and the one way a page becomes a response.
+package struct WebPages: Sendable {
+    package let library: TemplateLibrary
+    /// Assets by name: bytes, content type and a content hash (their URLs carry it, so they cache forever).
+    package let assets: [String: Asset]
+
+    package struct Asset: Sendable {
+        package let bytes: [UInt8]
+        package let contentType: String
+        package let hash: String
+    }
+
+    /// The pages' Content-Security-Policy: no inline script or style, nothing from another origin (`blob:` images
+    /// are the previews of the viewer's own photos before upload).
+    package static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; object-src 'none'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    package static let shared: WebPages = {
+        do { return try WebPages(files: embeddedWebFiles) } catch {
+            preconditionFailure("the embedded web templates do not parse: \(error)")
+        }
+    }()
+
+    package init(files: [(name: String, base64: String)]) throws {
+        var library = TemplateLibrary()
+        var assets: [String: Asset] = [:]
+        for file in files {
+            let bytes = [UInt8](Data(base64Encoded: file.base64) ?? Data())
+            if file.name.hasSuffix(".mustache") {
+                try library.register(String(decoding: bytes, as: UTF8.self), named: String(file.name.dropLast(9)))
+            } else {
+                let type =
+                    file.name.hasSuffix(".css")
+                    ? "text/css; charset=utf-8"
+                    : file.name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : "image/svg+xml"
+                let hash = SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
+                assets[file.name] = Asset(bytes: bytes, contentType: type, hash: hash)
+            }
+        }
+        self.library = library
+        self.assets = assets
+    }
+
+    package func assetURL(_ name: String) -> String { "/assets/\(name)?v=\(assets[name]?.hash ?? "0")" }
+
+    /// `template` rendered inside the layout, with the viewer, the language's words and the CSRF token.
+    package func render(
+        _ template: String, title: String, model: TemplateFields, context: AppRequestContext,
+        status: HTTPResponse.Status = .ok, query: String = ""
+    ) -> Response {
+        let language = context.web?.language ?? .zh
+        let csrf = context.web?.csrfToken ?? ""
+        let viewer = context.viewer.user.map { ViewerModel($0) }
+        var root = model
+        root["t"] = language.templateStrings
+        root["csrf"] = csrf
+        root["viewer"] = viewer
+        let body = library.render(template, .object(root))
+        let layout: TemplateFields = [
+            "t": language.templateStrings, "lang": language.rawValue, "title": title, "body": TemplateValue.bytes(body),
+            "query": query, "csrf": csrf, "css": assetURL("app.css"), "js": assetURL("app.js"),
+            "icon": assetURL("favicon.svg"), "viewer": viewer,
+        ]
+        let html = library.render("layout", .object(layout))
+        return Self.response(html, status: status, language: language)
+    }
+
+    package static func response(_ html: [UInt8], status: HTTPResponse.Status, language: Language) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.contentLanguage] = language.rawValue
+        // Pages show the viewer's session, likes and feed: no shared cache may keep them.
+        headers[.cacheControl] = "private, no-cache"
+        headers[.vary] = "Cookie, Accept-Language"
+        headers[.referrerPolicy] = "same-origin"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: html)))
+    }
+
+    /// A refusal by the rules (a domain error, or a 4xx problem other than 429) to show beside the form that caused
+    /// it; nil for anything else, which `WebErrorMiddleware` answers as a page of its own.
+    package static func refusal(_ error: any Error) -> Problem? {
+        switch error {
+        case let error as any DomainError: Problem(error)
+        case let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests: problem
+        default: nil
+        }
+    }
+
+    /// A redirect after a form post (303, so a reload does not post again).
+    package static func redirect(to location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+}
+
+extension HTTPField.Name {
+    package static let referrerPolicy = Self("Referrer-Policy")!
+}

@@ -1,0 +1,80 @@
+import ChidianCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Browsers sign in with a cookie holding the same session token the API takes as a bearer token; anonymous
+/// browsers get a visitor id cookie so the feed learns before sign-up; every browser gets a CSRF token cookie
+/// that state-changing forms and scripts must echo (double submit, checked by `WebForm`).
+package struct WebSessionMiddleware: RouterMiddleware {
+    package typealias Context = AppRequestContext
+    package static let sessionCookie = WebState.sessionCookie
+    package static let visitorCookie = "chidian_visitor"
+    package static let csrfCookie = "chidian_csrf"
+    package static let year = 365 * 86400
+
+    package let sessions: SessionRepository
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws
+        -> Response
+    {
+        var context = context
+        var cookies: [Cookie] = []
+        let secure = Self.isSecure(request)
+        let jar = request.cookies
+        if let token = jar[Self.sessionCookie]?.value {
+            if let user = try await sessions.authenticate(token: token) {
+                context.viewer = .user(user)
+            } else {
+                cookies.append(Self.expired(Self.sessionCookie, secure: secure))
+            }
+        }
+        if context.viewer == .nobody {
+            if let visitor = jar[Self.visitorCookie]?.value, Viewer.isValidVisitorID(visitor) {
+                context.viewer = .visitor(visitor)
+            } else {
+                let visitor = Tokens.generate()
+                context.viewer = .visitor(visitor)
+                cookies.append(Self.cookie(Self.visitorCookie, visitor, maxAge: Self.year, secure: secure))
+            }
+        }
+        var csrf = jar[Self.csrfCookie]?.value ?? ""
+        if !Self.isToken(csrf) {
+            csrf = Tokens.generate()
+            cookies.append(Self.cookie(Self.csrfCookie, csrf, maxAge: Self.year, secure: secure))
+        }
+        context.web = WebState(
+            language: Language(acceptLanguage: request.headers[.acceptLanguage]), csrfToken: csrf, secure: secure)
+        var response = try await next(request, context)
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// TLS ends at the proxy in front of us, which says so; a client lying about it only makes its own cookies
+    /// `Secure`.
+    package static func isSecure(_ request: Request) -> Bool {
+        request.headers[.xForwardedProto]?.lowercased() == "https" || request.head.scheme == "https"
+    }
+
+    package static func isToken(_ value: String) -> Bool {
+        value.utf8.count == 43 && Viewer.isValidVisitorID(String(value.prefix(43)))
+    }
+
+    package static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    package static func expired(_ name: String, secure: Bool) -> Cookie {
+        cookie(name, "", maxAge: 0, secure: secure)
+    }
+
+    package init(sessions: SessionRepository) {
+        self.sessions = sessions
+    }
+}
+
+extension HTTPField.Name {
+    package static let xForwardedProto = Self("X-Forwarded-Proto")!
+    package static let xCSRFToken = Self("X-CSRF-Token")!
+}
