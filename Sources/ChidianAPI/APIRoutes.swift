@@ -3,9 +3,9 @@ import Hummingbird
 
 /// The JSON API's routes under `/v1`: one controller per feature, each over a service the composition root built.
 package struct APIRoutes {
-    package let services: Services
-    package let sessions: SessionRepository
-    package let hub: NotificationHub
+    let services: Services
+    let sessions: SessionRepository
+    let hub: NotificationHub
 
     package init(services: Services, sessions: SessionRepository, hub: NotificationHub) {
         self.services = services

@@ -2,12 +2,12 @@ import ChidianCore
 
 /// The web pages' words in each language.
 extension Language {
-    package var strings: [String: String] { self == .zh ? WebStrings.zh : WebStrings.en }
+    var strings: [String: String] { self == .zh ? WebStrings.zh : WebStrings.en }
 
-    package func text(_ key: String) -> String { strings[key] ?? key }
+    func text(_ key: String) -> String { strings[key] ?? key }
 
     /// The words as templates read them (`{{t.name}}`), converted once.
-    package var templateStrings: TemplateValue { self == .zh ? Self.zhTemplateStrings : Self.enTemplateStrings }
+    var templateStrings: TemplateValue { self == .zh ? Self.zhTemplateStrings : Self.enTemplateStrings }
 
     private static let zhTemplateStrings = WebStrings.zh.templateValue!
     private static let enTemplateStrings = WebStrings.en.templateValue!

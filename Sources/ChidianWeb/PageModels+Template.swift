@@ -4,7 +4,7 @@ import ChidianCore
 // dynamic cast; a nil optional answers nil, so the lookup goes on down the context stack as mustache's does).
 
 extension ViewerModel: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "id": .text(id)
         case "name": .text(self.name)
@@ -16,7 +16,7 @@ extension ViewerModel: TemplateObject {
 }
 
 extension StarsModel: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "glyphs": .text(glyphs)
         case "label": .text(label)
@@ -26,7 +26,7 @@ extension StarsModel: TemplateObject {
 }
 
 extension StoreCardModel: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "id": .text(id)
         case "name": .text(self.name)
@@ -45,7 +45,7 @@ extension StoreCardModel: TemplateObject {
 }
 
 extension StorePageModel: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "card": .object(card)
         case "description": .text(self.description)
@@ -63,7 +63,7 @@ extension StorePageModel: TemplateObject {
 }
 
 extension StorePageModel.Score: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "label": .text(label)
         case "value": .text(value)
@@ -73,7 +73,7 @@ extension StorePageModel.Score: TemplateObject {
 }
 
 extension StorePageModel.Dish: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "name": .text(self.name)
         case "count": .int(count)
@@ -83,7 +83,7 @@ extension StorePageModel.Dish: TemplateObject {
 }
 
 extension CommentCardModel: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "id": .text(id)
         case "isNotice": .bool(isNotice)
@@ -109,7 +109,7 @@ extension CommentCardModel: TemplateObject {
 }
 
 extension CommentCardModel.Reply: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "body": .text(body)
         case "authorName": .text(authorName)
@@ -119,7 +119,7 @@ extension CommentCardModel.Reply: TemplateObject {
 }
 
 extension ProfileModel: TemplateObject {
-    package func field(_ name: String) -> TemplateValue? {
+    func field(_ name: String) -> TemplateValue? {
         switch name {
         case "id": .text(id)
         case "name": .text(self.name)

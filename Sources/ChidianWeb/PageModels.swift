@@ -3,13 +3,13 @@ import Foundation
 
 // What templates read (`PageModels+Template.swift` answers their names), formatted for people.
 
-package struct ViewerModel: Sendable {
-    package let id: String
-    package let name: String
-    package let isManager: Bool
-    package let isAdmin: Bool
+struct ViewerModel: Sendable {
+    let id: String
+    let name: String
+    let isManager: Bool
+    let isAdmin: Bool
 
-    package init(_ user: AuthUser) {
+    init(_ user: AuthUser) {
         id = user.id
         name = user.name
         isManager = user.role == .manager
@@ -18,17 +18,17 @@ package struct ViewerModel: Sendable {
 }
 
 /// A user's public profile, on `/users/{id}` and `/me`.
-package struct ProfileModel: Sendable {
-    package let id: String
-    package let name: String
-    package let avatarUrl: String?
-    package let role: String
-    package let reviewCount: Int
-    package let followerCount: Int
-    package let followingCount: Int
-    package let joined: String
+struct ProfileModel: Sendable {
+    let id: String
+    let name: String
+    let avatarUrl: String?
+    let role: String
+    let reviewCount: Int
+    let followerCount: Int
+    let followingCount: Int
+    let joined: String
 
-    package init(_ user: UserView, language: Language) {
+    init(_ user: UserView, language: Language) {
         id = user.id
         name = user.name
         avatarUrl = user.avatarUrl
@@ -41,11 +41,11 @@ package struct ProfileModel: Sendable {
 }
 
 /// A rating as five stars for the eye and a sentence for a screen reader.
-package struct StarsModel: Sendable {
-    package let glyphs: String
-    package let label: String
+struct StarsModel: Sendable {
+    let glyphs: String
+    let label: String
 
-    package init(_ value: Double, language: Language) {
+    init(_ value: Double, language: Language) {
         let full = Int(value.rounded())
         glyphs = String(repeating: "★", count: full) + String(repeating: "☆", count: max(0, 5 - full))
         let number = Formatting.oneDecimal(value)
@@ -53,21 +53,21 @@ package struct StarsModel: Sendable {
     }
 }
 
-package struct StoreCardModel: Sendable {
-    package let id: String
-    package let name: String
-    package let categoryName: String
-    package let imageUrl: String?
-    package let hasRating: Bool
-    package let average: String
-    package let stars: StarsModel?
-    package let ratingCount: Int
-    package let price: String?
-    package let promoted: Bool
+struct StoreCardModel: Sendable {
+    let id: String
+    let name: String
+    let categoryName: String
+    let imageUrl: String?
+    let hasRating: Bool
+    let average: String
+    let stars: StarsModel?
+    let ratingCount: Int
+    let price: String?
+    let promoted: Bool
     /// The list the card is in: its link says so, and the store counts the click (insights).
-    package let from: InsightSource?
+    let from: InsightSource?
 
-    package init(_ store: StoreView, language: Language, from: InsightSource? = nil) {
+    init(_ store: StoreView, language: Language, from: InsightSource? = nil) {
         self.from = from
         id = store.id
         name = store.name
@@ -82,27 +82,27 @@ package struct StoreCardModel: Sendable {
     }
 }
 
-package struct StorePageModel: Sendable {
-    package struct Score: Sendable {
-        package let label: String
-        package let value: String
+struct StorePageModel: Sendable {
+    struct Score: Sendable {
+        let label: String
+        let value: String
     }
-    package struct Dish: Sendable {
-        package let name: String
-        package let count: Int
+    struct Dish: Sendable {
+        let name: String
+        let count: Int
     }
-    package let card: StoreCardModel
-    package let description: String
-    package let address: String
-    package let managerName: String
-    package let images: [String]
-    package let scores: [Score]
-    package let dishes: [Dish]
-    package let hasDishes: Bool
-    package let favoriteCount: Int
-    package let favorited: Bool
+    let card: StoreCardModel
+    let description: String
+    let address: String
+    let managerName: String
+    let images: [String]
+    let scores: [Score]
+    let dishes: [Dish]
+    let hasDishes: Bool
+    let favoriteCount: Int
+    let favorited: Bool
 
-    package init(_ store: StoreView, language: Language) {
+    init(_ store: StoreView, language: Language) {
         card = StoreCardModel(store, language: language)
         description = store.description
         address = store.address
@@ -119,32 +119,32 @@ package struct StorePageModel: Sendable {
     }
 }
 
-package struct CommentCardModel: Sendable {
-    package struct Reply: Sendable {
-        package let body: String
-        package let authorName: String
+struct CommentCardModel: Sendable {
+    struct Reply: Sendable {
+        let body: String
+        let authorName: String
     }
-    package let id: String
-    package let isNotice: Bool
-    package let storeId: String
-    package let storeName: String
-    package let categoryName: String
-    package let authorId: String
-    package let authorName: String
-    package let stars: StarsModel?
-    package let scores: String?
-    package let price: String?
-    package let body: String
-    package let images: [String]
-    package let likeCount: Int
-    package let liked: Bool
+    let id: String
+    let isNotice: Bool
+    let storeId: String
+    let storeName: String
+    let categoryName: String
+    let authorId: String
+    let authorName: String
+    let stars: StarsModel?
+    let scores: String?
+    let price: String?
+    let body: String
+    let images: [String]
+    let likeCount: Int
+    let liked: Bool
     /// The viewer may like or unlike it: signed in, a review, not their own.
-    package let canLike: Bool
-    package let reply: Reply?
-    package let date: String
-    package let dateTime: String
+    let canLike: Bool
+    let reply: Reply?
+    let date: String
+    let dateTime: String
 
-    package init(_ comment: CommentView, viewer: Viewer, language: Language) {
+    init(_ comment: CommentView, viewer: Viewer, language: Language) {
         id = comment.id
         isNotice = comment.kind == .notice
         storeId = comment.store.id
@@ -170,25 +170,25 @@ package struct CommentCardModel: Sendable {
     }
 }
 
-package enum Formatting {
-    package static func oneDecimal(_ value: Double) -> String {
+enum Formatting {
+    static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    package static func day(_ date: Date) -> String {
+    static func day(_ date: Date) -> String {
         let parts = Calendar.utc.dateComponents([.year, .month, .day], from: date)
         func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
         return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
     }
 
-    package static func rfc3339(_ date: Date) -> String {
+    static func rfc3339(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
 }
 
 extension Calendar {
-    package static let utc: Calendar = {
+    static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar

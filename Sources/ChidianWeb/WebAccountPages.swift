@@ -5,12 +5,12 @@ import Hummingbird
 
 /// Sign-in, registration and sign-out for browsers: the API's rules (`AccountsController.signIn` / `signUp`),
 /// then the session token goes into an HttpOnly cookie instead of a response body.
-package struct WebAccountPages {
-    package let pages: WebPages
-    package let accounts: AccountService
-    package let sessions: SessionRepository
+struct WebAccountPages {
+    let pages: WebPages
+    let accounts: AccountService
+    let sessions: SessionRepository
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("login", use: loginPage)
         group.post("login", use: login)
         group.get("register", use: registerPage)
@@ -18,15 +18,15 @@ package struct WebAccountPages {
         group.post("logout", use: logout)
     }
 
-    @Sendable package func loginPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func loginPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         form("login", context: context, next: request.uri.queryParameters["next"].map(String.init))
     }
 
-    @Sendable package func registerPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func registerPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         form("register", context: context, next: request.uri.queryParameters["next"].map(String.init))
     }
 
-    @Sendable package func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fields = try await WebForm.read(request, context: context)
         do {
             let session = try await accounts.signIn(
@@ -38,7 +38,7 @@ package struct WebAccountPages {
         }
     }
 
-    @Sendable package func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fields = try await WebForm.read(request, context: context)
         do {
             let session = try await accounts.signUp(
@@ -50,7 +50,7 @@ package struct WebAccountPages {
         }
     }
 
-    @Sendable package func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await WebForm.read(request, context: context)
         if let user = context.viewer.user { try await sessions.revoke(tokenHash: user.tokenHash) }
         var response = WebPages.redirect(to: "/")
@@ -59,7 +59,7 @@ package struct WebAccountPages {
         return response
     }
 
-    package func signedIn(_ session: SessionView, context: AppRequestContext, next: String?) -> Response {
+    func signedIn(_ session: SessionView, context: AppRequestContext, next: String?) -> Response {
         var response = WebPages.redirect(to: WebController.localPath(next) ?? "/")
         response.setCookie(
             WebSessionMiddleware.cookie(
@@ -70,7 +70,7 @@ package struct WebAccountPages {
 
     /// The form again with what went wrong in the original app's words (用户名不存在, 密码错误, …); the name typed
     /// is kept, the password never echoed.
-    package func form(
+    func form(
         _ template: String, context: AppRequestContext, next: String?, name: String? = nil,
         error: (any DomainError)? = nil
     ) -> Response {
@@ -87,5 +87,5 @@ package struct WebAccountPages {
 }
 
 extension SessionRepository {
-    package var maxLifetimeSecondsInt: Int { Int(maxLifetime.components.seconds) }
+    var maxLifetimeSecondsInt: Int { Int(maxLifetime.components.seconds) }
 }

@@ -6,13 +6,13 @@ import Hummingbird
 /// 管理后台: the moderation queue (hide, restore, dismiss, each logged with the admin), archiving and restoring
 /// stores, and categories; plus reporting a comment, for any signed-in user. The same rules as the API's
 /// moderation routes and the CLI's store and category commands.
-package struct WebAdminPages {
-    package let pages: WebPages
-    package let moderation: Moderation
-    package let admin: StoreAdmin
-    package let insights: InsightService
+struct WebAdminPages {
+    let pages: WebPages
+    let moderation: Moderation
+    let admin: StoreAdmin
+    let insights: InsightService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("admin", use: page)
         group.post("admin/comments/:id", use: act)
         group.post("admin/stores/:id/archive", use: archive)
@@ -22,11 +22,11 @@ package struct WebAdminPages {
         group.post("comments/:id/report", use: report)
     }
 
-    package static func requireAdmin(_ context: AppRequestContext) throws -> AuthUser {
+    static func requireAdmin(_ context: AppRequestContext) throws -> AuthUser {
         try context.requireRole([.admin], code: "admin_required", detail: "Only admins moderate.")
     }
 
-    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try Self.requireAdmin(context)
         let open = request.uri.queryParameters["status"] != "closed"
         return try await render(
@@ -35,7 +35,7 @@ package struct WebAdminPages {
     }
 
     /// The platform's last `days` days, as `GET /v1/admin/stats` gives them.
-    package func platform(days: Int, language: Language) async throws -> TemplateFields {
+    func platform(days: Int, language: Language) async throws -> TemplateFields {
         let range = try InsightRange(
             from: nil, to: nil, timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: Date(), span: days)
         let stats = try await insights.platform(range)
@@ -47,7 +47,7 @@ package struct WebAdminPages {
         ]
     }
 
-    package func render(
+    func render(
         context: AppRequestContext, open: Bool = true, saved: String? = nil, failed: Problem? = nil, days: Int = 30
     ) async throws -> Response {
         let language = context.web?.language ?? .zh
@@ -78,7 +78,7 @@ package struct WebAdminPages {
     }
 
     /// Runs an admin's change; a refusal by the rules shows the page again with the message.
-    package func attempt(_ context: AppRequestContext, _ change: () async throws -> Void) async throws -> Response {
+    func attempt(_ context: AppRequestContext, _ change: () async throws -> Void) async throws -> Response {
         do {
             try await change()
             return WebPages.redirect(to: "/admin?saved=1")
@@ -88,7 +88,7 @@ package struct WebAdminPages {
         }
     }
 
-    @Sendable package func act(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func act(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let admin = try Self.requireAdmin(context)
         let id = try context.parameters.require("id")
@@ -101,27 +101,27 @@ package struct WebAdminPages {
         }
     }
 
-    @Sendable package func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await WebForm.read(request, context: context)
         _ = try Self.requireAdmin(context)
         let id = try context.parameters.require("id")
         return try await attempt(context) { try await admin.archiveStore(id: id) }
     }
 
-    @Sendable package func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await WebForm.read(request, context: context)
         _ = try Self.requireAdmin(context)
         let id = try context.parameters.require("id")
         return try await attempt(context) { try await admin.restoreStore(id: id) }
     }
 
-    @Sendable package func addCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func addCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         _ = try Self.requireAdmin(context)
         return try await attempt(context) { _ = try await admin.addCategory(name: form["name"] ?? "") }
     }
 
-    @Sendable package func renameCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func renameCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         _ = try Self.requireAdmin(context)
         let id = try context.parameters.require("id")
@@ -129,7 +129,7 @@ package struct WebAdminPages {
     }
 
     /// 举报: any signed-in user, by the API's rules (a reason from the list, not one's own, once while open).
-    @Sendable package func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         let id = try context.parameters.require("id")

@@ -6,13 +6,13 @@ import Hummingbird
 /// The web client's stylesheet and scripts, from the binary. Pages link them with their content hash, so a
 /// response may be cached for a year; a name we do not hold is 404.
 package struct WebAssets {
-    package let pages: WebPages
+    let pages: WebPages
 
     package func addRoutes(to router: Router<AppRequestContext>) {
         router.get("assets/:name", use: asset)
     }
 
-    @Sendable package func asset(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func asset(_ request: Request, context: AppRequestContext) async throws -> Response {
         let name = try context.parameters.require("name")
         guard let asset = pages.assets[name] else {
             throw Problem(.notFound, "not_found", "No asset \(name).")

@@ -7,13 +7,13 @@ import Hummingbird
 /// with scripts off) and reaches the data through the same services as the JSON API, so the API's rules hold
 /// here too.
 package struct WebController {
-    package let pages: WebPages
-    package let services: Services
+    let pages: WebPages
+    let services: Services
     /// Who signs a browser in: the session cookie holds the API's bearer token.
-    package let sessions: SessionRepository
+    let sessions: SessionRepository
 
-    package var stores: StoreRepository { services.stores.stores }
-    package var comments: CommentService { services.comments }
+    var stores: StoreRepository { services.stores.stores }
+    var comments: CommentService { services.comments }
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("/", use: home)
@@ -46,7 +46,7 @@ package struct WebController {
 
     // MARK: Pages
 
-    @Sendable package func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let page = try PageRequest(request)
         async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
@@ -73,7 +73,7 @@ package struct WebController {
         return pages.render("home", title: language.text("home"), model: model, context: context)
     }
 
-    @Sendable package func store(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func store(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let id = try context.parameters.require("id")
         let view = try await stores.requireView(id: id, viewer: context.viewer.user)
@@ -109,7 +109,7 @@ package struct WebController {
         return pages.render("store", title: view.name, model: model, context: context)
     }
 
-    @Sendable package func comment(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func comment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let view = try await comments.open(
             id: try context.parameters.require("id"), viewer: context.viewer, track: true)
@@ -129,7 +129,7 @@ package struct WebController {
         return pages.render("comment", title: title, model: model, context: context)
     }
 
-    @Sendable package func user(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let id = try context.parameters.require("id")
         let viewerID = context.viewer.user?.id
@@ -150,7 +150,7 @@ package struct WebController {
         return pages.render("user", title: view.name, model: model, context: context)
     }
 
-    @Sendable package func find(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let raw = SearchQuery.formValue("q", in: request.uri.query) ?? ""
         let query = try SearchQuery(raw)
@@ -199,7 +199,7 @@ package struct WebController {
     }
 
     /// The store page's writing form for this viewer: a review for users, a notice for the store's manager.
-    package static func writeForm(store: StoreView, viewer: AuthUser?, path: String, language: Language)
+    static func writeForm(store: StoreView, viewer: AuthUser?, path: String, language: Language)
         -> TemplateFields?
     {
         guard let viewer, viewer.role == .user || (viewer.role == .manager && viewer.id == store.managerId) else {
@@ -218,14 +218,14 @@ package struct WebController {
 
     // MARK: Forms
 
-    @Sendable package func favorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func favorite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let id = try context.parameters.require("id")
         try await services.favorites.set(true, storeID: id, viewer: context.viewer, user: try context.requireUser())
         return WebPages.redirect(to: Self.localPath(form["back"]) ?? "/stores/\(Self.escapePath(id))")
     }
 
-    @Sendable package func unfavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func unfavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let id = try context.parameters.require("id")
         try await services.favorites.set(false, storeID: id, viewer: context.viewer, user: try context.requireUser())
@@ -234,7 +234,7 @@ package struct WebController {
 
     /// The store page's form: a review (or a manager's notice) with photos, by the API's rules. The text is
     /// checked before any photo is stored; the photos then go through the upload rules one by one.
-    @Sendable package func postComment(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func postComment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
         let user = try context.requireUser()
         let storeID = try context.parameters.require("id")
@@ -258,15 +258,15 @@ package struct WebController {
         return WebPages.redirect(to: "/comments/\(Self.escapePath(view.id))")
     }
 
-    @Sendable package func like(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await setLike(true, request: request, context: context)
     }
 
-    @Sendable package func unlike(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func unlike(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await setLike(false, request: request, context: context)
     }
 
-    package func setLike(_ on: Bool, request: Request, context: AppRequestContext) async throws -> Response {
+    func setLike(_ on: Bool, request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let id = try context.parameters.require("id")
         _ = try context.requireUser()
@@ -277,18 +277,18 @@ package struct WebController {
     // MARK: Helpers
 
     /// A path on this site to return to after a form, or nil: never another origin (`//host`, `/\host`).
-    package static func localPath(_ raw: String?) -> String? {
+    static func localPath(_ raw: String?) -> String? {
         guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"), raw.utf8.count <= 2048,
             !raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { return nil }
         return raw
     }
 
-    package static func escapePath(_ segment: String) -> String {
+    static func escapePath(_ segment: String) -> String {
         segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? segment
     }
 
-    package static func escapeQuery(_ value: String) -> String {
+    static func escapeQuery(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? value
     }
 

@@ -7,7 +7,7 @@ import Hummingbird
 /// a page that needs a signed-in viewer sends an anonymous one to the sign-in form and back.
 package struct WebErrorMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
-    package let pages: WebPages
+    let pages: WebPages
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws
@@ -29,14 +29,14 @@ package struct WebErrorMiddleware: RouterMiddleware {
     }
 
     /// Where a form was posted from, as a path on this site.
-    package static func refererPath(_ request: Request) -> String {
+    static func refererPath(_ request: Request) -> String {
         guard let raw = request.headers[.referer], let url = URLComponents(string: raw), url.host != nil else {
             return "/"
         }
         return url.percentEncodedPath + (url.percentEncodedQuery.map { "?\($0)" } ?? "")
     }
 
-    package func page(for problem: Problem, _ context: Context) -> Response {
+    func page(for problem: Problem, _ context: Context) -> Response {
         let language = context.web?.language ?? .zh
         let model: TemplateFields = [
             "status": problem.status.code, "code": problem.code,
@@ -54,5 +54,5 @@ package struct WebErrorMiddleware: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-    package static let referer = Self("Referer")!
+    static let referer = Self("Referer")!
 }

@@ -7,18 +7,18 @@ import Hummingbird
 /// A state-changing web request's fields, read only after its CSRF token matched the browser's cookie. Forms send
 /// the token as the `csrf` field (`application/x-www-form-urlencoded`, at most 64 KiB); scripts send it as the
 /// `X-CSRF-Token` header. A request from another origin (by `Origin`, when the browser sends it) is refused too.
-package struct WebForm: Sendable {
-    package static let maxBytes = 64 * 1024
+struct WebForm: Sendable {
+    static let maxBytes = 64 * 1024
     /// A form with photos (`multipart/form-data`, accepted only where `maxBytes` allows it): up to nine of them,
     /// 24 MiB in all, each under the API's own image rules.
-    package static let maxUploadBytes = 24 * 1024 * 1024
-    package let fields: [String: String]
+    static let maxUploadBytes = 24 * 1024 * 1024
+    let fields: [String: String]
     /// The non-empty parts named `photos`, in order.
-    package var photos: [[UInt8]] = []
+    var photos: [[UInt8]] = []
 
-    package subscript(_ name: String) -> String? { fields[name] }
+    subscript(_ name: String) -> String? { fields[name] }
 
-    package static func read(_ request: Request, context: AppRequestContext, maxBytes: Int = maxBytes) async throws
+    static func read(_ request: Request, context: AppRequestContext, maxBytes: Int = maxBytes) async throws
         -> WebForm
     {
         guard let web = context.web else { throw WebError.csrfFailed }
@@ -51,7 +51,7 @@ package struct WebForm: Sendable {
     }
 
     /// `a=1&b=%E7%81%AB+%E9%94%85` → ["a": "1", "b": "火 锅"]; the first of a repeated name wins.
-    package static func parse(_ body: String) -> [String: String] {
+    static func parse(_ body: String) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in body.split(separator: "&").prefix(256) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -64,7 +64,7 @@ package struct WebForm: Sendable {
         return fields
     }
 
-    package static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let (x, y) = (Array(a.utf8), Array(b.utf8))
         guard x.count == y.count, !x.isEmpty else { return false }
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
@@ -72,10 +72,10 @@ package struct WebForm: Sendable {
 }
 
 /// Web-only refusals; shown as pages like every other problem.
-package enum WebError: Error {
+enum WebError: Error {
     case csrfFailed
 }
 
 extension HTTPField.Name {
-    package static let origin = Self("Origin")!
+    static let origin = Self("Origin")!
 }

@@ -5,18 +5,18 @@ import Hummingbird
 
 /// 商家: a manager's stores with their ad spend, opening and editing a store (with photos), buying promotion and
 /// replying to reviews, by the same rules as the API's store, promotion and reply routes.
-package struct WebManagePages {
-    package let pages: WebPages
-    package let storeService: StoreService
-    package let promotions: PromotionService
-    package let categories: CategoryRepository
-    package let comments: CommentService
-    package let images: ImageService
-    package let insightService: InsightService
+struct WebManagePages {
+    let pages: WebPages
+    let storeService: StoreService
+    let promotions: PromotionService
+    let categories: CategoryRepository
+    let comments: CommentService
+    let images: ImageService
+    let insightService: InsightService
 
-    package var stores: StoreRepository { storeService.stores }
+    var stores: StoreRepository { storeService.stores }
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("manage", use: manage)
         group.post("manage/stores", use: open)
         group.get("manage/stores/:id", use: editPage)
@@ -26,15 +26,15 @@ package struct WebManagePages {
         group.post("comments/:id/reply", use: reply)
     }
 
-    package static func manager(_ context: AppRequestContext) throws -> AuthUser {
+    static func manager(_ context: AppRequestContext) throws -> AuthUser {
         try StorePermissions.requireManagerRole(context)
     }
 
-    @Sendable package func manage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func manage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await managePage(context: context, saved: request.uri.queryParameters["saved"].map(String.init))
     }
 
-    package func managePage(context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil)
+    func managePage(context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil)
         async throws -> Response
     {
         let user = try Self.manager(context)
@@ -60,12 +60,12 @@ package struct WebManagePages {
         return pages.render("manage", title: language.text("manage"), model: model, context: context, status: status)
     }
 
-    package static func message(_ problem: Problem, _ language: Language) -> String {
+    static func message(_ problem: Problem, _ language: Language) -> String {
         language.strings["error.\(problem.code)"] ?? problem.detail
     }
 
     /// Runs a change; a refusal by the rules comes back as the page with the message beside its form.
-    package func attempt(
+    func attempt(
         _ form: String, render: (String, Problem) async throws -> Response, _ change: () async throws -> Response
     )
         async throws -> Response
@@ -78,7 +78,7 @@ package struct WebManagePages {
         }
     }
 
-    @Sendable package func open(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func open(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
         let user = try Self.manager(context)
         return try await attempt("open", render: { try await managePage(context: context, failed: ($0, $1)) }) {
@@ -96,7 +96,7 @@ package struct WebManagePages {
         }
     }
 
-    @Sendable package func promote(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func promote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let user = try Self.manager(context)
         let id = try context.parameters.require("id")
@@ -108,7 +108,7 @@ package struct WebManagePages {
         }
     }
 
-    @Sendable package func editPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func editPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await storePage(
             id: try context.parameters.require("id"), context: context,
             saved: request.uri.queryParameters["saved"].map(String.init),
@@ -116,20 +116,20 @@ package struct WebManagePages {
     }
 
     /// The last `days` days of the store's insights in its time zone, for its manager or an admin.
-    package func insights(_ user: AuthUser, id: String, days: Int) async throws -> StoreInsights {
+    func insights(_ user: AuthUser, id: String, days: Int) async throws -> StoreInsights {
         let facts = try await insightService.permitted(user, storeID: id)
         let range = try InsightRange(from: nil, to: nil, timeZone: facts.zone, now: insightService.clock(), span: days)
         return try await insightService.insights.store(id, facts: facts, range: range)
     }
 
     /// The same figures as the page's charts, as the API's CSV.
-    @Sendable package func insightsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func insightsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let days = InsightCharts.period(request.uri.queryParameters["days"])
         return try await insights(context.requireUser(), id: try context.parameters.require("id"), days: days)
             .download
     }
 
-    package func storePage(
+    func storePage(
         id: String, context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil, days: Int = 30
     ) async throws -> Response {
         let user = try context.requireUser()
@@ -178,7 +178,7 @@ package struct WebManagePages {
         return pages.render("manageStore", title: view.name, model: model, context: context, status: status)
     }
 
-    @Sendable package func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context, maxBytes: WebForm.maxUploadBytes)
         let user = try context.requireUser()
         let id = try context.parameters.require("id")
@@ -210,7 +210,7 @@ package struct WebManagePages {
     }
 
     /// The form's "lat,lng" as the API's `location` (empty clears it; a field not sent keeps it).
-    package static func location(_ text: String?) throws -> JSONValue? {
+    static func location(_ text: String?) throws -> JSONValue? {
         guard let text else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "，", with: ",")
         guard !trimmed.isEmpty else { return .null }
@@ -219,7 +219,7 @@ package struct WebManagePages {
     }
 
     /// Hours as people write them, as the API's `hours` (empty clears them; a field not sent keeps them).
-    package static func hours(_ text: String?) throws -> JSONValue? {
+    static func hours(_ text: String?) throws -> JSONValue? {
         guard let text else { return nil }
         guard let hours = try HoursText.parse(text) else { return .null }
         return .array(
@@ -231,7 +231,7 @@ package struct WebManagePages {
             })
     }
 
-    @Sendable package func reply(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func reply(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         let id = try context.parameters.require("id")

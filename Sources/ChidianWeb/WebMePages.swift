@@ -5,17 +5,17 @@ import Hummingbird
 
 /// 我的: the signed-in user's profile, name, password and avatar, favorites, reviews and interests, through the
 /// same rules as `/v1/me…`. Interests can also be reset by an anonymous visitor, from the home page.
-package struct WebMePages {
-    package let pages: WebPages
-    package let accounts: AccountService
-    package let stores: StoreRepository
-    package let comments: CommentService
-    package let images: ImageService
-    package let interests: InterestRepository
-    package let clock: @Sendable () -> Date
-    package let myData: MyDataService
+struct WebMePages {
+    let pages: WebPages
+    let accounts: AccountService
+    let stores: StoreRepository
+    let comments: CommentService
+    let images: ImageService
+    let interests: InterestRepository
+    let clock: @Sendable () -> Date
+    let myData: MyDataService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me", use: me)
         group.post("me/name", use: rename)
         group.post("me/password", use: changePassword)
@@ -25,18 +25,18 @@ package struct WebMePages {
         group.post("interests/reset", use: resetInterests)
     }
 
-    @Sendable package func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         let saved = request.uri.queryParameters["saved"].map(String.init)
         return try await page(context: context, saved: saved)
     }
 
-    @Sendable package func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         return try await saving("name", context: context) { _ = try await accounts.rename(user, to: form["name"]) }
     }
 
-    @Sendable package func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         return try await saving("password", context: context) {
@@ -45,7 +45,7 @@ package struct WebMePages {
         }
     }
 
-    @Sendable package func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(
             request, context: context, maxBytes: ImageFormat.maxBytes + WebForm.maxBytes)
         let user = try context.requireUser()
@@ -58,12 +58,12 @@ package struct WebMePages {
         }
     }
 
-    @Sendable package func exportData(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func exportData(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await myData.archive(for: try context.requireUser())
     }
 
     /// 注销账号: the password and a ticked confirmation, then signed out to the home page with a message.
-    @Sendable package func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         do {
@@ -81,7 +81,7 @@ package struct WebMePages {
         return response
     }
 
-    @Sendable package func resetInterests(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func resetInterests(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         guard let key = context.viewer.interestKey else { throw Problem.loginRequired }
         try await interests.reset(viewer: key)
@@ -90,7 +90,7 @@ package struct WebMePages {
 
     /// Runs a change; on success back to the page (303), on a refusal of the rules the page again with the
     /// message beside the form it concerns.
-    package func saving(_ what: String, context: AppRequestContext, _ change: () async throws -> Void) async throws
+    func saving(_ what: String, context: AppRequestContext, _ change: () async throws -> Void) async throws
         -> Response
     {
         do {
@@ -102,7 +102,7 @@ package struct WebMePages {
         }
     }
 
-    package func page(context: AppRequestContext, saved: String? = nil, failed: (form: String, problem: Problem)? = nil)
+    func page(context: AppRequestContext, saved: String? = nil, failed: (form: String, problem: Problem)? = nil)
         async throws -> Response
     {
         let language = context.web?.language ?? .zh

@@ -6,19 +6,19 @@ import Hummingbird
 
 /// The web client's templates and assets, embedded in the binary, and the one way a page becomes a response.
 package struct WebPages: Sendable {
-    package let library: TemplateLibrary
+    let library: TemplateLibrary
     /// Assets by name: bytes, content type and a content hash (their URLs carry it, so they cache forever).
-    package let assets: [String: Asset]
+    let assets: [String: Asset]
 
-    package struct Asset: Sendable {
-        package let bytes: [UInt8]
-        package let contentType: String
-        package let hash: String
+    struct Asset: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let hash: String
     }
 
     /// The pages' Content-Security-Policy: no inline script or style, nothing from another origin (`blob:` images
     /// are the previews of the viewer's own photos before upload).
-    package static let contentSecurityPolicy =
+    static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; object-src 'none'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
@@ -28,7 +28,7 @@ package struct WebPages: Sendable {
         }
     }()
 
-    package init(files: [(name: String, base64: String)]) throws {
+    init(files: [(name: String, base64: String)]) throws {
         var library = TemplateLibrary()
         var assets: [String: Asset] = [:]
         for file in files {
@@ -48,10 +48,10 @@ package struct WebPages: Sendable {
         self.assets = assets
     }
 
-    package func assetURL(_ name: String) -> String { "/assets/\(name)?v=\(assets[name]?.hash ?? "0")" }
+    func assetURL(_ name: String) -> String { "/assets/\(name)?v=\(assets[name]?.hash ?? "0")" }
 
     /// `template` rendered inside the layout, with the viewer, the language's words and the CSRF token.
-    package func render(
+    func render(
         _ template: String, title: String, model: TemplateFields, context: AppRequestContext,
         status: HTTPResponse.Status = .ok, query: String = ""
     ) -> Response {
@@ -72,7 +72,7 @@ package struct WebPages: Sendable {
         return Self.response(html, status: status, language: language)
     }
 
-    package static func response(_ html: [UInt8], status: HTTPResponse.Status, language: Language) -> Response {
+    static func response(_ html: [UInt8], status: HTTPResponse.Status, language: Language) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentSecurityPolicy] = contentSecurityPolicy
@@ -86,7 +86,7 @@ package struct WebPages: Sendable {
 
     /// A refusal by the rules (a domain error, or a 4xx problem other than 429) to show beside the form that caused
     /// it; nil for anything else, which `WebErrorMiddleware` answers as a page of its own.
-    package static func refusal(_ error: any Error) -> Problem? {
+    static func refusal(_ error: any Error) -> Problem? {
         switch error {
         case let error as any DomainError: Problem(error)
         case let problem as Problem where problem.status.code < 500 && problem.status != .tooManyRequests: problem
@@ -95,11 +95,11 @@ package struct WebPages: Sendable {
     }
 
     /// A redirect after a form post (303, so a reload does not post again).
-    package static func redirect(to location: String) -> Response {
+    static func redirect(to location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 }
 
 extension HTTPField.Name {
-    package static let referrerPolicy = Self("Referrer-Policy")!
+    static let referrerPolicy = Self("Referrer-Policy")!
 }

@@ -6,12 +6,12 @@ import NIOCore
 
 /// 通知 and following on the web: the notifications page, marking them read, the header's unread count (read by
 /// app.js, which keeps it live from the notification stream), and follow buttons on user pages.
-package struct WebPeoplePages {
-    package let pages: WebPages
-    package let notifications: NotificationRepository
-    package let follows: FollowRepository
+struct WebPeoplePages {
+    let pages: WebPages
+    let notifications: NotificationRepository
+    let follows: FollowRepository
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/notifications", use: list)
         group.get("me/notifications/count", use: count)
         group.post("me/notifications/read", use: markRead)
@@ -19,7 +19,7 @@ package struct WebPeoplePages {
         group.post("users/:id/unfollow", use: unfollow)
     }
 
-    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let language = context.web?.language ?? .zh
         let page = try await notifications.list(
@@ -33,7 +33,7 @@ package struct WebPeoplePages {
     }
 
     /// One line: who, what, and a link to what it is about.
-    package static func item(_ view: NotificationView, language: Language) -> TemplateFields {
+    static func item(_ view: NotificationView, language: Language) -> TemplateFields {
         let names = view.actors.map(\.name).joined(separator: "、")
         let others = view.actorCount - view.actors.count
         let who = others > 0 ? "\(names) \(language.text("andOthers")) \(others)" : names
@@ -47,29 +47,29 @@ package struct WebPeoplePages {
         ]
     }
 
-    @Sendable package func count(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func count(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let count = UnreadCount(count: try await notifications.unreadCount(userID: user.id))
         return try JSONResponse(count, headers: [.cacheControl: "private, no-store"])
             .response(from: request, context: context)
     }
 
-    @Sendable package func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         try await notifications.markRead(userID: user.id, ids: nil, before: nil)
         return WebPages.redirect(to: "/me/notifications")
     }
 
-    @Sendable package func follow(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func follow(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await setFollow(true, request, context: context)
     }
 
-    @Sendable package func unfollow(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func unfollow(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await setFollow(false, request, context: context)
     }
 
-    package func setFollow(_ on: Bool, _ request: Request, context: AppRequestContext) async throws -> Response {
+    func setFollow(_ on: Bool, _ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await WebForm.read(request, context: context)
         let user = try context.requireUser()
         let id = try context.parameters.require("id")

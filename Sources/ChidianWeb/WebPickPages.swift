@@ -5,16 +5,16 @@ import Hummingbird
 
 /// 今天吃点啥 on the web: `/pick?near=LAT,LNG` (the browser's position, or a city's centre when it was refused)
 /// shows one store, its reasons and two alternatives; 换一个 asks again skipping every store picked so far.
-package struct WebPickPages {
-    package let pages: WebPages
-    package let pick: PickService
+struct WebPickPages {
+    let pages: WebPages
+    let pick: PickService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("pick", use: page)
     }
 
     /// The cities offered when the browser gives no position: their centres (WGS-84).
-    package static let cities: [(name: String, english: String, near: String)] = [
+    static let cities: [(name: String, english: String, near: String)] = [
         ("成都", "Chengdu", "30.6598,104.0633"), ("广州", "Guangzhou", "23.1291,113.2644"),
         ("长沙", "Changsha", "28.2282,112.9388"), ("重庆", "Chongqing", "29.5630,106.5516"),
         ("上海", "Shanghai", "31.2304,121.4737"), ("北京", "Beijing", "39.9087,116.3975"),
@@ -24,11 +24,11 @@ package struct WebPickPages {
     ]
 
     /// The home page's city picker.
-    package static func cityOptions(_ language: Language) -> [[String: String]] {
+    static func cityOptions(_ language: Language) -> [[String: String]] {
         cities.map { ["name": language == .zh ? $0.name : $0.english, "near": $0.near] }
     }
 
-    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         var parameters: [String: String] = [:]
         for (key, value) in request.uri.queryParameters where parameters[String(key)] == nil {

@@ -8,12 +8,12 @@ import Hummingbird
 /// that state-changing forms and scripts must echo (double submit, checked by `WebForm`).
 package struct WebSessionMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
-    package static let sessionCookie = WebState.sessionCookie
-    package static let visitorCookie = "chidian_visitor"
-    package static let csrfCookie = "chidian_csrf"
-    package static let year = 365 * 86400
+    static let sessionCookie = WebState.sessionCookie
+    static let visitorCookie = "chidian_visitor"
+    static let csrfCookie = "chidian_csrf"
+    static let year = 365 * 86400
 
-    package let sessions: SessionRepository
+    let sessions: SessionRepository
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws
@@ -53,19 +53,19 @@ package struct WebSessionMiddleware: RouterMiddleware {
 
     /// TLS ends at the proxy in front of us, which says so; a client lying about it only makes its own cookies
     /// `Secure`.
-    package static func isSecure(_ request: Request) -> Bool {
+    static func isSecure(_ request: Request) -> Bool {
         request.headers[.xForwardedProto]?.lowercased() == "https" || request.head.scheme == "https"
     }
 
-    package static func isToken(_ value: String) -> Bool {
+    static func isToken(_ value: String) -> Bool {
         value.utf8.count == 43 && Viewer.isValidVisitorID(String(value.prefix(43)))
     }
 
-    package static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> Cookie {
+    static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> Cookie {
         Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
-    package static func expired(_ name: String, secure: Bool) -> Cookie {
+    static func expired(_ name: String, secure: Bool) -> Cookie {
         cookie(name, "", maxAge: 0, secure: secure)
     }
 
@@ -75,6 +75,6 @@ package struct WebSessionMiddleware: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-    package static let xForwardedProto = Self("X-Forwarded-Proto")!
-    package static let xCSRFToken = Self("X-CSRF-Token")!
+    static let xForwardedProto = Self("X-Forwarded-Proto")!
+    static let xCSRFToken = Self("X-CSRF-Token")!
 }

@@ -1,6 +1,6 @@
 /// The English words, under the same keys as `zh`.
 extension WebStrings {
-    package static let en: [String: String] = [
+    static let en: [String: String] = [
         "appName": "Chidian",
         "skip": "Skip to content",
         // Insights (the manager's and the admin's charts).

@@ -1,8 +1,8 @@
 import ChidianCore
 
 /// The web client's words. Templates read them as `{{t.key}}`; problems show `error.<code>` when there is one.
-package enum WebStrings {
-    package static let zh: [String: String] = [
+enum WebStrings {
+    static let zh: [String: String] = [
         "appName": "吃点啥",
         "skip": "跳到正文",
         // Insights (the manager's and the admin's charts).

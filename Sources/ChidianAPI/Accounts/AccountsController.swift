@@ -4,10 +4,10 @@ import HTTPTypes
 import Hummingbird
 
 /// The contract's "Accounts" routes.
-package struct AccountsController {
-    package let service: AccountService
+struct AccountsController {
+    let service: AccountService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("auth/register", use: register)
         group.post("auth/login", use: login)
         group.post("auth/logout", use: logout)
@@ -18,13 +18,13 @@ package struct AccountsController {
         group.get("users/:id", use: user)
     }
 
-    package struct RegisterBody: Decodable {
-        package var name: String?
-        package var password: String?
-        package var role: String?
+    struct RegisterBody: Decodable {
+        var name: String?
+        var password: String?
+        var role: String?
     }
 
-    @Sendable package func register(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         SessionView
     > {
         var request = request
@@ -36,12 +36,12 @@ package struct AccountsController {
             status: .created)
     }
 
-    package struct LoginBody: Decodable {
-        package var name: String?
-        package var password: String?
+    struct LoginBody: Decodable {
+        var name: String?
+        var password: String?
     }
 
-    @Sendable package func login(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         SessionView
     > {
         var request = request
@@ -52,36 +52,35 @@ package struct AccountsController {
                 visitor: AccountService.visitor(context.viewer)))
     }
 
-    @Sendable package func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         try await service.sessions.revoke(tokenHash: user.tokenHash)
         return .noContent
     }
 
-    @Sendable package func me(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
         let user = try context.requireUser()
         guard let view = try await service.users.view(id: user.id) else { throw Problem.invalidToken }
         return JSONResponse(view)
     }
 
-    package struct RenameBody: Decodable {
-        package var name: String?
+    struct RenameBody: Decodable {
+        var name: String?
     }
 
-    @Sendable package func rename(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView>
-    {
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
         let user = try context.requireUser()
         var request = request
         let body = try await request.decodeJSON(RenameBody.self)
         return JSONResponse(try await service.rename(user, to: body.name))
     }
 
-    package struct PasswordBody: Decodable {
-        package var currentPassword: String?
-        package var newPassword: String?
+    struct PasswordBody: Decodable {
+        var currentPassword: String?
+        var newPassword: String?
     }
 
-    @Sendable package func changePassword(_ request: Request, context: AppRequestContext) async throws
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws
         -> HTTPResponse.Status
     {
         let user = try context.requireUser()
@@ -92,11 +91,11 @@ package struct AccountsController {
         return .noContent
     }
 
-    package struct AvatarBody: Decodable {
-        package var imageId: String
+    struct AvatarBody: Decodable {
+        var imageId: String
     }
 
-    @Sendable package func setAvatar(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         UserView
     > {
         let user = try context.requireUser()
@@ -105,7 +104,7 @@ package struct AccountsController {
         return JSONResponse(try await service.users.setAvatar(id: user.id, imageID: body.imageId))
     }
 
-    @Sendable package func user(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
+    @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<UserView> {
         let id = try context.parameters.require("id")
         guard let view = try await service.users.view(id: id, viewerID: context.viewer.user?.id) else {
             throw AccountError.userNotFound("No user \(id.prefix(64)).")

@@ -7,7 +7,7 @@ import Hummingbird
 /// else an `X-Visitor-Id` visitor (400 `invalid_visitor_id` when malformed), else nobody.
 package struct AuthMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
-    package let sessions: SessionRepository
+    let sessions: SessionRepository
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws
@@ -28,7 +28,7 @@ package struct AuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    package static func bearerToken(_ header: String) -> String? {
+    static func bearerToken(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)

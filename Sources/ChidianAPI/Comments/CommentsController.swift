@@ -5,10 +5,10 @@ import Hummingbird
 import NIOCore
 
 /// The contract's "Reviews and notices" routes, plus the per-user comment lists; the rules are `CommentService`'s.
-package struct CommentsController {
-    package let service: CommentService
+struct CommentsController {
+    let service: CommentService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("stores/:id/comments", use: storeComments)
         group.post("stores/:id/comments", use: create)
         group.get("comments/:id", use: read)
@@ -24,11 +24,11 @@ package struct CommentsController {
 
     // MARK: Replies
 
-    package struct ReplyBody: Decodable {
-        package var body: String?
+    struct ReplyBody: Decodable {
+        var body: String?
     }
 
-    @Sendable package func reply(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func reply(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         CommentView
     > {
         let user = try context.requireUser()
@@ -39,7 +39,7 @@ package struct CommentsController {
         return JSONResponse(try await service.likes.mark(view, viewerID: user.id))
     }
 
-    @Sendable package func deleteReply(_ request: Request, context: AppRequestContext) async throws
+    @Sendable func deleteReply(_ request: Request, context: AppRequestContext) async throws
         -> HTTPResponse.Status
     {
         try await service.replies.delete(commentID: try context.parameters.require("id"), user: context.requireUser())
@@ -48,19 +48,19 @@ package struct CommentsController {
 
     // MARK: Likes
 
-    @Sendable package func like(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         try await service.setLike(true, commentID: try context.parameters.require("id"), viewer: context.viewer)
         return .noContent
     }
 
-    @Sendable package func unlike(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func unlike(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         try await service.setLike(false, commentID: try context.parameters.require("id"), viewer: context.viewer)
         return .noContent
     }
 
     // MARK: Lists
 
-    @Sendable package func storeComments(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
+    @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let storeID = try context.parameters.require("id")
         let query = request.uri.queryParameters
         let kind = try query["kind"].map { raw in
@@ -87,7 +87,7 @@ package struct CommentsController {
         return CacheableJSON(body: ByteBuffer(bytes: marked), etag: ContentTag.of(marked), shared: false)
     }
 
-    @Sendable package func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func userComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<CommentView>
     > {
         let userID = try context.parameters.require("id")
@@ -99,7 +99,7 @@ package struct CommentsController {
         return JSONResponse(try await service.likes.mark(found, viewerID: context.viewer.user?.id))
     }
 
-    @Sendable package func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func myComments(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<CommentView>
     > {
         let user = try context.requireUser()
@@ -110,7 +110,7 @@ package struct CommentsController {
     // MARK: One comment
 
     /// Users write reviews; managers write notices on their own stores; admins write nothing.
-    @Sendable package func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         CommentView
     > {
         let user = try context.requireUser()
@@ -125,7 +125,7 @@ package struct CommentsController {
     }
 
     /// `?track=false` is accepted; click tracking is added by the feed.
-    @Sendable package func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         CommentView
     > {
         let view = try await service.open(
@@ -135,7 +135,7 @@ package struct CommentsController {
     }
 
     /// Only the author edits, admins included in "everyone else".
-    @Sendable package func edit(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         CommentView
     > {
         let user = try context.requireUser()
@@ -150,7 +150,7 @@ package struct CommentsController {
     }
 
     /// The author or an admin; `If-Match` is honoured here too.
-    @Sendable package func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         let id = try context.parameters.require("id")
         try await service.delete(id: id, user: user, ifMatch: try Versioning.ifMatch(request))

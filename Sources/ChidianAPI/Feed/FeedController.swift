@@ -4,16 +4,16 @@ import HTTPTypes
 import Hummingbird
 
 /// The featured feed and the viewer's interests ("Feed and recommendations").
-package struct FeedController {
-    package let service: FeedService
+struct FeedController {
+    let service: FeedService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("feed/featured", use: featured)
         group.get("me/interests", use: listInterests)
         group.delete("me/interests", use: resetInterests)
     }
 
-    @Sendable package func featured(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> Response {
         let near = try NearQuery.parse(request.uri.queryParameters)
         var generator = SeededRandom.forRequest()
         let page = try await service.featuredPage(
@@ -23,21 +23,21 @@ package struct FeedController {
             .response(from: request, context: context)
     }
 
-    package struct InterestItem: Encodable, Sendable {
-        package struct Category: Encodable, Sendable {
-            package var id: String
-            package var name: String
+    struct InterestItem: Encodable, Sendable {
+        struct Category: Encodable, Sendable {
+            var id: String
+            var name: String
         }
-        package var category: Category
-        package var score: Double
-        package var clicks: Int
+        var category: Category
+        var score: Double
+        var clicks: Int
     }
 
-    package struct InterestList: Encodable, Sendable {
-        package var items: [InterestItem]
+    struct InterestList: Encodable, Sendable {
+        var items: [InterestItem]
     }
 
-    @Sendable package func listInterests(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func listInterests(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         InterestList
     > {
         guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }
@@ -50,7 +50,7 @@ package struct FeedController {
                 }))
     }
 
-    @Sendable package func resetInterests(_ request: Request, context: AppRequestContext) async throws
+    @Sendable func resetInterests(_ request: Request, context: AppRequestContext) async throws
         -> HTTPResponse.Status
     {
         guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }

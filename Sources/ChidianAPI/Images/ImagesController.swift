@@ -5,19 +5,19 @@ import Hummingbird
 import NIOCore
 
 /// The contract's "Images" routes.
-package struct ImagesController {
-    package let service: ImageService
+struct ImagesController {
+    let service: ImageService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("images", use: upload)
         group.get("images/:id", use: serve)
     }
 
     /// Room for multipart framing around a file of the maximum size.
-    package static let bodyLimit = ImageFormat.maxBytes + 64 * 1024
+    static let bodyLimit = ImageFormat.maxBytes + 64 * 1024
 
     /// Raw bytes, or `multipart/form-data` with field `file`. The bytes decide the type, never the header.
-    @Sendable package func upload(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         ImageView
     > {
         let user = try context.requireUser()
@@ -43,7 +43,7 @@ package struct ImagesController {
     }
 
     /// The bytes, immutable for a year under their hash; `If-None-Match` answers 304 without reading them.
-    @Sendable package func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let ifNoneMatch = request.headers[values: .ifNoneMatch]
         guard let stored = try await service.stored(id: id, conditional: !ifNoneMatch.isEmpty) else {

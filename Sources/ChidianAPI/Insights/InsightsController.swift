@@ -5,15 +5,15 @@ import Hummingbird
 import NIOCore
 
 /// `GET /v1/stores/{id}/insights` (its manager, admins) and `GET /v1/admin/stats` (admins).
-package struct InsightsController {
-    package let service: InsightService
+struct InsightsController {
+    let service: InsightService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("stores/:id/insights", use: store)
         group.get("admin/stats", use: platform)
     }
 
-    @Sendable package func store(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func store(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let facts = try await service.permitted(user, storeID: try context.parameters.require("id"))
         let query = request.uri.queryParameters
@@ -30,13 +30,13 @@ package struct InsightsController {
     }
 
     /// Figures a manager or admin paid for: never stored by a shared cache.
-    package static func unshared(_ response: Response) -> Response {
+    static func unshared(_ response: Response) -> Response {
         var response = response
         response.headers[.cacheControl] = "private, no-store"
         return response
     }
 
-    @Sendable package func platform(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func platform(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole([.admin], code: "admin_required", detail: "Only admins see the platform's figures.")
         let query = request.uri.queryParameters
         let range = try InsightRange(

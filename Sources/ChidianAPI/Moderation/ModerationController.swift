@@ -4,22 +4,22 @@ import HTTPTypes
 import Hummingbird
 
 /// Reports (any signed-in user) and the moderation queue (admins only: else 403 `admin_required`).
-package struct ModerationController {
-    package let moderation: Moderation
+struct ModerationController {
+    let moderation: Moderation
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("comments/:id/reports", use: report)
         group.get("moderation/reports", use: queue)
         group.post("moderation/comments/:id", use: act)
         group.get("moderation/log", use: log)
     }
 
-    package struct ReportBody: Decodable {
-        package var reason: String?
-        package var note: String?
+    struct ReportBody: Decodable {
+        var reason: String?
+        var note: String?
     }
 
-    @Sendable package func report(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         ReportView
     > {
         let user = try context.requireUser()
@@ -31,11 +31,11 @@ package struct ModerationController {
         return JSONResponse(report, status: .created)
     }
 
-    package func requireAdmin(_ context: AppRequestContext) throws -> AuthUser {
+    func requireAdmin(_ context: AppRequestContext) throws -> AuthUser {
         try context.requireRole([.admin], code: "admin_required", detail: "Only admins moderate.")
     }
 
-    @Sendable package func queue(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func queue(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<ModerationItem>
     > {
         _ = try requireAdmin(context)
@@ -44,12 +44,12 @@ package struct ModerationController {
         return JSONResponse(try await moderation.queue(open: status == "open", page: try PageRequest(request)))
     }
 
-    package struct ActionBody: Decodable {
-        package var action: String?
-        package var note: String?
+    struct ActionBody: Decodable {
+        var action: String?
+        var note: String?
     }
 
-    @Sendable package func act(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func act(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         ModerationItem
     > {
         let admin = try requireAdmin(context)
@@ -64,7 +64,7 @@ package struct ModerationController {
         return JSONResponse(item)
     }
 
-    @Sendable package func log(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func log(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<ModerationLogEntry>
     > {
         _ = try requireAdmin(context)

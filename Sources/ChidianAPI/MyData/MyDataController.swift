@@ -5,23 +5,23 @@ import Hummingbird
 
 /// A user's rights over their own data: `GET /v1/me/export` (everything held about them, as a ZIP archive) and
 /// `DELETE /v1/me` (the account and everything that names it; see `AccountDeletion` for the rule).
-package struct MyDataController {
-    package let service: MyDataService
+struct MyDataController {
+    let service: MyDataService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/export", use: exportArchive)
         group.delete("me", use: deleteAccount)
     }
 
-    @Sendable package func exportArchive(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func exportArchive(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await service.archive(for: try context.requireUser())
     }
 
-    package struct DeleteBody: Decodable {
-        package var password: String?
+    struct DeleteBody: Decodable {
+        var password: String?
     }
 
-    @Sendable package func deleteAccount(_ request: Request, context: AppRequestContext) async throws
+    @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws
         -> HTTPResponse.Status
     {
         let user = try context.requireUser()

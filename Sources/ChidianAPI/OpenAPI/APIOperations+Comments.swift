@@ -4,11 +4,11 @@ import OpenAPIKit
 extension APIOperations {
     // MARK: Reviews and notices
 
-    package static let commentProblems = [
+    static let commentProblems = [
         "body_required", "body_too_long", "invalid_rating", "invalid_images", "invalid_scores", "invalid_price",
     ]
 
-    package static let comments: [APIOperation] = [
+    static let comments: [APIOperation] = [
         APIOperation(
             "get", "/v1/stores/{id}/comments", id: "listStoreComments", tag: "Reviews and notices",
             summary: "A store's reviews and notices",

@@ -4,7 +4,7 @@ import OpenAPIKit
 extension APIOperations {
     // MARK: Insights
 
-    package static let rangeParameters = [
+    static let rangeParameters = [
         query(
             "from",
             "First day (YYYY-MM-DD) in the store's (stats: Asia/Shanghai) time zone; default 29 days before `to`.",
@@ -14,7 +14,7 @@ extension APIOperations {
             schema: APISchemas.text(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")),
     ]
 
-    package static let insights: [APIOperation] = [
+    static let insights: [APIOperation] = [
         APIOperation(
             "get", "/v1/stores/{id}/insights", id: "storeInsights", tag: "Insights",
             summary: "What the store's promotion bought (its manager, admins)",
@@ -56,7 +56,7 @@ extension APIOperations {
 }
 
 extension APISchemas {
-    package static var insights: [(String, JSONSchema)] {
+    static var insights: [(String, JSONSchema)] {
         let sources = ["daily", "feed", "search", "near", "pick"]
         let bySource = object(sources.map { ($0, count) })
         let rates = object(sources.map { ($0, number(min: 0, nullable: true)) }, description: "Clicks per impression.")

@@ -4,7 +4,7 @@ import OpenAPIKit
 extension APIOperations {
     // MARK: Reports and moderation
 
-    package static let moderation: [APIOperation] = [
+    static let moderation: [APIOperation] = [
         APIOperation(
             "post", "/v1/comments/{id}/reports", id: "reportComment", tag: "Moderation", summary: "Report a comment",
             description: """
@@ -54,7 +54,7 @@ extension APIOperations {
 }
 
 extension APISchemas {
-    package static var moderation: [(String, JSONSchema)] {
+    static var moderation: [(String, JSONSchema)] {
         [
             (
                 "Report",

@@ -4,7 +4,7 @@ import OpenAPIKit
 extension APIOperations {
     // MARK: People: follows and notifications
 
-    package static let people: [APIOperation] = [
+    static let people: [APIOperation] = [
         APIOperation(
             "put", "/v1/users/{id}/follow", id: "followUser", tag: "People", summary: "Follow a user",
             description: """
@@ -84,7 +84,7 @@ extension APIOperations {
 }
 
 extension APISchemas {
-    package static var people: [(String, JSONSchema)] {
+    static var people: [(String, JSONSchema)] {
         [
             ("UserPage", page(of: "User")),
             (

@@ -4,11 +4,11 @@ import OpenAPIKit
 extension APIOperations {
     // MARK: Stores, favorites, promotion
 
-    package static let storeSorts = APISchemas.oneOf(
+    static let storeSorts = APISchemas.oneOf(
         ["rating", "newest", "name", "popular", "price", "distance"], default: "rating")
 
     /// `near` and `radius`, shared by the lists that take a position.
-    package static let nearParameters = [
+    static let nearParameters = [
         query(
             "near",
             "LAT,LNG in WGS-84 degrees (latitude -90 to 90, longitude -180 to 180); keeps stores with a location "
@@ -20,14 +20,14 @@ extension APIOperations {
     ]
 
     /// What the cached reads say about HTTP caching (docs/CACHING.md).
-    package static let cacheable = """
+    static let cacheable = """
         `If-None-Match` with the current `ETag` answers 304. Anonymous answers are `Cache-Control: public, \
         max-age=1`; a signed-in viewer's are `private, no-cache`.
         """
-    package static let notModified = APIOperation.Success(
+    static let notModified = APIOperation.Success(
         304, "Not modified: the `ETag` named is current.", headers: ["ETag"])
 
-    package static let stores: [APIOperation] = [
+    static let stores: [APIOperation] = [
         APIOperation(
             "get", "/v1/categories", id: "listCategories", tag: "Stores", summary: "Every category, by name",
             description: "`storeCount` counts live (not archived) stores. \(cacheable)", access: .anyone,

@@ -15,7 +15,7 @@ public enum APIOperations {
 
     // MARK: Parameters
 
-    package static func pathID(_ what: String, example: String) -> OpenAPI.Parameter {
+    static func pathID(_ what: String, example: String) -> OpenAPI.Parameter {
         OpenAPI.Parameter(
             name: "id",
             context: .path(
@@ -24,23 +24,23 @@ public enum APIOperations {
             description: "The \(what)'s id.")
     }
 
-    package static func query(_ name: String, _ description: String, schema: JSONSchema, required: Bool = false)
+    static func query(_ name: String, _ description: String, schema: JSONSchema, required: Bool = false)
         -> OpenAPI.Parameter
     {
         OpenAPI.Parameter(name: name, context: .query(required: required, schema: schema), description: description)
     }
 
-    package static func header(_ name: String, _ description: String? = nil) -> OpenAPI.Parameter {
+    static func header(_ name: String, _ description: String? = nil) -> OpenAPI.Parameter {
         OpenAPI.Parameter(name: name, context: .header(schema: .string), description: description)
     }
 
-    package static let ifMatchHeader = header(
+    static let ifMatchHeader = header(
         "If-Match",
         "The `ETag` (`\"<version>\"`) the change is based on; a stale one is refused with 412 `version_conflict`.")
 
     // MARK: Operations (outside /v1)
 
-    package static let operations: [APIOperation] = [
+    static let operations: [APIOperation] = [
         APIOperation(
             "get", "/health", id: "health", tag: "Operations", summary: "Liveness",
             description: "200 whenever the process runs; never touches the database.", access: .operations,
@@ -64,7 +64,7 @@ public enum APIOperations {
 
     // MARK: Accounts
 
-    package static let accounts: [APIOperation] = [
+    static let accounts: [APIOperation] = [
         APIOperation(
             "post", "/v1/auth/register", id: "register", tag: "Accounts", summary: "Create an account and sign in",
             description: """
@@ -176,7 +176,7 @@ public enum APIOperations {
 
     // MARK: Feed
 
-    package static let feed: [APIOperation] = [
+    static let feed: [APIOperation] = [
         APIOperation(
             "get", "/v1/feed/featured", id: "featuredFeed", tag: "Feed",
             summary: "Reviews of every store, personalised",
@@ -224,7 +224,7 @@ public enum APIOperations {
 
     // MARK: Search
 
-    package static let recommendations: [APIOperation] = [
+    static let recommendations: [APIOperation] = [
         APIOperation(
             "get", "/v1/stores/{id}/also-viewed", id: "alsoViewed", tag: "Stores",
             summary: "看过这家的人还看了: stores viewers of this one also opened",
@@ -242,7 +242,7 @@ public enum APIOperations {
             problems: [400: ["invalid_limit"], 404: ["store_not_found"]])
     ]
 
-    package static let search: [APIOperation] = [
+    static let search: [APIOperation] = [
         APIOperation(
             "get", "/v1/search", id: "search", tag: "Search", summary: "Search stores",
             description: """
@@ -273,7 +273,7 @@ public enum APIOperations {
 
     // MARK: 今天吃点啥
 
-    package static let pick: [APIOperation] = [
+    static let pick: [APIOperation] = [
         APIOperation(
             "get", "/v1/pick", id: "pick", tag: "Stores", summary: "今天吃点啥: one store for here and now",
             description: """
@@ -308,7 +308,7 @@ public enum APIOperations {
 
     // MARK: Images
 
-    package static let images: [APIOperation] = [
+    static let images: [APIOperation] = [
         APIOperation(
             "post", "/v1/images", id: "uploadImage", tag: "Images", summary: "Upload an image",
             description: """

@@ -3,26 +3,26 @@ import OpenAPIKit
 
 /// The pieces the component schemas are made of: ids, texts, numbers, lists, objects, request bodies.
 extension APISchemas {
-    package static func ref(_ name: String) -> JSONSchema { .reference(.component(named: name)) }
+    static func ref(_ name: String) -> JSONSchema { .reference(.component(named: name)) }
 
-    package static let id = JSONSchema.string(
+    static let id = JSONSchema.string(
         description: "An opaque id (ids from the JSON seed are kept as they are).")
-    package static let timestamp = JSONSchema.string(format: .dateTime, description: "RFC 3339, UTC.")
-    package static let nullableString = JSONSchema.string(nullable: true)
-    package static let imagePath = JSONSchema.string(description: "A path: /v1/images/{id}.", pattern: "^/v1/images/")
-    package static let count = int(min: 0)
+    static let timestamp = JSONSchema.string(format: .dateTime, description: "RFC 3339, UTC.")
+    static let nullableString = JSONSchema.string(nullable: true)
+    static let imagePath = JSONSchema.string(description: "A path: /v1/images/{id}.", pattern: "^/v1/images/")
+    static let count = int(min: 0)
     /// Raw bytes (`format: binary`, which generators read as a file).
-    package static let binary = JSONSchema.string(format: .other("binary"))
+    static let binary = JSONSchema.string(format: .other("binary"))
 
     /// A string; `nullable` adds `null` to its types.
-    package static func text(
+    static func text(
         _ description: String? = nil, min: Int? = nil, max: Int? = nil, pattern: String? = nil, nullable: Bool = false
     ) -> JSONSchema {
         .string(nullable: nullable, description: description, minLength: min, maxLength: max, pattern: pattern)
     }
 
     /// One of `values`.
-    package static func oneOf(_ values: [String], default value: String? = nil, description: String? = nil)
+    static func oneOf(_ values: [String], default value: String? = nil, description: String? = nil)
         -> JSONSchema
     {
         .string(
@@ -31,7 +31,7 @@ extension APISchemas {
     }
 
     /// An integer within the bounds given.
-    package static func int(
+    static func int(
         min: Int? = nil, max: Int? = nil, nullable: Bool = false, default value: Int? = nil, description: String? = nil
     ) -> JSONSchema {
         .integer(
@@ -39,14 +39,14 @@ extension APISchemas {
             minimum: min.map { ($0, exclusive: false) }, defaultValue: value.map { AnyCodable($0) })
     }
 
-    package static func number(
+    static func number(
         min: Double? = nil, exclusiveMin: Bool = false, nullable: Bool = false, description: String? = nil
     ) -> JSONSchema {
         .number(nullable: nullable, description: description, minimum: min.map { ($0, exclusive: exclusiveMin) })
     }
 
     /// A number within inclusive bounds.
-    package static func number(between min: Double, and max: Double, nullable: Bool = false, description: String? = nil)
+    static func number(between min: Double, and max: Double, nullable: Bool = false, description: String? = nil)
         -> JSONSchema
     {
         .number(
@@ -55,11 +55,11 @@ extension APISchemas {
     }
 
     /// "HH:MM" from 00:00 to 23:59.
-    package static let clockTime = text(
+    static let clockTime = text(
         "A time \"HH:MM\" from 00:00 to 23:59.", min: 5, max: 5, pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$")
 
     /// `{lat, lng}` in WGS-84 degrees.
-    package static func location(nullable: Bool, description: String) -> JSONSchema {
+    static func location(nullable: Bool, description: String) -> JSONSchema {
         object(
             [
                 ("lat", number(between: -90, and: 90, description: "Latitude in degrees.")),
@@ -68,7 +68,7 @@ extension APISchemas {
     }
 
     /// A weekly schedule: `[{day, open, close}]`.
-    package static func hours(nullable: Bool, description: String) -> JSONSchema {
+    static func hours(nullable: Bool, description: String) -> JSONSchema {
         list(
             object([
                 ("day", int(min: 1, max: 7, description: "1 = Monday … 7 = Sunday.")), ("open", clockTime),
@@ -77,19 +77,19 @@ extension APISchemas {
     }
 
     /// A time of the store's week.
-    package static func moment(_ description: String) -> JSONSchema {
+    static func moment(_ description: String) -> JSONSchema {
         object(
             [("day", int(min: 1, max: 7, description: "1 = Monday … 7 = Sunday.")), ("time", clockTime)],
             nullable: true, description: description)
     }
 
-    package static let hoursRules = """
+    static let hoursRules = """
         Several ranges a day; a range whose `close` is not after its `open` ends the next day (17:00–02:00; \
         equal times are 24 hours; Sunday's runs on into Monday). Ranges starting the same day may not overlap. \
         At most \(WeeklyHours.maxRanges) ranges.
         """
 
-    package static func list(
+    static func list(
         _ items: JSONSchema, min: Int? = nil, max: Int? = nil, unique: Bool? = nil, nullable: Bool = false,
         description: String? = nil
     ) -> JSONSchema {
@@ -98,10 +98,10 @@ extension APISchemas {
             items: items)
     }
 
-    package static func boolean(_ description: String? = nil) -> JSONSchema { .boolean(description: description) }
+    static func boolean(_ description: String? = nil) -> JSONSchema { .boolean(description: description) }
 
     /// A closed object: every listed property is required unless named in `optional`.
-    package static func object(
+    static func object(
         _ properties: [(String, JSONSchema)], optional: Set<String> = [], nullable: Bool = false,
         description: String? = nil
     ) -> JSONSchema {
@@ -112,7 +112,7 @@ extension APISchemas {
     }
 
     /// A request object: open to unknown fields (they are ignored), nothing required unless listed.
-    package static func request(
+    static func request(
         _ properties: [(String, JSONSchema)], required: [String] = [], nullable: Bool = false,
         description: String? = nil
     ) -> JSONSchema {
@@ -130,7 +130,7 @@ extension APISchemas {
     }
 
     /// 口味 / 环境 / 服务 as the API answers them.
-    package static func scores(nullable: Bool, description: String) -> JSONSchema {
+    static func scores(nullable: Bool, description: String) -> JSONSchema {
         let score = int(min: 1, max: 5, nullable: true)
         return object(
             [("taste", score), ("environment", score), ("service", score)], nullable: nullable,
@@ -138,16 +138,16 @@ extension APISchemas {
     }
 
     /// Reviews only (a notice sending a value is `invalid_scores`); an object without any score is none.
-    package static let scoresRequest = object(
+    static let scoresRequest = object(
         [
             ("taste", int(min: 1, max: 5, nullable: true)), ("environment", int(min: 1, max: 5, nullable: true)),
             ("service", int(min: 1, max: 5, nullable: true)),
         ], optional: ["taste", "environment", "service"], nullable: true,
         description: "Each an integer 1–5 or null; other keys are `invalid_scores`. Reviews only.")
-    package static let priceRequest = int(
+    static let priceRequest = int(
         min: 1, max: 100_000, nullable: true, description: "人均: an integer 1–100,000 (`invalid_price`). Reviews only.")
 
-    package static func page(of item: String) -> JSONSchema {
+    static func page(of item: String) -> JSONSchema {
         object(
             [
                 ("items", list(ref(item))),

@@ -3,7 +3,7 @@ import OpenAPIKit
 
 extension APISchemas {
     /// The request bodies' schemas, in the order the document lists them (after the responses').
-    package static var requests: [(String, JSONSchema)] {
+    static var requests: [(String, JSONSchema)] {
         [
             (
                 "RegisterRequest",

@@ -4,9 +4,9 @@ import OpenAPIKit
 /// The component schemas: every object the API answers or accepts, as OpenAPIKit schemas. Answer objects list
 /// every property as required and allow no others, so schemathesis flags a response that drifts from what is
 /// written here.
-package enum APISchemas {
+enum APISchemas {
     /// Every component schema, in the order the document lists them.
-    package static var all: [(String, JSONSchema)] {
+    static var all: [(String, JSONSchema)] {
         [
             (
                 "Problem",

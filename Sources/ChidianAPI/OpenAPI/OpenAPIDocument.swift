@@ -42,7 +42,7 @@ public enum OpenAPIDocument {
             tags: tags.map { OpenAPI.Tag(name: $0) })
     }
 
-    package static var schemas: OpenAPI.ComponentDictionary<JSONSchema> {
+    static var schemas: OpenAPI.ComponentDictionary<JSONSchema> {
         var schemas = OpenAPI.ComponentDictionary<JSONSchema>()
         for (name, schema) in APISchemas.all + [("ProblemCode", problemCodeSchema)] {
             schemas[OpenAPI.ComponentKey(rawValue: name)!] = schema
@@ -50,7 +50,7 @@ public enum OpenAPIDocument {
         return schemas
     }
 
-    package static let overview = """
+    static let overview = """
         Chidian (今天吃点啥, "what shall we eat today") is a restaurant-review app; this is its HTTP API: stores, \
         reviews and notices, favorites, promotion, search and a personalised feed.
 
@@ -80,14 +80,14 @@ public enum OpenAPIDocument {
         `store`, `category`, `comment hide`) are command-line only, not HTTP.
         """
 
-    package static var tags: [String] {
+    static var tags: [String] {
         var seen: [String] = []
         for operation in APIOperations.all where !seen.contains(operation.tag) { seen.append(operation.tag) }
         return seen
     }
 
     /// The response headers, by component name (written out in each response: a `$ref` cannot carry `required`).
-    package static let headers: OrderedDictionary<OpenAPI.ComponentKey, OpenAPI.Header> = [
+    static let headers: OrderedDictionary<OpenAPI.ComponentKey, OpenAPI.Header> = [
         "XRequestId": .init(
             schema: .string, description: "The request's id, also in its log lines and in any problem body."),
         "XContentTypeOptions": .init(schema: APISchemas.oneOf(["nosniff"]), description: "Always `nosniff`."),
@@ -114,7 +114,7 @@ public enum OpenAPIDocument {
     ]
 
     /// A response header by its HTTP name, with `required` set.
-    package static func header(_ name: String, required: Bool) -> Either<
+    static func header(_ name: String, required: Bool) -> Either<
         OpenAPI.Reference<OpenAPI.Header>, OpenAPI.Header
     > {
         let component = OpenAPI.ComponentKey(rawValue: name.replacingOccurrences(of: "-", with: ""))
@@ -125,14 +125,14 @@ public enum OpenAPIDocument {
     }
 
     /// Headers every response carries.
-    package static var commonHeaders: OpenAPI.Header.Map {
+    static var commonHeaders: OpenAPI.Header.Map {
         [
             "X-Request-Id": header("X-Request-Id", required: true),
             "X-Content-Type-Options": header("X-Content-Type-Options", required: true),
         ]
     }
 
-    package static func paths(_ operations: [APIOperation]) -> OpenAPI.PathItem.Map {
+    static func paths(_ operations: [APIOperation]) -> OpenAPI.PathItem.Map {
         var paths = OpenAPI.PathItem.Map()
         for operation in operations {
             let path = OpenAPI.Path(rawValue: operation.path)
@@ -144,12 +144,12 @@ public enum OpenAPIDocument {
         return paths
     }
 
-    package static let pagingParameters: [OpenAPI.Parameter] = [
+    static let pagingParameters: [OpenAPI.Parameter] = [
         APIOperations.query("limit", "Items per page, 1–100.", schema: APISchemas.int(min: 1, max: 100, default: 20)),
         APIOperations.query("cursor", "The `nextCursor` of the previous page.", schema: .string),
     ]
 
-    package static func operation(_ operation: APIOperation) -> OpenAPI.Operation {
+    static func operation(_ operation: APIOperation) -> OpenAPI.Operation {
         let problems = operation.allProblems
         var lines = operation.description.isEmpty ? [] : [operation.description, ""]
         if let kind = operation.rateLimit, let limit = RateLimits.defaults[kind] {
@@ -174,7 +174,7 @@ public enum OpenAPIDocument {
             requestBody: operation.body.map(requestBody), responses: responses, security: security(operation.access))
     }
 
-    package static func security(_ access: APIOperation.Access) -> [OpenAPI.SecurityRequirement] {
+    static func security(_ access: APIOperation.Access) -> [OpenAPI.SecurityRequirement] {
         switch access {
         case .operations: return []
         case .anyone, .viewer:
@@ -183,11 +183,11 @@ public enum OpenAPIDocument {
         }
     }
 
-    package static let imageTypes = ["image/jpeg", "image/png", "image/webp", "image/gif"].map {
+    static let imageTypes = ["image/jpeg", "image/png", "image/webp", "image/gif"].map {
         OpenAPI.ContentType(rawValue: $0)!
     }
 
-    package static func requestBody(_ body: APIOperation.Body) -> OpenAPI.Request {
+    static func requestBody(_ body: APIOperation.Body) -> OpenAPI.Request {
         switch body {
         case .json(let schema):
             return OpenAPI.Request(content: [.json: .b(.init(schema: APISchemas.ref(schema)))], required: true)
@@ -199,7 +199,7 @@ public enum OpenAPIDocument {
         }
     }
 
-    package static func success(_ success: APIOperation.Success) -> OpenAPI.Response {
+    static func success(_ success: APIOperation.Success) -> OpenAPI.Response {
         var headers = commonHeaders
         for name in success.headers { headers[name] = header(name, required: true) }
         var content = OpenAPI.Content.Map()
@@ -220,14 +220,14 @@ public enum OpenAPIDocument {
     }
 
     /// Codes that always come with `Retry-After`.
-    package static let retryCodes: Set<String> = [
+    static let retryCodes: Set<String> = [
         "database_unavailable", "query_timeout", "too_many_attempts", "busy", "rate_limited", "too_many_streams",
         "server_busy",
     ]
 
-    package static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
+    static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
 
-    package static func problem(codes: [String]) -> OpenAPI.Response {
+    static func problem(codes: [String]) -> OpenAPI.Response {
         var headers = commonHeaders
         if codes.contains(where: retryCodes.contains) {
             headers["Retry-After"] = header("Retry-After", required: codes.allSatisfy(retryCodes.contains))
@@ -248,7 +248,7 @@ public enum OpenAPIDocument {
         return codes.sorted()
     }
 
-    package static var problemCodeSchema: JSONSchema {
+    static var problemCodeSchema: JSONSchema {
         APISchemas.oneOf(
             problemCodes, description: "Every `code` the API answers with. `not_found` is for unknown routes.")
     }

@@ -5,7 +5,7 @@ import Logging
 
 /// `/health` (the process runs), `/ready` (the database answers and the schema is current), `/metrics`.
 package struct HealthController {
-    package let readiness: Readiness
+    let readiness: Readiness
 
     package init(readiness: Readiness) {
         self.readiness = readiness
@@ -21,7 +21,7 @@ package struct HealthController {
         }
     }
 
-    package func ready() async throws -> JSONResponse<Ready> {
+    func ready() async throws -> JSONResponse<Ready> {
         guard try await readiness.schemaIsCurrent() else {
             throw Problem(
                 .serviceUnavailable, "schema_behind", "The database schema is not current; run `chidian migrate`.")

@@ -4,11 +4,11 @@ import HTTPTypes
 import Hummingbird
 
 /// Following people and the reviews of those one follows.
-package struct FollowsController {
-    package let follows: FollowRepository
-    package let likes: CommentLikes
+struct FollowsController {
+    let follows: FollowRepository
+    let likes: CommentLikes
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.put("users/:id/follow", use: follow)
         group.delete("users/:id/follow", use: unfollow)
         group.get("users/:id/followers", use: followers)
@@ -16,20 +16,19 @@ package struct FollowsController {
         group.get("feed/following", use: feed)
     }
 
-    @Sendable package func follow(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func follow(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         try await follows.set(true, followerID: user.id, followeeID: try context.parameters.require("id"))
         return .noContent
     }
 
-    @Sendable package func unfollow(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status
-    {
+    @Sendable func unfollow(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         try await follows.set(false, followerID: user.id, followeeID: try context.parameters.require("id"))
         return .noContent
     }
 
-    @Sendable package func followers(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func followers(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<UserView>
     > {
         JSONResponse(
@@ -38,7 +37,7 @@ package struct FollowsController {
                 page: try PageRequest(request)))
     }
 
-    @Sendable package func following(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func following(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<UserView>
     > {
         JSONResponse(
@@ -47,7 +46,7 @@ package struct FollowsController {
                 page: try PageRequest(request)))
     }
 
-    @Sendable package func feed(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func feed(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<CommentView>
     > {
         let user = try context.requireUser()

@@ -5,19 +5,19 @@ import Hummingbird
 import NIOCore
 
 /// A signed-in user's notifications: the list, the unread count, marking read, and the live stream.
-package struct NotificationsController {
-    package let notifications: NotificationRepository
-    package let hub: NotificationHub?
-    package let sessions: SessionRepository
+struct NotificationsController {
+    let notifications: NotificationRepository
+    let hub: NotificationHub?
+    let sessions: SessionRepository
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/notifications", use: list)
         group.get("me/notifications/unread-count", use: unreadCount)
         group.post("me/notifications/read", use: markRead)
         group.get("me/notifications/stream", use: stream)
     }
 
-    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<NotificationView>
     > {
         let user = try context.requireUser()
@@ -31,20 +31,19 @@ package struct NotificationsController {
             try await notifications.list(userID: user.id, unread: unread, page: try PageRequest(request)))
     }
 
-    @Sendable package func unreadCount(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func unreadCount(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         UnreadCount
     > {
         let user = try context.requireUser()
         return JSONResponse(UnreadCount(count: try await notifications.unreadCount(userID: user.id)))
     }
 
-    package struct ReadBody: Decodable {
-        package var ids: [String]?
-        package var before: String?
+    struct ReadBody: Decodable {
+        var ids: [String]?
+        var before: String?
     }
 
-    @Sendable package func markRead(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status
-    {
+    @Sendable func markRead(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         var request = request
         // No body (or `{}`) means all of them.
@@ -63,7 +62,7 @@ package struct NotificationsController {
         return .noContent
     }
 
-    package static func date(_ text: String) -> Date? {
+    static func date(_ text: String) -> Date? {
         guard text.utf8.count <= 40 else { return nil }
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -74,7 +73,7 @@ package struct NotificationsController {
     /// `id: <seq>` and one line of JSON. `Last-Event-ID` resumes after that event; without it the stream starts
     /// with what comes next. Signed in by bearer token or by the web session's cookie (a GET that changes nothing,
     /// so the cookie needs no CSRF token).
-    @Sendable package func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         var user = context.viewer.user
         if user == nil, let token = request.cookies[WebState.sessionCookie]?.value {
             user = try await sessions.authenticate(token: token)
@@ -125,12 +124,12 @@ package struct NotificationsController {
 extension NotificationsController {
     /// How long a stream lives: then it ends, and the client reconnects with `Last-Event-ID` (losing nothing) and
     /// signs in again, so a session revoked meanwhile (sign-out, password change, deletion) stops hearing.
-    package static let lifetime: Duration = .seconds(15 * 60)
+    static let lifetime: Duration = .seconds(15 * 60)
 
     /// Writes the stream's events until the subscriber ends (shutdown), a write fails (the client left) or its
     /// `lifetime` is over: on each wake-up, every notification after the last one sent, oldest first; on a
     /// heartbeat with nothing due, a comment.
-    package static func pump(
+    static func pump(
         _ writer: inout any ResponseBodyWriter, subscriber: NotificationHub.Subscriber,
         repository: NotificationRepository, userID: String, after start: Int64, lifetime: Duration = lifetime
     ) async throws {
@@ -161,6 +160,6 @@ extension NotificationsController {
 }
 
 extension HTTPField.Name {
-    package static let lastEventID = Self("Last-Event-ID")!
-    package static let xAccelBuffering = Self("X-Accel-Buffering")!
+    static let lastEventID = Self("Last-Event-ID")!
+    static let xAccelBuffering = Self("X-Accel-Buffering")!
 }

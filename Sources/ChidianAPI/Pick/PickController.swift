@@ -4,14 +4,14 @@ import HTTPTypes
 import Hummingbird
 
 /// `GET /v1/pick` (今天吃点啥): one store and up to two alternatives for this viewer, here and now.
-package struct PickController {
-    package let service: PickService
+struct PickController {
+    let service: PickService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("pick", use: pick)
     }
 
-    @Sendable package func pick(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func pick(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         PickService.Answer
     > {
         var parameters: [String: String] = [:]

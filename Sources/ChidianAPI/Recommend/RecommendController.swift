@@ -4,23 +4,23 @@ import HTTPTypes
 import Hummingbird
 
 /// Store recommendations: "also viewed" on a store, and 猜你喜欢 for the viewer.
-package struct RecommendController {
-    package let service: RecommendService
+struct RecommendController {
+    let service: RecommendService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("stores/:id/also-viewed", use: alsoViewedRoute)
         group.get("feed/stores", use: forYouRoute)
     }
 
-    package struct StoreList: Encodable, Sendable {
-        package var items: [StoreView]
+    struct StoreList: Encodable, Sendable {
+        var items: [StoreView]
     }
 
-    package static func limit(_ request: Request) throws -> Int {
+    static func limit(_ request: Request) throws -> Int {
         try PageRequest(request, defaultLimit: 10, maxLimit: 50).limit
     }
 
-    @Sendable package func alsoViewedRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func alsoViewedRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let limit = try Self.limit(request)
         if context.viewer.user == nil, service.stores.cache != nil {
@@ -36,7 +36,7 @@ package struct RecommendController {
         ).response(from: request, context: context)
     }
 
-    @Sendable package func forYouRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func forYouRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
         let near = try NearQuery.parse(request.uri.queryParameters)
         let limit = try Self.limit(request)
         if context.viewer.user == nil, service.stores.cache != nil {
@@ -56,7 +56,7 @@ package struct RecommendController {
 }
 
 extension RecommendController.StoreList: JSONWritable {
-    package func write(to json: inout JSONWriter) {
+    func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items"); json.array(items) { json, store in store.write(to: &json) }
         }

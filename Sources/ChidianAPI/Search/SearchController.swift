@@ -5,14 +5,14 @@ import Hummingbird
 import NIOCore
 
 /// The contract's "Search" route. Open to everyone; the viewer only decides `favorited` and `adSpend`.
-package struct SearchController {
-    package let service: SearchService
+struct SearchController {
+    let service: SearchService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("search", use: find)
     }
 
-    @Sendable package func find(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let query = try SearchQuery(SearchQuery.formValue("q", in: request.uri.query))
         let viewer = context.viewer.user
         let pageRequest = try PageRequest(request)

@@ -4,28 +4,28 @@ import HTTPTypes
 import Hummingbird
 
 /// Favorites: signed-in users only (a visitor has nobody to remember them for).
-package struct FavoritesController {
-    package let service: FavoriteService
+struct FavoritesController {
+    let service: FavoriteService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.put("stores/:id/favorite", use: add)
         group.delete("stores/:id/favorite", use: remove)
         group.get("me/favorites", use: list)
     }
 
-    @Sendable package func add(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         try await service.set(true, storeID: try context.parameters.require("id"), viewer: context.viewer, user: user)
         return .noContent
     }
 
-    @Sendable package func remove(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         try await service.set(false, storeID: try context.parameters.require("id"), viewer: context.viewer, user: user)
         return .noContent
     }
 
-    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<StoreView>
     > {
         let user = try context.requireUser()

@@ -3,10 +3,10 @@ import HTTPTypes
 import Hummingbird
 
 /// Promotion: a store's manager buys ad spend; the home page's daily promotions show the biggest spenders.
-package struct PromotionsController {
-    package let service: PromotionService
+struct PromotionsController {
+    let service: PromotionService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("stores/:id/promotions", use: buy)
         group.get("stores/:id/promotions", use: list)
         group.get("promotions/daily", use: daily)
@@ -14,18 +14,18 @@ package struct PromotionsController {
 
     /// `amount` is kept as raw JSON so a string or a fraction is `invalid_amount`, not `invalid_body`;
     /// so is a number no Swift type holds (`1e400`). A body that is not a JSON object stays `invalid_body`.
-    package struct PurchaseBody: Decodable {
-        package var amount: JSONValue?
+    struct PurchaseBody: Decodable {
+        var amount: JSONValue?
 
-        package enum CodingKeys: String, CodingKey { case amount }
+        enum CodingKeys: String, CodingKey { case amount }
 
-        package init(from decoder: any Decoder) throws {
+        init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             amount = (try? container.decodeIfPresent(JSONValue.self, forKey: .amount)) ?? nil
         }
     }
 
-    @Sendable package func buy(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func buy(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         PromotionView
     > {
         let user = try context.requireUser()
@@ -36,7 +36,7 @@ package struct PromotionsController {
         return JSONResponse(try await service.buy(user, storeID: id, amount: amount, checked: true), status: .created)
     }
 
-    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<PromotionView>
     > {
         let user = try context.requireUser()
@@ -46,7 +46,7 @@ package struct PromotionsController {
     }
 
     /// `?limit=` 1–100, default 10; no cursor: it is a short ranking, not a list to walk.
-    @Sendable package func daily(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
+    @Sendable func daily(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         var limit = 10
         if let raw = request.uri.queryParameters["limit"] {
             guard let value = Int(String(raw)), (1...100).contains(value) else {

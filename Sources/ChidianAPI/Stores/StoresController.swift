@@ -6,10 +6,10 @@ import NIOCore
 
 /// The contract's store routes: list, create, read, update, archive, and a manager's own stores; the rules are
 /// `StoreService`'s.
-package struct StoresController {
-    package let service: StoreService
+struct StoresController {
+    let service: StoreService
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("categories", use: listCategories)
         group.get("stores", use: list)
         group.post("stores", use: create)
@@ -19,13 +19,12 @@ package struct StoresController {
         group.get("me/stores", use: mine)
     }
 
-    @Sendable package func listCategories(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON
-    {
+    @Sendable func listCategories(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let entry = try await service.categories.listEntry()
         return CacheableJSON(body: entry.body, etag: entry.etag, shared: true)
     }
 
-    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let sort = try StoreSort(query: query["sort"].map(String.init))
         // An empty `?category=` means no filter, as a form or URL builder sends it.
@@ -59,13 +58,13 @@ package struct StoresController {
     }
 
     /// `?open=now` (absent or empty: no filter), else 400 `invalid_open`.
-    package static func openFilter(_ raw: String?) throws -> Bool {
+    static func openFilter(_ raw: String?) throws -> Bool {
         guard let raw, !raw.isEmpty else { return false }
         guard raw == "now" else { throw PlaceError.invalidOpen }
         return true
     }
 
-    @Sendable package func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         StoreView
     > {
         let user = try StorePermissions.requireManagerRole(context)
@@ -76,7 +75,7 @@ package struct StoresController {
 
     /// The ETag is the contract's `"<version>"`, which migration 016 bumps with everything the view shows, so it
     /// validates caches too: `If-None-Match` with the current version answers 304 without any SQL when cached.
-    @Sendable package func read(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
+    @Sendable func read(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let id = try context.parameters.require("id")
         let viewer = context.viewer.user
         let track = request.uri.queryParameters["track"] != "false"
@@ -99,7 +98,7 @@ package struct StoresController {
         return try CacheableJSON(rendering: view, etag: etag, shared: false)
     }
 
-    @Sendable package func update(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         StoreView
     > {
         let user = try context.requireUser()
@@ -113,7 +112,7 @@ package struct StoresController {
     }
 
     /// Archives (the contract's delete); an `If-Match` is honoured here too.
-    @Sendable package func archive(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let user = try context.requireUser()
         let id = try context.parameters.require("id")
         try StorePermissions.requireEditor(user, managerID: try await service.stores.requireManagerID(of: id))
@@ -121,7 +120,7 @@ package struct StoresController {
         return .noContent
     }
 
-    @Sendable package func mine(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
+    @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         Page<StoreView>
     > {
         let user = try StorePermissions.requireManagerRole(context)

@@ -2,17 +2,17 @@ import ChidianCore
 import Foundation
 
 /// The manager's and the admin's charts: which figures, in which colours, with which words.
-package enum InsightCharts {
-    package static let periods = [30, 90]
+enum InsightCharts {
+    static let periods = [30, 90]
 
     /// `?days=30|90` (anything else: 30).
-    package static func period(_ raw: Substring?) -> Int {
+    static func period(_ raw: Substring?) -> Int {
         raw.flatMap { Int($0) }.flatMap { periods.contains($0) ? $0 : nil } ?? 30
     }
 
-    package static func money(_ value: Double) -> String { "¥" + String(Int(value.rounded())) }
+    static func money(_ value: Double) -> String { "¥" + String(Int(value.rounded())) }
 
-    package static func store(_ insights: StoreInsights, language: Language) -> [TemplateFields] {
+    static func store(_ insights: StoreInsights, language: Language) -> [TemplateFields] {
         let days = insights.days
         let dates = days.compactMap(\.date)
         let t = language.text
@@ -49,7 +49,7 @@ package enum InsightCharts {
         return [traffic, clicks, rating, spend].map(\.table)
     }
 
-    package static func platform(_ stats: PlatformStats, language: Language) -> [TemplateFields] {
+    static func platform(_ stats: PlatformStats, language: Language) -> [TemplateFields] {
         let days = stats.days
         let dates = days.compactMap(\.date)
         let t = language.text
@@ -77,7 +77,7 @@ package enum InsightCharts {
     }
 
     /// "第 3 位 · 再投 ¥400 升到第 2 位", or the first place, or how to enter.
-    package static func rankLine(_ promotion: StoreInsights.Promotion, language: Language) -> String {
+    static func rankLine(_ promotion: StoreInsights.Promotion, language: Language) -> String {
         guard let rank = promotion.rank else {
             return language.text("rankNone").replacingOccurrences(
                 of: "{amount}", with: "\(promotion.nextRankAmount ?? 1)")
@@ -91,7 +91,7 @@ package enum InsightCharts {
     }
 
     /// The totals shown above the charts.
-    package static func storeTotals(_ totals: StoreInsights.Figures, language: Language) -> [TemplateFields] {
+    static func storeTotals(_ totals: StoreInsights.Figures, language: Language) -> [TemplateFields] {
         let t = language.text
         return [
             (t("views"), String(totals.views)), (t("visitors"), String(totals.visitors)),
@@ -103,7 +103,7 @@ package enum InsightCharts {
         ].map { ["label": $0.0, "value": $0.1] as TemplateFields }
     }
 
-    package static func platformTotals(_ totals: PlatformStats.Day, language: Language) -> [TemplateFields] {
+    static func platformTotals(_ totals: PlatformStats.Day, language: Language) -> [TemplateFields] {
         let t = language.text
         return [
             (t("activeUsers"), String(totals.activeUsers)), (t("visitors"), String(totals.visitors)),
@@ -114,7 +114,7 @@ package enum InsightCharts {
     }
 
     /// The 30/90-day links of a page at `path`.
-    package static func periodLinks(path: String, current: Int, language: Language) -> [TemplateFields] {
+    static func periodLinks(path: String, current: Int, language: Language) -> [TemplateFields] {
         periods.map { days in
             [
                 "href": "\(path)?days=\(days)", "current": days == current,

@@ -4,39 +4,39 @@ import Foundation
 /// A chart of days drawn on the server as SVG: bars (stacked when there are several) and lines, a left axis for
 /// the bars (or the lines when there are no bars) and a right one for lines marked `secondary`. The same figures
 /// go to a table beside it for screen readers (`table`).
-package struct SVGChart: Sendable {
-    package enum Kind: Sendable { case bar, line }
+struct SVGChart: Sendable {
+    enum Kind: Sendable { case bar, line }
 
-    package struct Series: Sendable {
-        package let label: String
-        package let values: [Double?]
-        package let kind: Kind
+    struct Series: Sendable {
+        let label: String
+        let values: [Double?]
+        let kind: Kind
         /// One of the stylesheet's chart colours, `c0`…`c5`.
-        package let colour: Int
+        let colour: Int
         /// Drawn against the right axis.
-        package var secondary = false
+        var secondary = false
         /// How a value is written in the table and on the axis.
-        package var format: @Sendable (Double) -> String = { Self.integer($0) }
+        var format: @Sendable (Double) -> String = { Self.integer($0) }
 
-        package static func integer(_ value: Double) -> String { String(Int(value.rounded())) }
+        static func integer(_ value: Double) -> String { String(Int(value.rounded())) }
     }
 
-    package let id: String
-    package let title: String
-    package let dates: [String]
-    package let series: [Series]
+    let id: String
+    let title: String
+    let dates: [String]
+    let series: [Series]
     /// A fixed top of the left axis (ratings: 5); else the data's rounded up.
-    package var fixedMax: Double?
+    var fixedMax: Double?
 
-    package static let width = 640.0, height = 220.0
-    package static let left = 44.0, right = 44.0, top = 12.0, bottom = 28.0
+    static let width = 640.0, height = 220.0
+    static let left = 44.0, right = 44.0, top = 12.0, bottom = 28.0
 
-    package var plotWidth: Double { Self.width - Self.left - Self.right }
-    package var plotHeight: Double { Self.height - Self.top - Self.bottom }
+    var plotWidth: Double { Self.width - Self.left - Self.right }
+    var plotHeight: Double { Self.height - Self.top - Self.bottom }
 
     /// The first of 1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8 times a power of ten at or above `value`: axes end on a
     /// round number whose quarters are round too, and the data fills most of the height.
-    package static func niceCeiling(_ value: Double) -> Double {
+    static func niceCeiling(_ value: Double) -> Double {
         guard value > 0 else { return 4 }
         let power = pow(10, floor(log10(value)))
         for step in [1.0, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10] where step * power >= value {
@@ -63,9 +63,9 @@ package struct SVGChart: Sendable {
         Self.top + plotHeight * (1 - min(value, max) / max)
     }
 
-    package static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    package var svg: String {
+    var svg: String {
         let leftMax = maximum(false)
         let hasSecondary = series.contains { $0.secondary }
         let rightMax = hasSecondary ? maximum(true) : 1
@@ -140,12 +140,12 @@ package struct SVGChart: Sendable {
     }
 
     /// The legend's entries, in series order.
-    package var legend: [TemplateFields] {
+    var legend: [TemplateFields] {
         series.map { ["label": $0.label, "colour": "c\($0.colour)", "line": $0.kind == .line] as TemplateFields }
     }
 
     /// The figures as a table: a header of series and a row per day (an empty cell where there is no value).
-    package var table: TemplateFields {
+    var table: TemplateFields {
         [
             "id": id, "title": title, "svg": svg, "legend": legend,
             "headers": series.map(\.label),
@@ -158,7 +158,7 @@ package struct SVGChart: Sendable {
         ]
     }
 
-    package static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

@@ -4,8 +4,8 @@ import ChidianCore
 /// `{{{name}}}` and `{{&name}}` (as is), `{{#name}}` / `{{^name}}` sections, dotted names, `{{.}}`, `{{! }}` and
 /// `{{> partial}}`, with mustache's rules for standalone lines and indented partials, so the output is the
 /// same, byte for byte, as swift-mustache's (which the pages were rendered with before).
-package struct Template: Sendable {
-    package indirect enum Node: Sendable {
+struct Template: Sendable {
+    indirect enum Node: Sendable {
         case text([UInt8])
         case variable(Name, escaped: Bool)
         case section(Name, [Node], inverted: Bool)
@@ -14,23 +14,23 @@ package struct Template: Sendable {
     }
 
     /// A name split at its dots; `{{.}}` is the empty name, the current value.
-    package struct Name: Sendable, Equatable {
-        package let parts: [String]
+    struct Name: Sendable, Equatable {
+        let parts: [String]
 
-        package init(_ text: String) {
+        init(_ text: String) {
             parts = text == "." ? [] : text.split(separator: ".").map(String.init)
         }
     }
 
-    package struct ParseError: Error, CustomStringConvertible {
-        package let offset: Int
-        package let reason: String
-        package var description: String { "\(reason) at byte \(offset)" }
+    struct ParseError: Error, CustomStringConvertible {
+        let offset: Int
+        let reason: String
+        var description: String { "\(reason) at byte \(offset)" }
     }
 
-    package let nodes: [Node]
+    let nodes: [Node]
 
-    package init(_ source: String) throws {
+    init(_ source: String) throws {
         var parser = Parser(bytes: Array(source.utf8))
         nodes = try parser.parse(section: nil, newLine: true)
     }
@@ -40,19 +40,19 @@ extension Template {
     /// A port of swift-mustache's parser (`MustacheTemplate.parse`), byte-wise: the leading spaces of a line are
     /// held back until it is known whether the line holds only a section, comment or partial tag (a standalone
     /// line, left out of the output with its line break).
-    package struct Parser {
-        package let bytes: [UInt8]
-        package var index = 0
+    struct Parser {
+        let bytes: [UInt8]
+        var index = 0
 
-        package static let space = UInt8(ascii: " ")
-        package static let tab = UInt8(ascii: "\t")
-        package static let newline = UInt8(ascii: "\n")
+        static let space = UInt8(ascii: " ")
+        static let tab = UInt8(ascii: "\t")
+        static let newline = UInt8(ascii: "\n")
         static let open = UInt8(ascii: "{")
-        package static let close = UInt8(ascii: "}")
+        static let close = UInt8(ascii: "}")
 
-        package var atEnd: Bool { index >= bytes.count }
+        var atEnd: Bool { index >= bytes.count }
 
-        package mutating func parse(section: String?, newLine startsOnNewLine: Bool) throws -> [Node] {
+        mutating func parse(section: String?, newLine startsOnNewLine: Bool) throws -> [Node] {
             var nodes: [Node] = []
             var newLine = startsOnNewLine
             var whitespace: [UInt8] = []
@@ -140,12 +140,12 @@ extension Template {
             return nodes
         }
 
-        package enum Stop { case newline, tag, end }
+        enum Stop { case newline, tag, end }
 
-        package var next: UInt8? { index + 1 < bytes.count ? bytes[index + 1] : nil }
+        var next: UInt8? { index + 1 < bytes.count ? bytes[index + 1] : nil }
 
         /// Text up to a line break (not consumed) or past a tag's `{{`.
-        package mutating func readText() -> ([UInt8], Stop) {
+        mutating func readText() -> ([UInt8], Stop) {
             let start = index
             while !atEnd {
                 if bytes[index] == Self.newline { return (Array(bytes[start..<index]), .newline) }
@@ -160,7 +160,7 @@ extension Template {
         }
 
         /// The rest of the line is blank: consume it with its line break (at the end, there is none to consume).
-        package mutating func lineFinished() -> Bool {
+        mutating func lineFinished() -> Bool {
             var probe = index
             while probe < bytes.count, bytes[probe] == Self.space || bytes[probe] == Self.tab { probe += 1 }
             if probe == bytes.count { return index == bytes.count }
@@ -170,7 +170,7 @@ extension Template {
         }
 
         /// A tag's name, up to its `}}`.
-        package mutating func readName(partial: Bool = false) throws -> String {
+        mutating func readName(partial: Bool = false) throws -> String {
             skipWhitespace()
             let start = index
             while !atEnd, Self.isNameByte(bytes[index]) || (partial && bytes[index] == UInt8(ascii: "/")) { index += 1 }
@@ -183,11 +183,11 @@ extension Template {
             return name
         }
 
-        package mutating func skipWhitespace() {
+        mutating func skipWhitespace() {
             while !atEnd, [Self.space, Self.tab, Self.newline, UInt8(ascii: "\r")].contains(bytes[index]) { index += 1 }
         }
 
-        package static func isNameByte(_ byte: UInt8) -> Bool {
+        static func isNameByte(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),

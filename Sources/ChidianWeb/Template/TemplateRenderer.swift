@@ -1,15 +1,15 @@
 import ChidianCore
 
 /// Templates by name (partials find each other here), rendered into one byte buffer.
-package struct TemplateLibrary: Sendable {
-    package private(set) var templates: [String: Template] = [:]
+struct TemplateLibrary: Sendable {
+    private(set) var templates: [String: Template] = [:]
 
-    package mutating func register(_ source: String, named name: String) throws {
+    mutating func register(_ source: String, named name: String) throws {
         templates[name] = try Template(source)
     }
 
     /// `name` rendered with `root` as the bottom of the context stack; an unknown template renders nothing.
-    package func render(_ name: String, _ root: TemplateValue) -> [UInt8] {
+    func render(_ name: String, _ root: TemplateValue) -> [UInt8] {
         guard let template = templates[name] else { return [] }
         var renderer = TemplateRenderer(library: self, stack: [root])
         renderer.output.reserveCapacity(16 * 1024)
@@ -22,14 +22,14 @@ package struct TemplateLibrary: Sendable {
 /// first value that has it answers; the rest of a dotted name is read from that value only); a section renders
 /// once per list item, once for `true`, once with any other value pushed, and not at all for a missing name,
 /// `false` or an empty list (an inverted section: exactly then).
-package struct TemplateRenderer {
-    package let library: TemplateLibrary
-    package var stack: [TemplateValue]
-    package var output: [UInt8] = []
+struct TemplateRenderer {
+    let library: TemplateLibrary
+    var stack: [TemplateValue]
+    var output: [UInt8] = []
     /// The indentation of the standalone partials being rendered, written before each line they start.
-    package var indentation: [UInt8] = []
+    var indentation: [UInt8] = []
 
-    package mutating func render(_ nodes: [Template.Node]) {
+    mutating func render(_ nodes: [Template.Node]) {
         for node in nodes {
             switch node {
             case .text(let bytes):
@@ -79,7 +79,7 @@ package struct TemplateRenderer {
         }
     }
 
-    package func lookup(_ name: Template.Name) -> TemplateValue? {
+    func lookup(_ name: Template.Name) -> TemplateValue? {
         guard let first = name.parts.first else { return stack.last }
         var found: TemplateValue?
         for value in stack.reversed() {
@@ -96,17 +96,17 @@ package struct TemplateRenderer {
     }
 
     /// Before anything a standalone partial writes at the start of a line: its indentation.
-    package mutating func indentIfNeeded() {
+    mutating func indentIfNeeded() {
         if !indentation.isEmpty, output.last == UInt8(ascii: "\n") { output.append(contentsOf: indentation) }
     }
 
-    package mutating func write(_ bytes: [UInt8]) {
+    mutating func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         indentIfNeeded()
         output.append(contentsOf: bytes)
     }
 
-    package mutating func write(_ text: String, escaped: Bool) {
+    mutating func write(_ text: String, escaped: Bool) {
         guard !text.isEmpty else { return }
         indentIfNeeded()
         var text = text
@@ -119,8 +119,8 @@ package struct TemplateRenderer {
 
 /// Mustache's HTML escaping: `<`, `>`, `&`, `"` and `'` (as `&#39;`), byte by byte (swift-mustache compared
 /// whole Characters, which let a quote followed by a combining mark through unescaped).
-package enum HTMLEscaping {
-    package static func append(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+enum HTMLEscaping {
+    static func append(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         var start = 0
         for index in utf8.indices {
             let replacement: StaticString
@@ -140,7 +140,7 @@ package enum HTMLEscaping {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
     }
 
-    package static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var output: [UInt8] = []
         var text = text
         text.withUTF8 { append($0, to: &output) }

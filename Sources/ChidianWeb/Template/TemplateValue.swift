@@ -2,7 +2,7 @@ import ChidianCore
 
 /// What a template reads: a value of a known kind, so rendering is a `switch`, never a cast or reflection.
 /// An absent name (or a nil optional) is no value at all: lookups walk on down the context stack, as in mustache.
-package enum TemplateValue: Sendable {
+enum TemplateValue: Sendable {
     /// Text, HTML-escaped by `{{name}}` and written as it is by `{{{name}}}`.
     case text(String)
     /// UTF-8 already rendered (a page's body inside the layout).
@@ -14,63 +14,63 @@ package enum TemplateValue: Sendable {
 }
 
 /// A value with named fields: a page model answers a `switch` on the name, a controller's model a dictionary.
-package protocol TemplateObject: TemplateRepresentable, Sendable {
+protocol TemplateObject: TemplateRepresentable, Sendable {
     func field(_ name: String) -> TemplateValue?
 }
 
 extension TemplateObject {
-    package var templateValue: TemplateValue? { .object(self) }
+    var templateValue: TemplateValue? { .object(self) }
 }
 
 /// Anything a controller puts in a page model; converted once, when the model is built.
-package protocol TemplateRepresentable {
+protocol TemplateRepresentable {
     var templateValue: TemplateValue? { get }
 }
 
 /// A page model built as a dictionary literal; nil values are left out, as absent names.
-package struct TemplateFields: TemplateObject, ExpressibleByDictionaryLiteral {
+struct TemplateFields: TemplateObject, ExpressibleByDictionaryLiteral {
     private var fields: [String: TemplateValue]
 
-    package init(_ fields: [String: TemplateValue] = [:]) { self.fields = fields }
+    init(_ fields: [String: TemplateValue] = [:]) { self.fields = fields }
 
-    package init(dictionaryLiteral elements: (String, (any TemplateRepresentable)?)...) {
+    init(dictionaryLiteral elements: (String, (any TemplateRepresentable)?)...) {
         fields = Dictionary(minimumCapacity: elements.count)
         for (name, value) in elements { fields[name] = value?.templateValue }
     }
 
-    package func field(_ name: String) -> TemplateValue? { fields[name] }
+    func field(_ name: String) -> TemplateValue? { fields[name] }
 
     /// A field to set (nil removes it).
-    package subscript(name: String) -> (any TemplateRepresentable)? {
+    subscript(name: String) -> (any TemplateRepresentable)? {
         get { fields[name] }
         set { fields[name] = newValue?.templateValue }
     }
 }
 
 extension TemplateValue: TemplateRepresentable {
-    package var templateValue: TemplateValue? { self }
+    var templateValue: TemplateValue? { self }
 }
 
 extension String: TemplateRepresentable {
-    package var templateValue: TemplateValue? { .text(self) }
+    var templateValue: TemplateValue? { .text(self) }
 }
 
 extension Int: TemplateRepresentable {
-    package var templateValue: TemplateValue? { .int(self) }
+    var templateValue: TemplateValue? { .int(self) }
 }
 
 extension Bool: TemplateRepresentable {
-    package var templateValue: TemplateValue? { .bool(self) }
+    var templateValue: TemplateValue? { .bool(self) }
 }
 
 extension Array: TemplateRepresentable where Element: TemplateRepresentable {
-    package var templateValue: TemplateValue? { .list(compactMap(\.templateValue)) }
+    var templateValue: TemplateValue? { .list(compactMap(\.templateValue)) }
 }
 
 extension Dictionary: TemplateRepresentable where Key == String, Value: TemplateRepresentable {
-    package var templateValue: TemplateValue? { .object(TemplateFields(compactMapValues(\.templateValue))) }
+    var templateValue: TemplateValue? { .object(TemplateFields(compactMapValues(\.templateValue))) }
 }
 
 extension Optional: TemplateRepresentable where Wrapped: TemplateRepresentable {
-    package var templateValue: TemplateValue? { flatMap(\.templateValue) }
+    var templateValue: TemplateValue? { flatMap(\.templateValue) }
 }
