@@ -12,8 +12,8 @@ extension RecommenderEval {
     public static let halfLives: [Double] = [1, 2, 3, 7]
     public static let exploring = [0, 1, 2, 3]
     public static let scales: [Double] = [0, 0.5, 1, 2]
-    package static let fixedFloor = 0.98
-    package static let stabilityFloor = 0.9
+    static let fixedFloor = 0.98
+    static let stabilityFloor = 0.9
 
     public struct Row: Sendable {
         public var policy: Policy
@@ -28,7 +28,7 @@ extension RecommenderEval {
     }
 
     /// The best row by the rule, or nil when none passes.
-    package static func best(_ rows: [Row], shipped: Row) -> Row? {
+    static func best(_ rows: [Row], shipped: Row) -> Row? {
         rows.filter {
             $0.fixed.ctr >= fixedFloor * shipped.fixed.ctr
                 && min($0.fixed.stability, $0.drifting.stability) >= stabilityFloor
@@ -78,12 +78,12 @@ extension RecommenderEval {
         return (choice, lines.joined(separator: "\n"))
     }
 
-    package static let header = """
+    static let header = """
         | policy | CTR@10 fixed | ×shipped | CTR@10 drift | ×shipped | first-day CTR | surfaced in a week | diversity | stability |
         |---|---|---|---|---|---|---|---|---|
         """
 
-    package static func line(_ row: Row, shipped: Row, chosen: Bool) -> String {
+    static func line(_ row: Row, shipped: Row, chosen: Bool) -> String {
         let name = chosen ? "**\(row.policy)**" : "\(row.policy)"
         return
             "| \(name) | \(f(row.fixed.ctr)) | \(f(row.fixed.ctr / shipped.fixed.ctr, 2)) | \(f(row.drifting.ctr)) | "
@@ -91,7 +91,7 @@ extension RecommenderEval {
             + "\(f(row.drifting.surfaced, 2)) | \(f(row.fixed.diversity, 2)) | \(f(row.fixed.stability, 2)) |"
     }
 
-    package static func f(_ value: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)f", value) }
+    static func f(_ value: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)f", value) }
 
     /// Stores (20 a category, opened within their category by 1/rank popularity); each viewer opens three a day by
     /// preference. Pairs within a day count one viewer each, as `StoreVisits` keeps them. Over the last week, for

@@ -32,7 +32,7 @@ public struct RecommenderEval: Sendable {
         /// Lower places are seen less: the liking times 1 / log2(place + 2) (place from 0).
         case positionBias = "position bias"
 
-        package func examined(_ place: Int) -> Double {
+        func examined(_ place: Int) -> Double {
             switch self {
             case .everyPlace: return 1
             case .positionBias: return 1 / log2(Double(place) + 2)
@@ -86,35 +86,35 @@ public struct RecommenderEval: Sendable {
     }
 
     /// Preferences: a favourite, a runner-up and a low floor.
-    package func preferences(favorite: Int, second: Int) -> [Double] {
+    func preferences(favorite: Int, second: Int) -> [Double] {
         (0..<categories).map { $0 == favorite ? 0.5 : $0 == second ? 0.2 : 0.03 }
     }
 
     /// Review volume per category (a few big categories, a long tail), which is what newest-first shows.
-    package var volume: [Double] {
+    var volume: [Double] {
         let raw = (0..<categories).map { 1 / Double($0 + 1) }
         let total = raw.reduce(0, +)
         return raw.map { $0 / total }
     }
 
     /// One viewer's recommender state.
-    package struct Viewer {
-        package var scores: [Double]
+    struct Viewer {
+        var scores: [Double]
         /// Places shown and clicks from them per category, decayed like the scores.
-        package var shown: [Double]
-        package var clicked: [Double]
+        var shown: [Double]
+        var clicked: [Double]
         /// Session index of the last showing, per category, and whether it explored.
-        package var pending: [Int?]
-        package var exploring: [Bool]
+        var pending: [Int?]
+        var exploring: [Bool]
     }
 
     /// Everyone's exploration counts.
-    package struct Global {
-        package var shown: [Int]
-        package var clicked: [Int]
+    struct Global {
+        var shown: [Int]
+        var clicked: [Int]
     }
 
-    package func arms(_ viewer: Viewer, _ global: Global, only: [Int]) -> [Exploration.Arm] {
+    func arms(_ viewer: Viewer, _ global: Global, only: [Int]) -> [Exploration.Arm] {
         only.map {
             Exploration.Arm(
                 categoryID: String($0), shown: viewer.shown[$0], clicked: viewer.clicked[$0],
@@ -123,7 +123,7 @@ public struct RecommenderEval: Sendable {
     }
 
     /// The top 10's categories for a viewer, and which places were shown to explore (cold start's count too).
-    package func feed<G: RandomNumberGenerator>(
+    func feed<G: RandomNumberGenerator>(
         _ policy: Policy, _ viewer: Viewer, _ global: Global, _ rng: inout G, _ world: inout SeededRandom
     ) -> (places: [Int], exploring: Set<Int>) {
         let volume = self.volume
@@ -277,7 +277,7 @@ public struct RecommenderEval: Sendable {
 
     /// The share of a viewer's top 10 unchanged by one open of the category they like least (ties: the last),
     /// with the same random draws before and after.
-    package func stability(_ policy: Policy, _ viewer: Viewer, _ global: Global, likes: [Double], viewer index: Int)
+    func stability(_ policy: Policy, _ viewer: Viewer, _ global: Global, likes: [Double], viewer index: Int)
         -> Double
     {
         var stray = viewer
@@ -293,7 +293,7 @@ public struct RecommenderEval: Sendable {
         return Double(zip(before, after).filter { $0 == $1 }.count) / 10
     }
 
-    package static func draw(_ weights: [Double], _ rng: inout SeededRandom) -> Int {
+    static func draw(_ weights: [Double], _ rng: inout SeededRandom) -> Int {
         let total = weights.reduce(0, +)
         var point = rng.unit() * total
         for (index, weight) in weights.enumerated() {

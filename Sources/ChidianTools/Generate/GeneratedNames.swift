@@ -2,12 +2,12 @@ import ChidianCore
 import Foundation
 
 /// Nicknames, store names, descriptions and addresses for generated data.
-package enum GeneratedNames {
+enum GeneratedNames {
     /// Short dishes read well inside nicknames (爱吃火锅的小猫).
     private static let nicknameDishes = DishCatalog.dishes.filter { !$0.isEnglish && $0.name.count <= 3 }.map(\.name)
 
     /// A nickname; uniqueness is the caller's business (it appends digits on a clash).
-    package static func nickname(_ rng: inout SeededRandom) -> String {
+    static func nickname(_ rng: inout SeededRandom) -> String {
         let v = UserVocabulary.self
         let surname = rng.pick(v.surnames)
         let given = rng.pick(v.givenNames)
@@ -45,7 +45,7 @@ package enum GeneratedNames {
     }
 
     /// A new brand's name for a store of `style`: an owner's name or a flavour word, then what the place is.
-    package static func brand(_ style: StoreVocabulary.CategoryStyle, _ rng: inout SeededRandom) -> String {
+    static func brand(_ style: StoreVocabulary.CategoryStyle, _ rng: inout SeededRandom) -> String {
         let opening: String
         if rng.chance(0.45) {
             let pattern = rng.pick(StoreVocabulary.ownerPatterns)
@@ -57,11 +57,11 @@ package enum GeneratedNames {
     }
 
     /// A branch of a chain: 蜀香火锅·朝阳店.
-    package static func branch(of brand: String, district: String) -> String {
+    static func branch(of brand: String, district: String) -> String {
         brand + "·" + district + "店"
     }
 
-    package static func address(city: StoreVocabulary.City, district: Int, _ rng: inout SeededRandom) -> String {
+    static func address(city: StoreVocabulary.City, district: Int, _ rng: inout SeededRandom) -> String {
         var text =
             city.name + "市" + city.districts[district].full + rng.pick(StoreVocabulary.roads)
             + String(rng.between(1, 888)) + "号"
@@ -74,7 +74,7 @@ package enum GeneratedNames {
     }
 
     /// 重庆老火锅，牛油锅底每天现炒。招牌毛肚、鸭肠。有包间，适合聚餐。营业时间 10:30–22:00，人均 ¥98。
-    package static func description(_ style: StoreVocabulary.CategoryStyle, dishes: [String], _ rng: inout SeededRandom)
+    static func description(_ style: StoreVocabulary.CategoryStyle, dishes: [String], _ rng: inout SeededRandom)
         -> String
     {
         var signature: [String] = []

@@ -4,9 +4,9 @@ import Foundation
 /// Where generated stores are and when they open: around the real centres of the vocabulary's cities (WGS-84),
 /// with schedules of the kinds restaurants keep. Drawn from their own stream, so adding places changed nothing
 /// else a seed generates.
-package enum GeneratedPlaces {
+enum GeneratedPlaces {
     /// City centres (WGS-84 degrees), by `StoreVocabulary.cities` name.
-    package static let centres: [String: (lat: Double, lng: Double)] = [
+    static let centres: [String: (lat: Double, lng: Double)] = [
         "北京": (39.9087, 116.3975), "上海": (31.2304, 121.4737), "广州": (23.1291, 113.2644),
         "深圳": (22.5431, 114.0579), "成都": (30.6598, 104.0633), "重庆": (29.5630, 106.5516),
         "杭州": (30.2741, 120.1551), "西安": (34.2658, 108.9541), "长沙": (28.2282, 112.9388),
@@ -14,7 +14,7 @@ package enum GeneratedPlaces {
     ]
 
     /// Weekly schedules as (open, close) ranges repeated on the days given (1 = Monday).
-    package static let schedules: [(ranges: [(String, String)], days: ClosedRange<Int>)] = [
+    static let schedules: [(ranges: [(String, String)], days: ClosedRange<Int>)] = [
         ([("10:00", "22:00")], 1...7),
         ([("11:00", "14:00"), ("17:00", "21:30")], 1...7),
         ([("11:30", "14:30"), ("17:30", "22:00")], 2...7),
@@ -24,10 +24,10 @@ package enum GeneratedPlaces {
         ([("00:00", "00:00")], 1...7),
     ]
     /// How often each schedule is drawn (of 100).
-    package static let weights = [30, 25, 10, 15, 8, 10, 2]
+    static let weights = [30, 25, 10, 15, 8, 10, 2]
 
     /// The schedule a generated description states ("营业时间 17:00–次日02:00，人均 …"), every day; nil without one.
-    package static func stated(in description: String) -> WeeklyHours? {
+    static func stated(in description: String) -> WeeklyHours? {
         guard let start = description.range(of: "营业时间 "),
             let end = description.range(of: "，", range: start.upperBound..<description.endIndex)
         else { return nil }
@@ -37,7 +37,7 @@ package enum GeneratedPlaces {
 
     /// `"location":{…},"hours":[…]` for one store in `city`, after a comma the caller writes: the hours its
     /// description states, or else one of the common schedules.
-    package static func write(
+    static func write(
         city: String, description: String, to writer: inout JSONTextWriter, rng: inout SeededRandom
     ) {
         let centre = centres[city] ?? (31.2304, 121.4737)
@@ -80,7 +80,7 @@ package enum GeneratedPlaces {
 
 extension JSONTextWriter {
     /// A finite number rounded to `decimals` places.
-    package mutating func number(_ value: Double, decimals: Int) {
+    mutating func number(_ value: Double, decimals: Int) {
         let scale = pow(10, Double(decimals))
         escaped(Array(String((value * scale).rounded() / scale).utf8))
     }

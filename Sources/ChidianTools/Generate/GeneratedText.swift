@@ -2,14 +2,14 @@ import ChidianCore
 
 /// Review and notice bodies assembled from precomputed pieces into one reused buffer: a million reviews cost
 /// no `String`s, and each body's length is known without counting it.
-package struct GeneratedText {
+struct GeneratedText {
     /// A sentence with a dish slot, split at the `%`.
-    package struct Template {
-        package let before: TextPiece
-        package let after: TextPiece
-        package let hasSlot: Bool
+    struct Template {
+        let before: TextPiece
+        let after: TextPiece
+        let hasSlot: Bool
 
-        package init(_ text: String) {
+        init(_ text: String) {
             let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
             before = TextPiece(String(parts[0]))
             after = TextPiece(parts.count > 1 ? String(parts[1]) : "")
@@ -17,8 +17,8 @@ package struct GeneratedText {
         }
     }
 
-    package static let minLength = 20
-    package static let maxLength = 120
+    static let minLength = 20
+    static let maxLength = 120
 
     // Dishes by category index (as in `DishCatalog.categories`), Chinese and English apart.
     private let dishes: [[TextPiece]]
@@ -44,10 +44,10 @@ package struct GeneratedText {
     private let reserve: Int
 
     /// The body being built: escaped JSON bytes and length in characters.
-    package private(set) var bytes: [UInt8] = []
-    package private(set) var length = 0
+    private(set) var bytes: [UInt8] = []
+    private(set) var length = 0
 
-    package init() {
+    init() {
         let categories = DishCatalog.categories
         dishes = categories.map { category in
             DishCatalog.dishes(in: category).filter { !$0.isEnglish }.map { TextPiece($0.name) }
@@ -74,7 +74,7 @@ package struct GeneratedText {
 
     /// A review of a store in `category` with `rating`, 20–120 characters, naming one to three of the catalogue's
     /// dishes (mostly ones of the store's category); `mixEnglish` adds an English sentence.
-    package mutating func review(category: Int, rating: Int, mixEnglish: Bool, rng: inout SeededRandom) {
+    mutating func review(category: Int, rating: Int, mixEnglish: Bool, rng: inout SeededRandom) {
         reset()
         let mood = ReviewVocabulary.Mood(rating: rating).rawValue
         if rng.chance(0.45) { add(rng.pick(openings)) }
@@ -132,7 +132,7 @@ package struct GeneratedText {
     }
 
     /// A manager's notice for a store in `category`, 20–120 characters.
-    package mutating func notice(category: Int, rng: inout SeededRandom) {
+    mutating func notice(category: Int, rng: inout SeededRandom) {
         reset()
         let template = rng.pick(notices)
         add(template.before)
@@ -191,7 +191,7 @@ package struct GeneratedText {
 }
 
 extension TextPiece {
-    package init(escapedBytes: [UInt8], length: Int) {
+    init(escapedBytes: [UInt8], length: Int) {
         self.bytes = escapedBytes
         self.length = length
     }

@@ -54,7 +54,7 @@ public enum Generator {
 
     /// Counts that make a consistent seed: an admin always; a manager for any store; a reviewer and a store for
     /// any comment.
-    package static func validate(stores: Int, users: Int, comments: Int) throws {
+    static func validate(stores: Int, users: Int, comments: Int) throws {
         for (name, value) in [("stores", stores), ("users", users), ("comments", comments)] {
             guard (0...maxCount).contains(value) else {
                 throw GeneratorError("--\(name) must be 0...\(maxCount), not \(value)")
@@ -73,7 +73,7 @@ public enum Generator {
     }
 
     /// Creates the directory (and its parents) or checks that it is empty.
-    package static func prepare(_ directory: URL) throws {
+    static func prepare(_ directory: URL) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: directory.path, isDirectory: &isDirectory) {

@@ -4,13 +4,13 @@ import Foundation
 /// One `Generator.write`: users, then stores, then comments, each written as it is drawn. What later files need
 /// from earlier ones (who the managers and reviewers are; each store's category, manager and quality) is kept
 /// in small integer arrays.
-package struct GeneratorRun {
-    package let storeCount: Int
-    package let userCount: Int
-    package let commentCount: Int
-    package let seed: UInt64
-    package let progress: ((Generator.Progress) -> Void)?
-    package private(set) var summary = Generator.Summary()
+struct GeneratorRun {
+    let storeCount: Int
+    let userCount: Int
+    let commentCount: Int
+    let seed: UInt64
+    let progress: ((Generator.Progress) -> Void)?
+    private(set) var summary = Generator.Summary()
 
     /// Ids are zero-padded to a fixed width so they sort as numbers: u000001, s000001, c0000001.
     private let userWidth: Int
@@ -29,9 +29,9 @@ package struct GeneratorRun {
 
     private static let progressStep = 10_000
     /// 2025-01-01T00:00:00Z: generated data never depends on today's date.
-    package static let epoch = 1_735_689_600
+    static let epoch = 1_735_689_600
 
-    package init(
+    init(
         storeCount: Int, userCount: Int, commentCount: Int, seed: UInt64, progress: ((Generator.Progress) -> Void)?
     ) {
         self.storeCount = storeCount
@@ -47,7 +47,7 @@ package struct GeneratorRun {
     // MARK: - userInfo.json
 
     /// User 1 is the only admin; about one in twenty of the rest, evenly spread, are managers.
-    package mutating func writeUsers(to url: URL) throws {
+    mutating func writeUsers(to url: URL) throws {
         var rng = SeededRandom(seed: seed, stream: 1)
         var writer = try JSONTextWriter(url: url)
         let hash = JSONTextWriter.escape(Generator.passwordHash)
@@ -136,7 +136,7 @@ package struct GeneratorRun {
         [2, 4, 10, 35, 100], [4, 9, 22, 60, 100], [8, 20, 50, 82, 100], [25, 50, 75, 90, 100],
     ]
 
-    package mutating func writeStores(to url: URL) throws {
+    mutating func writeStores(to url: URL) throws {
         var rng = SeededRandom(seed: seed, stream: 2)
         var writer = try JSONTextWriter(url: url)
         let styles = StoreVocabulary.styles
@@ -269,7 +269,7 @@ package struct GeneratorRun {
 
     /// About 3% notices by the store's manager; the rest reviews by users, rated by the store's quality,
     /// about 7% with some English.
-    package mutating func writeComments(to url: URL) throws {
+    mutating func writeComments(to url: URL) throws {
         var rng = SeededRandom(seed: seed, stream: 3)
         var writer = try JSONTextWriter(url: url)
         var text = GeneratedText()

@@ -3,15 +3,15 @@ import Foundation
 
 /// JSON written by hand into a buffer that is flushed to a file every megabyte: a million generated rows never
 /// exist as objects or `Data` at once, and no encoder runs per row.
-package struct JSONTextWriter {
+struct JSONTextWriter {
     private let handle: FileHandle
     private let path: String
     private var buffer: [UInt8] = []
-    package private(set) var bytesWritten = 0
+    private(set) var bytesWritten = 0
     private static let flushSize = 1 << 20
 
     /// Creates (or truncates) the file.
-    package init(url: URL) throws {
+    init(url: URL) throws {
         path = url.path
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw GeneratorError("cannot create \(path)")
@@ -20,30 +20,30 @@ package struct JSONTextWriter {
         buffer.reserveCapacity(Self.flushSize + 64 * 1024)
     }
 
-    package mutating func raw(_ text: StaticString) {
+    mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
     /// Bytes that are already valid JSON string content (a `TextPiece`, an escaped name).
-    package mutating func escaped(_ bytes: [UInt8]) {
+    mutating func escaped(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
     }
 
     /// A quoted, escaped JSON string.
-    package mutating func string(_ text: String) {
+    mutating func string(_ text: String) {
         buffer.append(UInt8(ascii: "\""))
         JSONText.appendEscaped(text, to: &buffer)
         buffer.append(UInt8(ascii: "\""))
     }
 
     /// A quoted string of already-escaped content.
-    package mutating func quoted(_ bytes: [UInt8]) {
+    mutating func quoted(_ bytes: [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         buffer.append(contentsOf: bytes)
         buffer.append(UInt8(ascii: "\""))
     }
 
-    package mutating func int(_ value: Int) {
+    mutating func int(_ value: Int) {
         if value < 0 {
             buffer.append(UInt8(ascii: "-"))
             appendDigits(UInt64(-value), width: 1)
@@ -54,11 +54,11 @@ package struct JSONTextWriter {
 
     /// A quoted id such as "u000042": the prefix then the number zero-padded to `width`.
     /// `"YYYY-MM-DDTHH:MM:SSZ"` for seconds since 1970, without Foundation's formatters (a million of them).
-    package mutating func timestamp(_ seconds: Int) {
+    mutating func timestamp(_ seconds: Int) {
         JSONText.appendTimestamp(seconds, to: &buffer)
     }
 
-    package mutating func id(_ prefix: UInt8, _ number: Int, width: Int) {
+    mutating func id(_ prefix: UInt8, _ number: Int, width: Int) {
         buffer.append(UInt8(ascii: "\""))
         buffer.append(prefix)
         appendDigits(UInt64(number), width: width)
@@ -70,11 +70,11 @@ package struct JSONTextWriter {
     }
 
     /// Writes out the buffer once it is large; call between rows.
-    package mutating func flushIfFull() throws {
+    mutating func flushIfFull() throws {
         if buffer.count >= Self.flushSize { try flush() }
     }
 
-    package mutating func flush() throws {
+    mutating func flush() throws {
         guard !buffer.isEmpty else { return }
         do {
             try handle.write(contentsOf: buffer)
@@ -85,12 +85,12 @@ package struct JSONTextWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    package mutating func close() throws {
+    mutating func close() throws {
         try flush()
         try handle.close()
     }
 
-    package static func escape(_ text: String) -> [UInt8] {
+    static func escape(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         JSONText.appendEscaped(text, to: &out)
@@ -101,11 +101,11 @@ package struct JSONTextWriter {
 /// A fragment of generated text: its escaped JSON bytes and its length in characters (`String.count`), so
 /// texts can be assembled and measured without building a `String`. Fragments never start or end with a
 /// combining mark, so lengths add up.
-package struct TextPiece: Sendable {
-    package let bytes: [UInt8]
-    package let length: Int
+struct TextPiece: Sendable {
+    let bytes: [UInt8]
+    let length: Int
 
-    package init(_ text: String) {
+    init(_ text: String) {
         bytes = JSONTextWriter.escape(text)
         length = text.count
     }

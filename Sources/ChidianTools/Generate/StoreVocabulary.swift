@@ -1,28 +1,28 @@
 import ChidianCore
 
 /// What generated stores are made of: per-category name parts, blurbs and prices, and Chinese street addresses.
-package enum StoreVocabulary {
-    package struct CategoryStyle: Sendable {
-        package let category: String
+enum StoreVocabulary {
+    struct CategoryStyle: Sendable {
+        let category: String
         /// Flavour words that open a name ("蜀香", "江南").
-        package let prefixes: [String]
+        let prefixes: [String]
         /// What the place is, suffix included ("火锅", "川菜馆", "茶餐厅").
-        package let stems: [String]
+        let stems: [String]
         /// Opening sentences of the description.
-        package let blurbs: [String]
+        let blurbs: [String]
         /// Spend per person in yuan.
-        package let price: ClosedRange<Int>
-        package let hours: [String]
+        let price: ClosedRange<Int>
+        let hours: [String]
     }
 
-    package static let dayHours = [
+    static let dayHours = [
         "10:00–21:30", "10:30–22:00", "11:00–21:00", "11:00–22:30", "10:30–14:00, 17:00–21:30",
     ]
-    package static let earlyHours = ["07:00–20:00", "06:30–14:00", "07:30–21:00", "08:00–22:00"]
-    package static let lateHours = ["17:00–次日02:00", "16:30–次日01:00", "18:00–次日03:00", "11:00–次日02:00"]
+    static let earlyHours = ["07:00–20:00", "06:30–14:00", "07:30–21:00", "08:00–22:00"]
+    static let lateHours = ["17:00–次日02:00", "16:30–次日01:00", "18:00–次日03:00", "11:00–次日02:00"]
 
     /// One style for every `DishCatalog.categories` entry, in the same order.
-    package static let styles: [CategoryStyle] = [
+    static let styles: [CategoryStyle] = [
         CategoryStyle(
             category: "火锅", prefixes: ["蜀香", "渝味", "巴蜀", "山城", "老码头", "川江", "锦里", "围炉"],
             stems: ["火锅", "老火锅", "火锅馆", "串串香", "毛肚火锅", "鲜牛肉火锅", "涮肉坊", "铜锅涮肉"],
@@ -116,20 +116,20 @@ package enum StoreVocabulary {
     ]
 
     /// Owner-style name openings; `%` is a surname: 老王, 张记, 李家…
-    package static let ownerPatterns = ["老%", "%记", "%家", "小%", "%姐", "%师傅"]
+    static let ownerPatterns = ["老%", "%记", "%家", "小%", "%姐", "%师傅"]
 
-    package static let features = [
+    static let features = [
         "有包间，适合聚餐", "环境安静，适合约会", "支持外卖和自取", "地铁站出口步行五分钟", "商场内可免费停车两小时",
         "可以带宠物", "周末需要提前订位", "一人食也有小份菜", "有儿童座椅", "工作日午市有套餐",
     ]
 
-    package struct City: Sendable {
-        package let name: String
+    struct City: Sendable {
+        let name: String
         /// Full district names with the short form used in branch names (朝阳区 → 朝阳店).
-        package let districts: [(full: String, short: String)]
+        let districts: [(full: String, short: String)]
     }
 
-    package static let cities: [City] = [
+    static let cities: [City] = [
         City(name: "北京", districts: [("朝阳区", "朝阳"), ("海淀区", "海淀"), ("东城区", "东城"), ("西城区", "西城"), ("丰台区", "丰台")]),
         City(name: "上海", districts: [("徐汇区", "徐汇"), ("静安区", "静安"), ("黄浦区", "黄浦"), ("浦东新区", "浦东"), ("长宁区", "长宁")]),
         City(name: "广州", districts: [("天河区", "天河"), ("越秀区", "越秀"), ("海珠区", "海珠"), ("荔湾区", "荔湾")]),
@@ -144,11 +144,11 @@ package enum StoreVocabulary {
         City(name: "沈阳", districts: [("和平区", "和平"), ("沈河区", "沈河"), ("皇姑区", "皇姑"), ("铁西区", "铁西")]),
     ]
 
-    package static let roads = [
+    static let roads = [
         "人民路", "解放路", "中山路", "建设路", "文化路", "学府路", "长江路", "和平街", "光明街", "新华路", "青年路",
         "胜利街", "滨江路", "科技路", "东风路", "黄河路", "幸福大街", "花园路", "公园路", "友谊路", "振兴路", "复兴路",
         "育才路", "健康路", "商业街", "西大街", "东大街", "南大街", "北大街", "步行街",
     ]
 
-    package static let malls = ["万达广场", "大悦城", "万象城", "龙湖天街", "印象城", "银泰城", "吾悦广场", "来福士"]
+    static let malls = ["万达广场", "大悦城", "万象城", "龙湖天街", "印象城", "银泰城", "吾悦广场", "来福士"]
 }

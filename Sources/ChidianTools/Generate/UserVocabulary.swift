@@ -1,9 +1,9 @@
 import ChidianCore
 
 /// Parts of the nicknames people pick on review sites: Chinese ones, pinyin ones and English ones.
-package enum UserVocabulary {
+enum UserVocabulary {
     /// Common surnames with their pinyin.
-    package static let surnames: [(hanzi: String, pinyin: String)] = [
+    static let surnames: [(hanzi: String, pinyin: String)] = [
         ("王", "wang"), ("李", "li"), ("张", "zhang"), ("刘", "liu"), ("陈", "chen"), ("杨", "yang"), ("赵", "zhao"),
         ("黄", "huang"), ("周", "zhou"), ("吴", "wu"), ("徐", "xu"), ("孙", "sun"), ("胡", "hu"), ("朱", "zhu"),
         ("高", "gao"), ("林", "lin"), ("何", "he"), ("郭", "guo"), ("马", "ma"), ("罗", "luo"), ("梁", "liang"),
@@ -12,7 +12,7 @@ package enum UserVocabulary {
     ]
 
     /// Given names with their pinyin.
-    package static let givenNames: [(hanzi: String, pinyin: String)] = [
+    static let givenNames: [(hanzi: String, pinyin: String)] = [
         ("伟", "wei"), ("芳", "fang"), ("娜", "na"), ("敏", "min"), ("静", "jing"), ("磊", "lei"), ("洋", "yang"),
         ("婷", "ting"), ("杰", "jie"), ("涛", "tao"), ("明", "ming"), ("超", "chao"), ("丽", "li"), ("强", "qiang"),
         ("晨", "chen"), ("宇", "yu"), ("欣怡", "xinyi"), ("子涵", "zihan"), ("浩然", "haoran"), ("梓萱", "zixuan"),
@@ -21,29 +21,29 @@ package enum UserVocabulary {
         ("小雨", "xiaoyu"), ("晓燕", "xiaoyan"), ("天宇", "tianyu"), ("美琳", "meilin"), ("建国", "jianguo"),
     ]
 
-    package static let englishNames = [
+    static let englishNames = [
         "Kevin", "Amy", "Lily", "Tony", "Jack", "Cathy", "Leo", "Vivian", "Eric", "Grace", "Jason", "Coco", "Ivy",
         "Max", "Sunny", "Ben", "Nina", "Oscar", "Wendy", "Alan", "Joy", "Ryan", "Cindy", "Daniel", "Emma",
     ]
 
-    package static let nouns = [
+    static let nouns = [
         "小猫", "猫咪", "兔子", "小熊", "胖虎", "小鱼", "小可爱", "吃货", "少年", "姑娘", "大叔", "小猪", "汪汪",
         "小怪兽", "团子", "土豆", "橘子", "豆豆",
     ]
 
-    package static let moods = [
+    static let moods = [
         "快乐", "不吃香菜", "减肥失败", "吃不胖", "深夜觅食", "认真干饭", "爱笑", "挑食", "路过", "饿了", "干饭",
         "无辣不欢", "嗜甜", "佛系", "想吃肉", "周末探店",
     ]
 
-    package static let places = [
+    static let places = [
         "北京", "上海", "成都", "重庆", "广州", "深圳", "杭州", "长沙", "西安", "武汉", "南京", "沈阳", "魔都", "帝都",
         "蓉城", "山城", "羊城",
     ]
 
-    package static let foodies = ["吃货", "干饭人", "美食家", "小胖", "探店达人", "觅食者", "老饕", "馋猫"]
+    static let foodies = ["吃货", "干饭人", "美食家", "小胖", "探店达人", "觅食者", "老饕", "馋猫"]
 
-    package static let tails = ["同学", "爱吃肉", "今天吃啥", "不加班", "在路上", "要减肥", "吃饱了"]
+    static let tails = ["同学", "爱吃肉", "今天吃啥", "不加班", "在路上", "要减肥", "吃饱了"]
 
-    package static let englishTails = ["eats", "foodie", "chihuo", "yummy", "hungry", "daily"]
+    static let englishTails = ["eats", "foodie", "chihuo", "yummy", "hungry", "daily"]
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// How a seed issue shows the value it names: short, whatever its size.
 extension JSONValue {
-    package var preview: String {
+    var preview: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return String(value)
@@ -17,41 +17,41 @@ extension JSONValue {
 }
 
 /// A JSON syntax error with its position, 1-based.
-package struct JSONSyntaxError: Error, CustomStringConvertible {
-    package let line: Int
-    package let column: Int
-    package let message: String
-    package var description: String { "line \(line), column \(column): \(message)" }
+struct JSONSyntaxError: Error, CustomStringConvertible {
+    let line: Int
+    let column: Int
+    let message: String
+    var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// Streams the elements of a file holding one top-level JSON array, parsing one element at a time, so a
 /// million comments never sit in memory together. The file is memory-mapped.
-package struct JSONScanner {
+struct JSONScanner {
     private let data: Data
     private var position: Int
     private var line = 1
     private var lineStart = 0
     private var started = false
     private var finished = false
-    package private(set) var index = -1
+    private(set) var index = -1
 
-    package init(contentsOf url: URL) throws {
+    init(contentsOf url: URL) throws {
         data = try Data(contentsOf: url, options: .alwaysMapped)
         position = 0
     }
 
-    package init(data: Data) {
+    init(data: Data) {
         self.data = data
         position = 0
     }
 
-    package var byteCount: Int { data.count }
-    package var bytesRead: Int { position }
+    var byteCount: Int { data.count }
+    var bytesRead: Int { position }
     /// The line where the current element starts.
-    package private(set) var elementLine = 1
+    private(set) var elementLine = 1
 
     /// The next element, or nil after the closing bracket.
-    package mutating func next() throws -> JSONValue? {
+    mutating func next() throws -> JSONValue? {
         if finished { return nil }
         return try data.withUnsafeBytes { raw -> JSONValue? in
             let bytes = raw.bindMemory(to: UInt8.self)

@@ -7,9 +7,9 @@ import Foundation
 
 /// Progress for long CLI work: a live bar on a terminal; on a pipe (CI logs) a plain line every 15 seconds.
 public final class ProgressReporter: @unchecked Sendable {
-    package let label: String
-    package let isTerminal: Bool
-    package let start = Date()
+    let label: String
+    let isTerminal: Bool
+    let start = Date()
     private var lastPrint = Date.distantPast
     private let lock = NSLock()
 

@@ -5,8 +5,8 @@ import PostgresNIO
 
 /// `chidian export DIR`: the seed format, streamed from the database (passwords as bcrypt hashes, images by id).
 public struct SeedExporter: Sendable {
-    package let database: Database
-    package let logger: Logger
+    let database: Database
+    let logger: Logger
 
     public init(database: Database) {
         self.database = database
@@ -159,7 +159,7 @@ public struct SeedExporter: Sendable {
         }
     }
 
-    package static func fileExtension(_ contentType: String) -> String {
+    static func fileExtension(_ contentType: String) -> String {
         switch contentType {
         case "image/png": return "png"
         case "image/webp": return "webp"
@@ -168,7 +168,7 @@ public struct SeedExporter: Sendable {
         }
     }
 
-    package static let storesQuery: PostgresQuery = """
+    static let storesQuery: PostgresQuery = """
         SELECT s.id, s.name, c.name, c.id, s.manager_id, s.ad_spend::int8, s.description, s.address, s.archived_at IS NOT NULL,
                s.created_at, s.updated_at, s.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM store_images WHERE store_id = s.id), '{}'),
@@ -188,11 +188,11 @@ public struct SeedExporter: Sendable {
         ORDER BY s.id
         """
 
-    package static let reportsQuery: PostgresQuery = """
+    static let reportsQuery: PostgresQuery = """
         SELECT id, comment_id, reporter_id, reason, note, created_at, closed_at FROM reports ORDER BY created_at, id
         """
 
-    package static let commentsQuery: PostgresQuery = """
+    static let commentsQuery: PostgresQuery = """
         SELECT m.id, m.store_id, m.author_id, coalesce(m.rating, 0)::int8, m.body, m.kind, m.hidden_at,
                m.created_at, m.updated_at, m.version::int8,
                coalesce((SELECT array_agg(image_id ORDER BY position) FROM comment_images WHERE comment_id = m.id), '{}'),
@@ -203,7 +203,7 @@ public struct SeedExporter: Sendable {
         ORDER BY m.id
         """
 
-    package static let imagesQuery: PostgresQuery = """
+    static let imagesQuery: PostgresQuery = """
         SELECT i.id, b.content_type, b.bytes FROM images i JOIN image_blobs b ON b.sha256 = i.sha256
         WHERE EXISTS (SELECT 1 FROM users u WHERE u.avatar_image_id = i.id)
            OR EXISTS (SELECT 1 FROM store_images s WHERE s.image_id = i.id)
@@ -213,7 +213,7 @@ public struct SeedExporter: Sendable {
 }
 
 /// Writes one JSON array, an element per line, without holding the elements.
-package struct JSONArrayWriter {
+struct JSONArrayWriter {
     private let handle: FileHandle
     private var buffer = Data()
     private var count = 0
@@ -227,7 +227,7 @@ package struct JSONArrayWriter {
         return encoder
     }()
 
-    package init(url: URL) throws {
+    init(url: URL) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw AdminError("cannot create \(url.path)")
         }
@@ -235,7 +235,7 @@ package struct JSONArrayWriter {
         buffer.append(contentsOf: Array("[".utf8))
     }
 
-    package mutating func append(_ value: some Encodable) throws {
+    mutating func append(_ value: some Encodable) throws {
         buffer.append(contentsOf: Array((count == 0 ? "\n" : ",\n").utf8))
         buffer.append(try encoder.encode(value))
         count += 1
@@ -245,7 +245,7 @@ package struct JSONArrayWriter {
         }
     }
 
-    package mutating func close() throws {
+    mutating func close() throws {
         buffer.append(contentsOf: Array("\n]\n".utf8))
         try handle.write(contentsOf: buffer)
         try handle.close()

@@ -6,9 +6,9 @@ import PostgresNIO
 /// `chidian seed DIR`: validates the whole directory first, then writes everything in one transaction as an
 /// upsert by id, so a second import of the same directory changes nothing (not even updatedAt or version).
 public struct SeedImporter: Sendable {
-    package let database: Database
-    package let passwords: Passwords
-    package let logger: Logger
+    let database: Database
+    let passwords: Passwords
+    let logger: Logger
 
     public init(database: Database, config: AppConfiguration) {
         self.database = database
@@ -69,7 +69,7 @@ public struct SeedImporter: Sendable {
     }
 
     /// Plain-text keywords are hashed; one that still matches the stored hash keeps it, so re-imports change nothing.
-    package func passwordHashes(_ users: [SeedUser], existing: ExistingData) async throws -> [String: String] {
+    func passwordHashes(_ users: [SeedUser], existing: ExistingData) async throws -> [String: String] {
         var hashes: [String: String] = [:]
         var plain: [(String, String, String?)] = []
         for user in users {
@@ -100,7 +100,7 @@ public struct SeedImporter: Sendable {
         return hashes
     }
 
-    package func loadExisting() async throws -> ExistingData {
+    func loadExisting() async throws -> ExistingData {
         try await database.withConnection { connection in
             var data = ExistingData()
             try connection.requireOpen()

@@ -28,28 +28,28 @@ public struct SeedError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Collects issues; past a limit it stops recording (a million bad rows need not be listed one by one).
-package final class SeedIssues: @unchecked Sendable {
-    package private(set) var issues: [SeedIssue] = []
-    package private(set) var count = 0
-    package var warnings: [SeedIssue] = []
-    package let limit = 1000
+final class SeedIssues: @unchecked Sendable {
+    private(set) var issues: [SeedIssue] = []
+    private(set) var count = 0
+    var warnings: [SeedIssue] = []
+    let limit = 1000
 
-    package var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
-    package func add(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
+    func add(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
         count += 1
         if issues.count < limit {
             issues.append(SeedIssue(file: file, index: index, field: field, value: value, message: message))
         }
     }
 
-    package func warn(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
+    func warn(_ file: String, _ index: Int?, _ field: String?, _ value: String?, _ message: String) {
         if warnings.count < limit {
             warnings.append(SeedIssue(file: file, index: index, field: field, value: value, message: message))
         }
     }
 
-    package func error() -> SeedError {
+    func error() -> SeedError {
         var list = issues
         if count > issues.count {
             list.append(
@@ -61,20 +61,20 @@ package final class SeedIssues: @unchecked Sendable {
 }
 
 /// Reads typed fields out of one element, recording an issue for each wrong one.
-package struct FieldReader {
-    package let file: String
-    package let index: Int
-    package let object: [String: JSONValue]
-    package let issues: SeedIssues
+struct FieldReader {
+    let file: String
+    let index: Int
+    let object: [String: JSONValue]
+    let issues: SeedIssues
     /// Names the enclosing field of a nested object ("promotions[2]."), so issues name the whole path.
-    package var prefix = ""
+    var prefix = ""
 
-    package func fail(_ field: String, _ value: JSONValue?, _ message: String) {
+    func fail(_ field: String, _ value: JSONValue?, _ message: String) {
         issues.add(file, index, prefix + field, value?.preview, message)
     }
 
     /// An optional array of objects, each read by its own reader; missing means empty.
-    package func objects(_ key: String) -> [FieldReader] {
+    func objects(_ key: String) -> [FieldReader] {
         switch object[key] {
         case .array(let items)?:
             var readers: [FieldReader] = []
@@ -96,7 +96,7 @@ package struct FieldReader {
         }
     }
 
-    package func string(_ key: String, required: Bool = true) -> String? {
+    func string(_ key: String, required: Bool = true) -> String? {
         switch object[key] {
         case .string(let text)?: return text
         case nil, .null?:
@@ -109,7 +109,7 @@ package struct FieldReader {
     }
 
     /// The element's `id`: 1–64 characters and not seen before in this file.
-    package func id(seen: inout Set<String>) -> String? {
+    func id(seen: inout Set<String>) -> String? {
         guard let id = string("id") else { return nil }
         guard !id.isEmpty, id.count <= 64 else {
             fail("id", .string(id), "must be 1–64 characters")
@@ -122,7 +122,7 @@ package struct FieldReader {
         return id
     }
 
-    package func integer(_ key: String, required: Bool = true) -> Int? {
+    func integer(_ key: String, required: Bool = true) -> Int? {
         switch object[key] {
         case .integer(let value)?: return value
         case .number(let value)?:
@@ -137,7 +137,7 @@ package struct FieldReader {
         }
     }
 
-    package func bool(_ key: String) -> Bool? {
+    func bool(_ key: String) -> Bool? {
         switch object[key] {
         case .bool(let value)?: return value
         case nil, .null?: return nil
@@ -148,7 +148,7 @@ package struct FieldReader {
     }
 
     /// An array of strings; missing means empty, as the original's files always had them.
-    package func strings(_ key: String) -> [String] {
+    func strings(_ key: String) -> [String] {
         switch object[key] {
         case .array(let items)?:
             var result: [String] = []
@@ -167,7 +167,7 @@ package struct FieldReader {
         }
     }
 
-    package func date(_ key: String, required: Bool = false) -> Date? {
+    func date(_ key: String, required: Bool = false) -> Date? {
         guard let text = string(key, required: required) else { return nil }
         if let date = SeedDates.parse(text) { return date }
         fail(key, .string(text), "must be an RFC 3339 timestamp")
@@ -176,9 +176,9 @@ package struct FieldReader {
 }
 
 /// RFC 3339 timestamps with or without fractional seconds; exports write microseconds.
-package enum SeedDates {
+enum SeedDates {
     /// Parses the fraction itself: Foundation's ISO 8601 styles keep only milliseconds.
-    package static func parse(_ text: String) -> Date? {
+    static func parse(_ text: String) -> Date? {
         guard let dot = text.firstIndex(of: ".") else { return try? Date(text, strategy: Date.ISO8601FormatStyle()) }
         let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 9 else { return nil }
@@ -191,7 +191,7 @@ package enum SeedDates {
 
     /// Microseconds, PostgreSQL's own resolution, rounded (a stored .123456 comes back from Date as .1234559… and
     /// must print .123456 again, or an export of an import would differ from the export it came from).
-    package static func format(_ date: Date) -> String {
+    static func format(_ date: Date) -> String {
         let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
         let whole = seconds - (fraction < 0 ? 1 : 0)
@@ -202,5 +202,5 @@ package enum SeedDates {
 
 extension CopyBuffer {
     /// A seed date in COPY's text form, at PostgreSQL's resolution.
-    package static func date(_ date: Date?) -> String? { date.map(SeedDates.format) }
+    static func date(_ date: Date?) -> String? { date.map(SeedDates.format) }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// The comments file: streamed, each comment checked against the users and stores read before it.
 extension SeedReader {
     /// Streams comments, validating each; `body` sees only valid ones.
-    package mutating func readComments(
+    mutating func readComments(
         progress: ProgressReporter? = nil, phase: String = "comments", _ body: (SeedComment) async throws -> Void
     ) async throws {
         let file = SeedFormat.commentsFile
@@ -35,7 +35,7 @@ extension SeedReader {
     }
 
     /// The reader of an optional nested object `key`; nil when absent or null (a non-object is an issue).
-    package static func nested(_ field: FieldReader, _ key: String) -> FieldReader? {
+    static func nested(_ field: FieldReader, _ key: String) -> FieldReader? {
         switch field.object[key] {
         case .object(let nested)?:
             return FieldReader(

@@ -3,22 +3,22 @@ import Foundation
 
 /// Reads and validates a seed directory. Users and stores are small enough to hold; comments are streamed.
 /// Used by one task at a time (validation, then the import's transaction), hence unchecked.
-package struct SeedReader: @unchecked Sendable {
-    package let directory: URL
-    package let existing: ExistingData
-    package let issues = SeedIssues()
-    package var images: SeedImageFiles
+struct SeedReader: @unchecked Sendable {
+    let directory: URL
+    let existing: ExistingData
+    let issues = SeedIssues()
+    var images: SeedImageFiles
 
-    package private(set) var users: [SeedUser] = []
-    package private(set) var stores: [SeedStore] = []
-    package private(set) var categories: [SeedCategory] = []
+    private(set) var users: [SeedUser] = []
+    private(set) var stores: [SeedStore] = []
+    private(set) var categories: [SeedCategory] = []
     // Read by the comments' reader (SeedReader+Comments.swift), hence not private.
     /// Every user the comments may name: the file's and the database's.
     var roles: [String: Role] = [:]
     var managers: [String: String] = [:]
     var commentIDs = Set<String>()
 
-    package init(directory: URL, existing: ExistingData) {
+    init(directory: URL, existing: ExistingData) {
         self.directory = directory
         self.existing = existing
         images = SeedImageFiles(directory: directory)
@@ -26,10 +26,10 @@ package struct SeedReader: @unchecked Sendable {
         managers = existing.storeManagers
     }
 
-    package func url(_ file: String) -> URL { directory.appendingPathComponent(file) }
+    func url(_ file: String) -> URL { directory.appendingPathComponent(file) }
 
     /// Opens a file's array, recording a missing file or a syntax error.
-    package func scanner(_ file: String) -> JSONScanner? {
+    func scanner(_ file: String) -> JSONScanner? {
         guard FileManager.default.fileExists(atPath: url(file).path) else {
             issues.add(file, nil, nil, nil, "the file is missing")
             return nil
@@ -43,7 +43,7 @@ package struct SeedReader: @unchecked Sendable {
     }
 
     /// Iterates a file's objects; a syntax error is recorded with its line and column and ends the file.
-    package func forEachObject(_ file: String, _ body: (Int, FieldReader) throws -> Void) rethrows {
+    func forEachObject(_ file: String, _ body: (Int, FieldReader) throws -> Void) rethrows {
         guard var scanner = scanner(file) else { return }
         while true {
             let element: JSONValue?
@@ -67,7 +67,7 @@ package struct SeedReader: @unchecked Sendable {
         }
     }
 
-    package mutating func readUsers() {
+    mutating func readUsers() {
         let file = SeedFormat.usersFile
         var seenIDs = Set<String>()
         var seenNames: [String: String] = [:]
@@ -137,7 +137,7 @@ package struct SeedReader: @unchecked Sendable {
         users = parsed
     }
 
-    package mutating func readStores() {
+    mutating func readStores() {
         let file = SeedFormat.storesFile
         var seenIDs = Set<String>()
         var parsed: [SeedStore] = []
@@ -298,7 +298,7 @@ package struct SeedReader: @unchecked Sendable {
     }
 
     /// `categories.json` is optional: the categories an export holds, stores or not.
-    package mutating func readCategories() {
+    mutating func readCategories() {
         let file = SeedFormat.categoriesFile
         guard FileManager.default.fileExists(atPath: url(file).path) else { return }
         var seenIDs = Set<String>()

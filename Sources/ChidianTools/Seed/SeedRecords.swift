@@ -2,108 +2,108 @@ import ChidianCore
 import Foundation
 
 /// Validated seed rows, ready to write.
-package struct SeedUser {
-    package var id: String
-    package var name: String
-    package var keyword: String
-    package var role: Role
-    package var avatar: String?
-    package var createdAt: Date?
+struct SeedUser {
+    var id: String
+    var name: String
+    var keyword: String
+    var role: Role
+    var avatar: String?
+    var createdAt: Date?
     /// Where the element stands in its array: without timestamps, the array's order is its time order.
-    package var position: Int
+    var position: Int
 }
 
-package struct SeedCategory {
-    package var id: String
-    package var name: String
-    package var createdAt: Date?
-    package var position: Int
+struct SeedCategory {
+    var id: String
+    var name: String
+    var createdAt: Date?
+    var position: Int
 }
 
-package struct SeedFavorite {
-    package var userID: String
-    package var createdAt: Date?
+struct SeedFavorite {
+    var userID: String
+    var createdAt: Date?
 }
 
-package struct SeedPurchase {
-    package var id: String
-    package var amount: Int
-    package var buyerID: String?
-    package var createdAt: Date
+struct SeedPurchase {
+    var id: String
+    var amount: Int
+    var buyerID: String?
+    var createdAt: Date
 }
 
-package struct SeedStore {
-    package var id: String
-    package var name: String
-    package var imageNames: [String]
-    package var category: String
-    package var categoryID: String?
-    package var managerID: String
-    package var sumCost: Int
-    package var favorites: [SeedFavorite]
-    package var purchases: [SeedPurchase]
-    package var description: String
-    package var address: String
-    package var location: GeoPoint?
-    package var hours: WeeklyHours?
-    package var timeZone: String
-    package var archived: Bool
-    package var createdAt: Date?
-    package var updatedAt: Date?
-    package var version: Int?
-    package var position: Int
+struct SeedStore {
+    var id: String
+    var name: String
+    var imageNames: [String]
+    var category: String
+    var categoryID: String?
+    var managerID: String
+    var sumCost: Int
+    var favorites: [SeedFavorite]
+    var purchases: [SeedPurchase]
+    var description: String
+    var address: String
+    var location: GeoPoint?
+    var hours: WeeklyHours?
+    var timeZone: String
+    var archived: Bool
+    var createdAt: Date?
+    var updatedAt: Date?
+    var version: Int?
+    var position: Int
 }
 
-package struct SeedComment {
-    package var id: String
-    package var storeID: String
-    package var userID: String
-    package var kind: String
-    package var rating: Int?
-    package var body: String
-    package var imageNames: [String]
-    package var hiddenAt: Date?
-    package var hidden: Bool
-    package var createdAt: Date?
-    package var updatedAt: Date?
-    package var version: Int?
-    package var position: Int
-    package var scores: CommentScores?
-    package var pricePerPerson: Int?
-    package var likedUserIDs: [String] = []
-    package var reply: SeedFormat.Reply?
-    package var reports: [SeedFormat.Report] = []
+struct SeedComment {
+    var id: String
+    var storeID: String
+    var userID: String
+    var kind: String
+    var rating: Int?
+    var body: String
+    var imageNames: [String]
+    var hiddenAt: Date?
+    var hidden: Bool
+    var createdAt: Date?
+    var updatedAt: Date?
+    var version: Int?
+    var position: Int
+    var scores: CommentScores?
+    var pricePerPerson: Int?
+    var likedUserIDs: [String] = []
+    var reply: SeedFormat.Reply?
+    var reports: [SeedFormat.Report] = []
 }
 
 /// What the database already holds that a seed may refer to or collide with.
-package struct ExistingData: Sendable {
-    package var userRoles: [String: Role] = [:]
-    package var userIDsByLowerName: [String: String] = [:]
-    package var passwordHashes: [String: String] = [:]
-    package var storeManagers: [String: String] = [:]
-    package var storeAdSpend: [String: Int] = [:]
+struct ExistingData: Sendable {
+    var userRoles: [String: Role] = [:]
+    var userIDsByLowerName: [String: String] = [:]
+    var passwordHashes: [String: String] = [:]
+    var storeManagers: [String: String] = [:]
+    var storeAdSpend: [String: Int] = [:]
 }
 
 /// Finds `images/NAME(.ext)` files, refusing names that would leave the folder.
-package struct SeedImageFiles {
-    package let folder: URL
+struct SeedImageFiles {
+    let folder: URL
     private var cache: [String: URL?] = [:]
     private var kinds: [String: Result<ImageFormat.Info, ImageFormat.Failure>] = [:]
     /// Every image name referenced, with the user who owns it (the store's manager or the comment's author).
-    package private(set) var owners: [String: String] = [:]
+    private(set) var owners: [String: String] = [:]
     private var warnedMissing = Set<String>()
 
-    package init(directory: URL) {
+    init(directory: URL) {
         folder = directory.appendingPathComponent(SeedFormat.imagesFolder, isDirectory: true)
     }
 
-    package static func isSafe(_ name: String) -> Bool {
+    static func isSafe(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 200 && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\\")
             && !name.contains("..") && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// The file for `name`, or nil when there is none.
-    package mutating func file(for name: String) -> URL? {
+    mutating func file(for name: String) -> URL? {
         if let cached = cache[name] { return cached }
         var found: URL? = nil
         let candidates = [name] + SeedFormat.imageExtensions.map { "\(name).\($0)" }
@@ -122,7 +122,7 @@ package struct SeedImageFiles {
     /// The usable names of one image list, in order; nil when one is unusable (an issue is recorded). A name
     /// without a file is left out with one warning per name: the original app kept its photos in the app
     /// bundle, so its JSON names images that no directory holds.
-    package mutating func usable(_ names: [String], file: String, index: Int, field: String, issues: SeedIssues)
+    mutating func usable(_ names: [String], file: String, index: Int, field: String, issues: SeedIssues)
         -> [String]?
     {
         var kept: [String] = []
@@ -144,9 +144,9 @@ package struct SeedImageFiles {
         return ok ? kept : nil
     }
 
-    package enum Check { case usable, missing, unusable(String) }
+    enum Check { case usable, missing, unusable(String) }
 
-    package mutating func check(_ name: String) -> Check {
+    mutating func check(_ name: String) -> Check {
         guard Self.isSafe(name) else { return .unusable("image names must stay inside images/ (no /, \\ or ..)") }
         guard let url = self.file(for: name) else { return .missing }
         if kinds[name] == nil {
@@ -167,11 +167,11 @@ package struct SeedImageFiles {
     }
 
     /// Records who attaches `name` first; they become its uploader.
-    package mutating func claim(_ name: String, by owner: String) {
+    mutating func claim(_ name: String, by owner: String) {
         if owners[name] == nil { owners[name] = owner }
     }
 
-    package func info(_ name: String) -> ImageFormat.Info? {
+    func info(_ name: String) -> ImageFormat.Info? {
         if case .success(let info)? = kinds[name] { return info }
         return nil
     }

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// The SQL of a seed import. Every merge compares content first, so an unchanged row is not written at all.
 extension SeedWriter {
-    package static let stagingTables = """
+    static let stagingTables = """
         CREATE TEMP TABLE seed_users (id text, name text, password_hash text, role text, avatar text,
             created_at timestamptz, position integer) ON COMMIT DROP;
         CREATE TEMP TABLE seed_categories (id text, name text, created_at timestamptz, position integer) ON COMMIT DROP;
@@ -31,12 +31,12 @@ extension SeedWriter {
 
     /// An element without `createdAt` is dated by its place in its array (the original app appended, so the array
     /// is in time order): one second apart, the last element a second before the import.
-    package static func arrayTime(_ table: String) -> String {
+    static func arrayTime(_ table: String) -> String {
         "now() - ((SELECT max(position) FROM \(table)) - s.position + 1) * interval '1 second'"
     }
 
     /// Each distinct content once; blobs already stored are not written again.
-    package static let mergeBlobs: PostgresQuery = """
+    static let mergeBlobs: PostgresQuery = """
         INSERT INTO image_blobs (sha256, content_type, width, height, byte_count, bytes)
         SELECT DISTINCT ON (sha256) sha256, content_type, width, height, bytes, data FROM seed_images s
         WHERE NOT EXISTS (SELECT 1 FROM image_blobs b WHERE b.sha256 = s.sha256)
@@ -44,7 +44,7 @@ extension SeedWriter {
         ON CONFLICT (sha256) DO NOTHING
         """
 
-    package static let mergeImages = """
+    static let mergeImages = """
         WITH merged AS (
             INSERT INTO images AS i (id, sha256, content_type, width, height, bytes)
             SELECT id, sha256, content_type, width, height, bytes FROM seed_images
@@ -57,13 +57,13 @@ extension SeedWriter {
         """
 
     /// An image's uploader is whoever attaches it first in the seed; only an unowned image is claimed.
-    package static let setImageOwners: PostgresQuery = """
+    static let setImageOwners: PostgresQuery = """
         UPDATE images i SET uploader_id = s.owner FROM seed_images s
         WHERE i.id = s.id AND i.uploader_id IS NULL AND s.owner IS NOT NULL
           AND EXISTS (SELECT 1 FROM users u WHERE u.id = s.owner)
         """
 
-    package static var mergeUsers: String {
+    static var mergeUsers: String {
         """
         WITH merged AS (
             INSERT INTO users AS u (id, name, password_hash, role, avatar_image_id, created_at, updated_at)
@@ -83,7 +83,7 @@ extension SeedWriter {
     }
 
     /// categories.json first (an export's every category, with ids and times), then the names store.json uses.
-    package static var mergeListedCategories: String {
+    static var mergeListedCategories: String {
         """
         INSERT INTO categories (id, name, created_at, updated_at)
         SELECT s.id, s.name, coalesce(s.created_at, \(arrayTime("seed_categories"))), coalesce(s.created_at, \(arrayTime("seed_categories")))
@@ -94,7 +94,7 @@ extension SeedWriter {
     }
 
     /// Categories are named in store.json; a new name becomes a category (keeping an exported id when given).
-    package static let mergeCategories: PostgresQuery = """
+    static let mergeCategories: PostgresQuery = """
         INSERT INTO categories (id, name)
         SELECT DISTINCT ON (lower(s.category)) coalesce(s.category_id, new_id('c_')), s.category
         FROM seed_stores s
@@ -104,7 +104,7 @@ extension SeedWriter {
         ON CONFLICT DO NOTHING
         """
 
-    package static var mergeStores: String {
+    static var mergeStores: String {
         """
         WITH merged AS (
             INSERT INTO stores AS st (id, name, category_id, manager_id, description, address, archived_at,
@@ -136,7 +136,7 @@ extension SeedWriter {
     }
 
     /// The carousel is replaced only for stores whose image list differs.
-    package static let mergeStoreImages = """
+    static let mergeStoreImages = """
         CREATE TEMP TABLE seed_changed_stores ON COMMIT DROP AS
         SELECT s.id FROM seed_stores s
         WHERE coalesce((SELECT array_agg(image_id ORDER BY position) FROM seed_store_images x WHERE x.store_id = s.id), '{}')
@@ -148,7 +148,7 @@ extension SeedWriter {
         """
 
     /// Listed purchases keep their ids and times (the ledger's trigger adds each to ad_spend once).
-    package static let mergePromotions: PostgresQuery = """
+    static let mergePromotions: PostgresQuery = """
         INSERT INTO promotions (id, store_id, buyer_id, amount, created_at)
         SELECT s.id, s.store_id, s.buyer_id, s.amount, s.created_at FROM seed_promotions s
         ORDER BY s.created_at, s.id
@@ -156,13 +156,13 @@ extension SeedWriter {
         """
 
     /// The ledger only grows: a higher sumCost than its purchases add up to is recorded as one adjustment purchase.
-    package static let adSpendAdjustments: PostgresQuery = """
+    static let adSpendAdjustments: PostgresQuery = """
         INSERT INTO promotions (store_id, buyer_id, amount)
         SELECT s.id, NULL, s.sum_cost - st.ad_spend FROM seed_stores s JOIN stores st ON st.id = s.id
         WHERE s.sum_cost > st.ad_spend
         """
 
-    package static let mergeFavorites = """
+    static let mergeFavorites = """
         WITH merged AS (
             INSERT INTO favorites AS f (user_id, store_id, created_at)
             SELECT user_id, store_id, coalesce(created_at, now()) FROM seed_favorites
@@ -176,7 +176,7 @@ extension SeedWriter {
         """
 
     /// Row triggers are off while this runs, so the store's category copy is filled here.
-    package static var mergeComments: String {
+    static var mergeComments: String {
         """
         WITH merged AS (
             INSERT INTO comments AS c (id, kind, store_id, author_id, rating, body, category_id, store_archived,
@@ -207,21 +207,21 @@ extension SeedWriter {
     }
 
     /// Signature dishes of every store the seed touched, from the search summaries it just rebuilt.
-    package static let recountDishes: PostgresQuery = """
+    static let recountDishes: PostgresQuery = """
         SELECT store_dishes_recount(x.id)
         FROM (SELECT DISTINCT store_id AS id FROM seed_comments UNION SELECT id FROM seed_stores) x
         """
 
     /// Likes only add: a like made since the export is kept (as favorites are). The trigger of migration 010
     /// counts each new one.
-    package static let mergeCommentLikes: PostgresQuery = """
+    static let mergeCommentLikes: PostgresQuery = """
         INSERT INTO comment_likes (comment_id, user_id)
         SELECT DISTINCT comment_id, user_id FROM seed_comment_likes
         ON CONFLICT DO NOTHING
         """
 
     /// Replies by the store's manager as of the import; a review the seed gives none keeps its own.
-    package static let mergeCommentReplies: PostgresQuery = """
+    static let mergeCommentReplies: PostgresQuery = """
         INSERT INTO comment_replies AS r (comment_id, author_id, body, created_at, updated_at)
         SELECT s.comment_id, st.manager_id, s.body, coalesce(s.created_at, now()), coalesce(s.updated_at, s.created_at, now())
         FROM seed_comment_replies s JOIN comments c ON c.id = s.comment_id JOIN stores st ON st.id = c.store_id
@@ -233,7 +233,7 @@ extension SeedWriter {
         """
 
     /// Reports by id; one already stored keeps its own times unless the seed gives them.
-    package static let mergeReports: PostgresQuery = """
+    static let mergeReports: PostgresQuery = """
         INSERT INTO reports AS r (id, comment_id, reporter_id, reason, note, created_at, closed_at)
         SELECT s.id, s.comment_id, s.reporter_id, s.reason, s.note, coalesce(s.created_at, now()), s.closed_at
         FROM seed_reports s
@@ -242,7 +242,7 @@ extension SeedWriter {
         WHERE (r.reason, r.note, r.closed_at) IS DISTINCT FROM (EXCLUDED.reason, EXCLUDED.note, EXCLUDED.closed_at)
         """
 
-    package static let mergeCommentImages = """
+    static let mergeCommentImages = """
         CREATE TEMP TABLE seed_changed_comments ON COMMIT DROP AS
         SELECT s.id FROM seed_comments s
         WHERE EXISTS (SELECT 1 FROM seed_comment_images x WHERE x.comment_id = s.id)
@@ -259,7 +259,7 @@ extension SeedWriter {
 
     /// The aggregates of every store the seed touched (rating, sub-ratings, 人均, review count: each author's
     /// latest live review), from their reviews, written only where they differ.
-    package static let recomputeRatings: PostgresQuery = """
+    static let recomputeRatings: PostgresQuery = """
         SELECT store_aggregates_recount(ARRAY(SELECT DISTINCT store_id FROM seed_comments UNION SELECT id FROM seed_stores))
         """
 }

@@ -5,10 +5,10 @@ import PostgresNIO
 
 /// The write half of a seed import, inside one transaction: rows are streamed with COPY into temporary
 /// tables, then merged into the real tables with upserts that touch only rows whose content differs.
-package struct SeedWriter: Sendable {
-    package let logger: Logger
+struct SeedWriter: Sendable {
+    let logger: Logger
 
-    package func write(
+    func write(
         reader: inout SeedReader, hashes: [String: String], on connection: PostgresConnection,
         progress: ProgressReporter?
     ) async throws -> SeedImporter.Report {
