@@ -45,7 +45,7 @@ package struct AccountService: Sendable {
 
     /// Moves the visitor's interests, opens and exploration counts to the account. Sign-in stands if this fails
     /// (the transaction then moved nothing); the failure is logged.
-    package func adopt(visitor: String?, userID: String) async {
+    func adopt(visitor: String?, userID: String) async {
         guard let visitor, let interests else { return }
         do {
             try await interests.merge(visitor: visitor, intoUser: userID, at: Date())
@@ -99,7 +99,7 @@ package struct AccountService: Sendable {
 
     /// The signed-in user's own password, as a password change and an account deletion ask for it: counted by
     /// the password throttle, else 401 `wrong_password` saying `wrong`.
-    package func verifyPassword(_ user: AuthUser, _ raw: String?, address: String?, wrong: String) async throws {
+    func verifyPassword(_ user: AuthUser, _ raw: String?, address: String?, wrong: String) async throws {
         let attempt = try await throttle.attempt("password", subject: user.id, address: address)
         let refusal = AccountError.wrongPassword(wrong)
         guard let password = try? AccountRules.checkPasswordBytes(raw ?? "") else { throw refusal }

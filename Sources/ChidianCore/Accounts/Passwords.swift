@@ -35,7 +35,7 @@ public struct Passwords: Sendable {
 /// number of hashes waiting or running per server: beyond it a request is refused at once (503 `busy`) instead of
 /// queueing without end behind a flood of registrations.
 public final class BcryptPool: Sendable {
-    package static let coreThreads: NIOThreadPool = {
+    static let coreThreads: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: System.coreCount)
         pool.start()
         return pool

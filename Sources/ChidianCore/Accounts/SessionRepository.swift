@@ -20,8 +20,8 @@ public struct SessionRepository: Sendable {
         self.cache = cache
     }
 
-    package var lifetimeSeconds: Double { Double(lifetime.components.seconds) }
-    package var maxLifetimeSeconds: Double { Double(maxLifetime.components.seconds) }
+    var lifetimeSeconds: Double { Double(lifetime.components.seconds) }
+    var maxLifetimeSeconds: Double { Double(maxLifetime.components.seconds) }
 
     /// A new session for `userID`; returns the token, which is never stored.
     public func create(userID: String) async throws -> String {
@@ -57,7 +57,7 @@ public struct SessionRepository: Sendable {
     }
 
     /// A session as the cache keeps it: its user, trusted until `until` (`Monotonic.nanoseconds`).
-    package struct Checked: Sendable {
+    struct Checked: Sendable {
         package var user: AuthUser
         package var until: Int64
     }
@@ -86,9 +86,9 @@ public struct SessionRepository: Sendable {
         package static let bindingDataTypes: [PostgresDataType] = [.bytea, .float8, .float8]
 
         package var tokenHash: [UInt8]
-        package var lifetimeSeconds: Double
+        var lifetimeSeconds: Double
         /// The absolute lifetime: however often it is used, a session ends this long after it began.
-        package var maxLifetimeSeconds: Double
+        var maxLifetimeSeconds: Double
 
         package func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 3)
@@ -106,7 +106,7 @@ public struct SessionRepository: Sendable {
 
     /// Revokes every session of the user but `keeping` (all when nil), in the caller's transaction: a password
     /// change keeps the session it came from, an account deletion none.
-    package static func revokeAll(
+    static func revokeAll(
         userID: String, keeping tokenHash: [UInt8]? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.rows(

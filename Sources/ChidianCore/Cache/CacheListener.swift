@@ -11,7 +11,7 @@ import Synchronization
 /// write committed more than that ago has been applied, in every server. Lost connection: caches empty and go quiet
 /// until it listens again.
 public final class CacheListener: Service, Sendable {
-    package static let channel = "chidian_cache"
+    static let channel = "chidian_cache"
     package let client: PostgresClient
     package let caches: [ReadCache]
     package let logger: Logger
@@ -24,9 +24,9 @@ public final class CacheListener: Service, Sendable {
     /// It stops moving while the listener is deaf, so an alert watches `time() - it` (scripts/cluster/alerts.yml).
     private let heardAt: Gauge
 
-    package struct Fences: ~Copyable {
+    struct Fences: ~Copyable {
         package var next: UInt64 = 0
-        package var waiting: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+        var waiting: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     }
 
     public init(client: PostgresClient, caches: [ReadCache], logger: Logger) {

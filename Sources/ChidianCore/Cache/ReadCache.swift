@@ -12,7 +12,7 @@ import Synchronization
 /// invalidated after the ticket.
 public final class ReadCache: Sendable {
     public struct Ticket: Sendable {
-        package let sequence: UInt64
+        let sequence: UInt64
     }
 
     /// A cached value with its HTTP validator and, for JSON answers, the anonymous body ready to send. A class: a
@@ -24,7 +24,7 @@ public final class ReadCache: Sendable {
         package let json: [UInt8]
         public let etag: String
         /// When `json` was written: what it computed from the clock (a store's `openNow`) was true then.
-        package let renderedAt: Date
+        let renderedAt: Date
 
         package init(value: Value, json: [UInt8], etag: String, renderedAt: Date = Date()) {
             self.value = value
@@ -40,18 +40,18 @@ public final class ReadCache: Sendable {
     package let name: String
     package let capacity: Int
     /// Heard from the listener at most this long ago, or entries are not served.
-    package let freshness: Duration
+    let freshness: Duration
     private let state: Mutex<LRU>
     /// Reads in flight by key (`entry`): each a `Task<Entry<Value>, any Error>`.
-    package let flights = Mutex<[String: any Sendable]>([:])
+    let flights = Mutex<[String: any Sendable]>([:])
     /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
     private let heard = Atomic<Int64>(Int64.min)
 
     /// Whether a write request reads around it (`bypass`): yes for what pages show, no for sessions, which a write
     /// request only checks.
-    package let bypassable: Bool
+    let bypassable: Bool
     /// Whether it holds search pages, which hear migration 019's `search:` events.
-    package let holdsSearches: Bool
+    let holdsSearches: Bool
 
     /// `chidian_cache_lookups_total{cache, result}`: hits, misses, and lookups while not live (`off`).
     private let hits: Counter
@@ -98,7 +98,7 @@ public final class ReadCache: Sendable {
     // MARK: Liveness
 
     /// The listener heard its heartbeat sent at `sentAt`: every invalidation committed before then is applied.
-    package func heard(sentAt: Int64) { heard.store(sentAt, ordering: .releasing) }
+    func heard(sentAt: Int64) { heard.store(sentAt, ordering: .releasing) }
 
     /// Whether entries may be served: the last heartbeat heard was sent within `freshness`.
     public var isLive: Bool {
@@ -108,7 +108,7 @@ public final class ReadCache: Sendable {
     }
 
     /// The listener lost its connection: nothing is served or stored until it listens again.
-    package func silence() {
+    func silence() {
         heard.store(Int64.min, ordering: .releasing)
         removeAll()
     }
@@ -119,7 +119,7 @@ public final class ReadCache: Sendable {
 
     /// Set for the whole of a write request (`WriteFenceMiddleware`): what it reads back after writing must be
     /// what it wrote, and its invalidations are still on their way.
-    @TaskLocal package static var bypass = false
+    @TaskLocal static var bypass = false
 
     public func get<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Entry<Value>? {
         guard !(bypassable && Self.bypass) else { return nil }
@@ -175,7 +175,7 @@ public final class ReadCache: Sendable {
     /// in flight that it would have picked. A scan visits every entry, so its time is capped: past `scanBudget` in a
     /// second, the event drops every entry under `fallback` instead (what every review did before issue #31),
     /// which is cheap and leaves little to scan; the listener never falls behind the writes it hears.
-    package func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool, fallback: String) {
+    func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool, fallback: String) {
         let started = Monotonic.nanoseconds
         let over = scanTime.withLock { window -> Bool in
             if started - window.start >= 1_000_000_000 { window = (started, 0) }
@@ -191,7 +191,7 @@ public final class ReadCache: Sendable {
     }
 
     /// Nanoseconds of scanning a second (default 5 % of a core).
-    package let scanBudget: Int64
+    let scanBudget: Int64
 
     public func removeAll() {
         wipes.increment()
@@ -347,12 +347,12 @@ private struct LRU: ~Copyable {
 }
 
 /// Nanoseconds since this process began, for times that threads compare through an atomic.
-package enum Monotonic {
+enum Monotonic {
     package static let origin = ContinuousClock.now
 
-    package static var nanoseconds: Int64 { nanoseconds(ContinuousClock.now - origin) }
+    static var nanoseconds: Int64 { nanoseconds(ContinuousClock.now - origin) }
 
-    package static func nanoseconds(_ duration: Duration) -> Int64 {
+    static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 }

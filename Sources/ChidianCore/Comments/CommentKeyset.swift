@@ -52,7 +52,7 @@ public enum CommentKeyset {
             [String(row.view.rating ?? 0), row.createdAtKey, row.view.id]
         }
 
-        package func bindings(storeID: String, kinds: [String], limit: Int) -> PostgresBindings {
+        func bindings(storeID: String, kinds: [String], limit: Int) -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 6)
             bindings.append(storeID)
             bindings.append(kinds)

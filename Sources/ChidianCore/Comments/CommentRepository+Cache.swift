@@ -4,7 +4,7 @@ import Foundation
 /// viewer's copy needs: the comment ids in order, to mark the ones they liked.
 package struct RenderedComments: Sendable {
     package let ids: [String]
-    package let authorIDs: Set<String>
+    let authorIDs: Set<String>
     /// The page as everyone sees it: every `liked` false.
     package let json: [UInt8]
     package let etag: String
@@ -17,7 +17,7 @@ package struct RenderedComments: Sendable {
         etag = ContentTag.of(json)
     }
 
-    package static let likedFalse = Array(#""liked":false"#.utf8)
+    static let likedFalse = Array(#""liked":false"#.utf8)
 
     /// The page as a viewer who liked `liked` sees it: each comment's `"liked":false` (the only place the bytes
     /// `"liked":` occur unescaped, one per comment, in order) turned `true` where due — the bytes the JSON writer

@@ -261,8 +261,7 @@ public struct CommentRepository: Sendable {
     // MARK: Helpers
 
     /// The visible comment's version, locked for the rest of the transaction.
-    package static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int?
-    {
+    static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
         let rows = try await connection.rows(
             """
             SELECT version FROM comments
@@ -273,7 +272,7 @@ public struct CommentRepository: Sendable {
     }
 
     /// Every image must exist and have been uploaded by `owner`: else 400 `invalid_images`.
-    package static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger)
+    static func checkImages(_ ids: [String], owner: String, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         guard !ids.isEmpty else { return }
@@ -286,7 +285,7 @@ public struct CommentRepository: Sendable {
     }
 
     /// Writes the image list in the order given.
-    package static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger)
+    static func setImages(_ ids: [String], commentID: String, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         guard !ids.isEmpty else { return }

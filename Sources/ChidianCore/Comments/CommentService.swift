@@ -111,7 +111,7 @@ package struct CommentService: Sendable {
     }
 
     /// A value a notice may not carry: refused when present (null is fine).
-    package static func reviewOnly<T>(_ value: T?, _ kind: CommentKind, _ error: CommentError) throws -> T? {
+    static func reviewOnly<T>(_ value: T?, _ kind: CommentKind, _ error: CommentError) throws -> T? {
         guard kind == .review || value == nil else { throw error }
         return value
     }

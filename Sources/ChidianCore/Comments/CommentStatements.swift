@@ -32,7 +32,7 @@ package enum CommentRow {
     /// A decoded row: the view and its `created_at` as text (microseconds kept), a keyset cursor key.
     package struct Decoded: Sendable {
         package var view: CommentView
-        package var createdAtKey: String
+        var createdAtKey: String
     }
 
     /// Decodes a row of `columns` followed by exactly `trailing` columns of the statement's own, which its
@@ -76,29 +76,29 @@ private func zip5<A, B, C, D, E>(_ a: A?, _ b: B?, _ c: C?, _ d: D?, _ e: E?) ->
 
 /// The prepared statements that read comments. A list statement takes the position after which its page starts
 /// (NULL keys: the first page, which starts above every row) and `limit` rows.
-package enum CommentStatements {
+enum CommentStatements {
     /// The visible comments among `ids` (any order; the caller restores its own).
-    package struct ByIDs: PostgresPreparedStatement {
+    struct ByIDs: PostgresPreparedStatement {
         package static let name = "comments_by_ids"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
             WHERE c.id = ANY($1::text[]) AND \(CommentRow.visible)
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.textArray]
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
 
         package var ids: [String]
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(ids)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
+        func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
     }
 
     /// A store's comments of the given kinds, newest first.
-    package struct StoreNewest: PostgresPreparedStatement {
+    struct StoreNewest: PostgresPreparedStatement {
         package static let name = "store_comments_newest"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
@@ -107,14 +107,14 @@ package enum CommentStatements {
             ORDER BY c.created_at DESC, c.id DESC
             LIMIT $5
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .text, .text, .int8]
 
         package var storeID: String
         package var kinds: [String]
         package var after: CommentKeyset.Newest
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 5)
             bindings.append(storeID)
             bindings.append(kinds)
@@ -124,11 +124,11 @@ package enum CommentStatements {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// A store's reviews and notices by rating, notices (no rating: 0) after every review, then newest first.
-    package struct StoreByRating: PostgresPreparedStatement {
+    struct StoreByRating: PostgresPreparedStatement {
         package static let name = "store_comments_rating"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
@@ -138,21 +138,21 @@ package enum CommentStatements {
             ORDER BY COALESCE(c.rating, 0) DESC, c.created_at DESC, c.id DESC
             LIMIT $6
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
 
         package var storeID: String
         package var kinds: [String]
         package var after: CommentKeyset.Rating
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             after.bindings(storeID: storeID, kinds: kinds, limit: limit)
         }
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// A store's reviews alone by rating: sorting by the plain column walks the comments_store_rating index.
-    package struct StoreReviewsByRating: PostgresPreparedStatement {
+    struct StoreReviewsByRating: PostgresPreparedStatement {
         package static let name = "store_reviews_rating"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
@@ -162,20 +162,20 @@ package enum CommentStatements {
             ORDER BY c.rating DESC, c.created_at DESC, c.id DESC
             LIMIT $6
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
 
         package var storeID: String
         package var after: CommentKeyset.Rating
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             after.bindings(storeID: storeID, kinds: [CommentKind.review.rawValue], limit: limit)
         }
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// A store's comments of the given kinds, most liked first, then newest.
-    package struct StoreHelpful: PostgresPreparedStatement {
+    struct StoreHelpful: PostgresPreparedStatement {
         package static let name = "store_comments_helpful"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
@@ -185,14 +185,14 @@ package enum CommentStatements {
             ORDER BY c.like_count DESC, c.created_at DESC, c.id DESC
             LIMIT $6
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray, .int8, .text, .text, .int8]
 
         package var storeID: String
         package var kinds: [String]
         package var after: CommentKeyset.Helpful
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 6)
             bindings.append(storeID)
             bindings.append(kinds)
@@ -203,11 +203,11 @@ package enum CommentStatements {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// A user's visible comments, newest first.
-    package struct UserNewest: PostgresPreparedStatement {
+    struct UserNewest: PostgresPreparedStatement {
         package static let name = "user_comments_newest"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
@@ -216,13 +216,13 @@ package enum CommentStatements {
             ORDER BY c.created_at DESC, c.id DESC
             LIMIT $4
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
 
         package var userID: String
         package var after: CommentKeyset.Newest
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 4)
             bindings.append(userID)
             bindings.append(after.createdAt)
@@ -231,30 +231,30 @@ package enum CommentStatements {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// Posting a review or notice with images; the images and the view follow in the same transaction.
-    package struct Insert: PostgresPreparedStatement {
+    struct Insert: PostgresPreparedStatement {
         package static let name = "comment_insert"
         package static let sql = """
             INSERT INTO comments (kind, store_id, author_id, rating, body, taste, environment, service, price_per_person)
             VALUES ($1, $2, $3, $4::smallint, $5, $6::smallint, $7::smallint, $8::smallint, $9::int)
             RETURNING id
             """
-        package static let bindingDataTypes = insertTypes
+        static let bindingDataTypes = insertTypes
 
         package var new: CommentRepository.NewComment
 
-        package func makeBindings() throws -> PostgresBindings { insertBindings(new) }
+        func makeBindings() throws -> PostgresBindings { insertBindings(new) }
 
-        package func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll((String).self) }
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll((String).self) }
     }
 
     /// Posting without images, the common case: the insert and its view in one statement, one round trip and no
     /// transaction around it. The view reads the inserted row itself (a new comment has no images, likes or reply
     /// yet); no row when the store is unknown or archived.
-    package struct InsertView: PostgresPreparedStatement {
+    struct InsertView: PostgresPreparedStatement {
         package static let name = "comment_insert_view"
         package static let sql = """
             WITH c AS (
@@ -265,20 +265,20 @@ package enum CommentStatements {
             )
             SELECT \(CommentRow.columns) FROM c \(CommentRow.joins)
             """
-        package static let bindingDataTypes = insertTypes
+        static let bindingDataTypes = insertTypes
 
         package var new: CommentRepository.NewComment
 
-        package func makeBindings() throws -> PostgresBindings { insertBindings(new) }
+        func makeBindings() throws -> PostgresBindings { insertBindings(new) }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
+        func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
     }
 
-    package static let insertTypes: [PostgresDataType] = [
+    static let insertTypes: [PostgresDataType] = [
         .text, .text, .text, .int8, .text, .int8, .int8, .int8, .int8,
     ]
 
-    package static func insertBindings(_ new: CommentRepository.NewComment) -> PostgresBindings {
+    static func insertBindings(_ new: CommentRepository.NewComment) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 9)
         bindings.append(new.kind.rawValue)
         bindings.append(new.storeID)

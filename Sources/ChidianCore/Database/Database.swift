@@ -13,7 +13,7 @@ public struct Database: Sendable {
     /// The streaming replicas `forReads` may choose (on the primary's value), or nil.
     public let replicas: ReplicaSet?
     /// Set when this value is a replica's pool: a read it cannot serve goes to the primary.
-    package let replicaIndex: Int?
+    let replicaIndex: Int?
     /// Set when the pool's connections have a statement deadline that a route may lower.
     package let deadlines: StatementDeadlines?
 
@@ -138,8 +138,8 @@ public struct Database: Sendable {
 
     /// `chidian_db_connection_wait_seconds{pool}`: how long a statement waited for a pooled connection (a wait that
     /// timed out counts as the whole bound). Made after the metrics backend exists, like the caches' counters.
-    package static let primaryWaits = waitTimer("primary")
-    package static let replicaWaits = waitTimer("replica")
+    static let primaryWaits = waitTimer("primary")
+    static let replicaWaits = waitTimer("replica")
     private static func waitTimer(_ pool: String) -> Metrics.Timer {
         _ = MetricsRegistry.shared
         return Metrics.Timer(label: "chidian_db_connection_wait_seconds", dimensions: [("pool", pool)])
@@ -242,7 +242,7 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
 
 extension PSQLError {
     /// Failures that mean "the server is not there", as opposed to a bad statement.
-    package var isConnectionFailure: Bool {
+    var isConnectionFailure: Bool {
         switch code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed,
             .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .messageDecodingFailure:
@@ -262,5 +262,5 @@ extension PSQLError {
     public var serverCode: PostgresError.Code? { serverInfo?[.sqlState].map(PostgresError.Code.init(raw:)) }
 
     /// SQLSTATE class 22, data exception: a bound value PostgreSQL could not read as its type (a forged cursor).
-    package var isDataException: Bool { serverCode?.raw.hasPrefix("22") == true }
+    var isDataException: Bool { serverCode?.raw.hasPrefix("22") == true }
 }

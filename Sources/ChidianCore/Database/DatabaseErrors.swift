@@ -5,9 +5,9 @@ import PostgresNIO
 /// field's 4xx (the validation in the rules types should have caught it first; this is the backstop). Anything
 /// else is logged with its SQLSTATE, constraint and table only: a PSQLError's full description quotes the
 /// failing row (`Failing row contains …`), password hashes and review bodies included.
-package enum DatabaseErrors {
+enum DatabaseErrors {
     /// Client-caused violations by constraint name (sql/006_hostile_input.sql names the length checks).
-    package static let byConstraint: [String: Problem] = [
+    static let byConstraint: [String: Problem] = [
         "users_name_length": .badRequest("invalid_name", "The name is too long or not trimmed."),
         "users_name_lower": .conflict("name_taken", "The name is already used."),
         "stores_name_length": .badRequest("invalid_name", "The store name is too long or not trimmed."),
@@ -16,7 +16,7 @@ package enum DatabaseErrors {
         "comments_body_length": .badRequest("body_too_long", "The body is blank or too long."),
     ]
 
-    package static let clientCodes: [PostgresError.Code] = [.checkViolation, .uniqueViolation, .notNullViolation]
+    static let clientCodes: [PostgresError.Code] = [.checkViolation, .uniqueViolation, .notNullViolation]
 
     /// The field's 4xx for a violation a client caused, else nil.
     package static func problem(for error: PSQLError) -> Problem? {
@@ -27,7 +27,7 @@ package enum DatabaseErrors {
     }
 
     /// Log metadata that names the error without any of the row's values.
-    package static func metadata(_ error: PSQLError) -> Logger.Metadata {
+    static func metadata(_ error: PSQLError) -> Logger.Metadata {
         var metadata: Logger.Metadata = ["psql.kind": .string("\(error.code)")]
         if let state = error.serverCode { metadata["psql.sqlstate"] = .string(state.raw) }
         if let message = error.serverInfo?[.message] { metadata["psql.message"] = .string(message) }
@@ -38,7 +38,7 @@ package enum DatabaseErrors {
 
     /// `metadata(_:)` for a PostgreSQL error, else the error's type: background work (the cache's listener,
     /// housekeeping) logs what failed without a description that could quote a row.
-    package static func metadata(any error: any Error) -> Logger.Metadata {
+    static func metadata(any error: any Error) -> Logger.Metadata {
         if let error = error as? PSQLError { return metadata(error) }
         return ["error": .string(String(reflecting: type(of: error)))]
     }

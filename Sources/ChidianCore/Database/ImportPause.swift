@@ -9,7 +9,7 @@ package enum ImportPause {
         case beforeCommit
     }
 
-    @TaskLocal package static var hook: (@Sendable (Point) async throws -> Void)?
+    @TaskLocal static var hook: (@Sendable (Point) async throws -> Void)?
 
     package static func reached(_ point: Point) async throws {
         if let hook { try await hook(point) }

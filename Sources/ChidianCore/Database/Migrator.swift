@@ -29,7 +29,7 @@ public struct Migrator: Sendable {
     public let migrations: [Migration]
     public let logger: Logger
     /// Reference data whose source is Swift (the dish catalogue), written after the files in their transaction.
-    package let referenceData: [@Sendable (PostgresConnection, Logger) async throws -> Void]
+    let referenceData: [@Sendable (PostgresConnection, Logger) async throws -> Void]
 
     public init(migrations: [Migration] = Migration.embedded, logger: Logger) {
         self.migrations = migrations
@@ -50,7 +50,7 @@ public struct Migrator: Sendable {
         return try plan(applied: try await applied(connection))
     }
 
-    package func hasTable(_ connection: PostgresConnection) async throws -> Bool {
+    func hasTable(_ connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.rows("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
         return try rows.first?.decode(Bool.self) == true
     }
@@ -115,7 +115,7 @@ public struct Migrator: Sendable {
         return pending
     }
 
-    package func ensureTable(_ connection: PostgresConnection) async throws {
+    func ensureTable(_ connection: PostgresConnection) async throws {
         try await connection.rows(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -153,5 +153,5 @@ public struct Migrator: Sendable {
 }
 
 extension Sequence where Element == UInt8 {
-    package var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
 }

@@ -13,7 +13,7 @@ import Synchronization
 extension PostgresConnection {
     /// Runs `body` (which must write its statement before its first suspension) on the connection's event loop,
     /// after checking the connection is still open.
-    package func whileOpen<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    func whileOpen<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await withTaskExecutorPreference(EventLoopExecutor.for(eventLoop)) {
             guard !self.isClosed else { throw DatabaseUnavailable(reason: "connection closed") }
             return try await body()
@@ -45,14 +45,14 @@ extension PostgresConnection {
 }
 
 /// A task executor that runs jobs on one NIO event loop.
-package final class EventLoopExecutor: TaskExecutor {
-    package let loop: any EventLoop
+final class EventLoopExecutor: TaskExecutor {
+    let loop: any EventLoop
 
     private init(_ loop: any EventLoop) {
         self.loop = loop
     }
 
-    package func enqueue(_ job: consuming ExecutorJob) {
+    func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         loop.execute { job.runSynchronously(on: executor) }

@@ -78,7 +78,7 @@ public enum SQLScript {
 }
 
 extension String {
-    package func trimmingWhitespace() -> String {
+    func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

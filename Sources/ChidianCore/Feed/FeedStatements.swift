@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// The feed's statement: a whole page in one round trip.
-package enum FeedStatements {
+enum FeedStatements {
     /// One page of the feed from a position: the walk through its segments, the page's reviews as comment views
     /// with `liked` for the viewer, whether there is more, and (when asked) the names of the walk's categories.
     ///
@@ -34,7 +34,7 @@ package enum FeedStatements {
     package struct Page: PostgresPreparedStatement {
         /// The most rows a walk may want: a page of the API's largest limit (100), the pinned reviews it reads past
         /// (`FeedRepository.pinnedReach`) and one more.
-        package static let maxRows = 111
+        static let maxRows = 111
         package static let name = "feed_page"
         package static let sql = """
             WITH RECURSIVE walk (segment, at, id, before, ids, clicked) AS (
@@ -95,7 +95,7 @@ package enum FeedStatements {
                 AND (p.position > 0 OR (c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived))
                 \(CommentRow.joins)) ON true
             """
-        package static let bindingDataTypes: [PostgresDataType] = [
+        static let bindingDataTypes: [PostgresDataType] = [
             .textArray, .int8, .text, .text, .int8, .text, .bool, .textArray,
         ]
 
@@ -113,9 +113,9 @@ package enum FeedStatements {
         package var names: Bool
         /// Reviews set into this page's places (`FeedRepository.Plan.pinned`), returned beside the walk with negative
         /// positions (their order in this list), when still visible: one statement for the whole page.
-        package var pinned: [String] = []
+        var pinned: [String] = []
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 8)
             bindings.append(clicked)
             bindings.append(segment)
@@ -129,9 +129,9 @@ package enum FeedStatements {
         }
 
         /// The columns after `CommentRow.columns`.
-        package static let trailing = 7
+        static let trailing = 7
 
-        package func decodeRow(_ row: PostgresRow) throws -> Row {
+        func decodeRow(_ row: PostgresRow) throws -> Row {
             let cells = row.makeRandomAccess()
             let base = cells.count - Self.trailing
             guard base >= 0 else { throw RowShapeMismatch(expected: Self.trailing, actual: cells.count) }
@@ -164,11 +164,11 @@ package enum FeedStatements {
     }
 
     /// A review of the page.
-    package struct Item: Sendable {
+    struct Item: Sendable {
         /// Its place in the walk, from 1.
         package var position: Int
         package var segment: Int
-        package var createdAtKey: String
+        var createdAtKey: String
         package var view: CommentView
         /// False when its store is archived though the review's copy of that flag says not (a trigger keeps them
         /// equal; this is `CommentRepository.views`' check, kept): walked, so a cursor may stop on it, but not shown.

@@ -33,7 +33,7 @@ public struct InterestRepository: Sendable {
     }
 
     /// The statement of `recordOpen`, run on every review opened.
-    package struct RecordOpen: PostgresPreparedStatement {
+    struct RecordOpen: PostgresPreparedStatement {
         package static let name = "record_open"
         package static let sql = """
             WITH review AS (
@@ -70,14 +70,14 @@ public struct InterestRepository: Sendable {
             )
             SELECT count(*)::int FROM counted
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8, .int2]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8, .int2]
 
         package var viewer: String
         package var commentID: String
         package var at: Date
         package var halfLife: Double
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 6)
             bindings.append(viewer)
             bindings.append(commentID)
@@ -88,7 +88,7 @@ public struct InterestRepository: Sendable {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> Int { try row.decodeAll(Int.self) }
+        func decodeRow(_ row: PostgresRow) throws -> Int { try row.decodeAll(Int.self) }
     }
 
     /// The viewer's interests decayed to `now`, highest first (ties by category id), above the threshold.

@@ -30,7 +30,7 @@ extension Request {
 
 extension DecodingError {
     /// "field 'rating' must be a number", naming the JSON path of the problem.
-    package var fieldMessage: String {
+    var fieldMessage: String {
         func path(_ context: Context) -> String {
             context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")

@@ -3,17 +3,17 @@ import Foundation
 /// Where a JSON body writes numbers with a fraction or an exponent (`5.0`, `5e0`). Foundation's decoder reads
 /// those as integers when they are whole, so `JSONValue` asks this list (through the decoder's `userInfo`)
 /// whether the text at its coding path was an integer literal: the contract wants `5.0` refused where it says integer.
-package struct JSONNumbers: Sendable {
-    package enum Part: Hashable, Sendable {
+struct JSONNumbers: Sendable {
+    enum Part: Hashable, Sendable {
         case key(String)
         case index(Int)
     }
 
-    package static let userInfoKey = CodingUserInfoKey(rawValue: "chidian.nonIntegerNumbers")!
+    static let userInfoKey = CodingUserInfoKey(rawValue: "chidian.nonIntegerNumbers")!
 
     package private(set) var paths = Set<[Part]>()
 
-    package func isNonInteger(at codingPath: [any CodingKey]) -> Bool {
+    func isNonInteger(at codingPath: [any CodingKey]) -> Bool {
         paths.contains(codingPath.map { key in key.intValue.map(Part.index) ?? .key(key.stringValue) })
     }
 

@@ -8,7 +8,7 @@ public struct PageRequest: Sendable {
     public var cursor: Cursor?
 
     /// The cursor's keys as one string, for cache keys (its token's JSON key order may vary between encodings).
-    package var cacheKey: String { cursor.map { ([$0.list] + $0.keys).joined(separator: "\u{1F}") } ?? "" }
+    var cacheKey: String { cursor.map { ([$0.list] + $0.keys).joined(separator: "\u{1F}") } ?? "" }
 
     public init(limit: Int = 20, cursor: Cursor? = nil) {
         self.limit = limit
@@ -98,7 +98,7 @@ public struct Cursor: Sendable, Equatable, Codable {
     }
 
     /// PostgreSQL's ISO output of a timestamptz: a real calendar date and time, years 1–9999, offset ±HH[:MM].
-    package static func isTimestamp(_ text: String) -> Bool {
+    static func isTimestamp(_ text: String) -> Bool {
         guard text.utf8.count <= 40,
             let m = text.wholeMatch(
                 of:

@@ -75,7 +75,7 @@ extension Problem {
 }
 
 /// The JSON body of a problem response.
-package struct ProblemBody: Encodable {
+struct ProblemBody: Encodable {
     package let type: String
     package let title: String
     package let status: Int

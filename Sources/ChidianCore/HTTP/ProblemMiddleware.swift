@@ -102,6 +102,6 @@ package struct ResponseHeadersMiddleware: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-    package static let xRequestID = Self("X-Request-Id")!
+    static let xRequestID = Self("X-Request-Id")!
     package static let xVisitorID = Self("X-Visitor-Id")!
 }

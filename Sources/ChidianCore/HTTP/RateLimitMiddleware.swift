@@ -12,7 +12,7 @@ package struct RateLimitMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
     package let database: Database
     package let limits: RateLimits
-    package var refusalPause: Duration = .milliseconds(250)
+    var refusalPause: Duration = .milliseconds(250)
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -33,16 +33,16 @@ package struct RateLimitMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    package struct TakeToken: PostgresPreparedStatement {
+    struct TakeToken: PostgresPreparedStatement {
         package static let name = "rate_token"
         package static let sql = "SELECT rate_token($1, $2, $3)"
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .int4, .float8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int4, .float8]
 
         package var key: String
-        package var burst: Int
-        package var perSecond: Double
+        var burst: Int
+        var perSecond: Double
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 3)
             bindings.append(key)
             bindings.append(Int32(clamping: burst))
@@ -50,7 +50,7 @@ package struct RateLimitMiddleware: RouterMiddleware {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(Int.self) }
+        func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(Int.self) }
     }
 
     package init(database: Database, limits: RateLimits, refusalPause: Duration = .milliseconds(250)) {

@@ -22,7 +22,7 @@ public struct TrustedProxies: Sendable, Equatable {
         }
     }
 
-    package let blocks: [Block]
+    let blocks: [Block]
 
     public static let none = TrustedProxies(blocks: [])
 
@@ -93,5 +93,5 @@ package struct ClientAddressMiddleware: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-    package static let xForwardedFor = Self("X-Forwarded-For")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

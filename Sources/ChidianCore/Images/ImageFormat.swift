@@ -150,7 +150,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 }
 
 /// Bounds-aware reads of integers from a byte array; callers check lengths first.
-package struct ByteReader {
+struct ByteReader {
     package let bytes: [UInt8]
     package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -163,15 +163,15 @@ package struct ByteReader {
     }
     package func slice(_ offset: Int, _ length: Int) -> ArraySlice<UInt8> { bytes[offset..<offset + length] }
 
-    package func uint16BE(at i: Int) -> UInt16 { UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) }
-    package func uint16LE(at i: Int) -> UInt16 { UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 }
-    package func uint24LE(at i: Int) -> UInt32 {
+    func uint16BE(at i: Int) -> UInt16 { UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) }
+    func uint16LE(at i: Int) -> UInt16 { UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 }
+    func uint24LE(at i: Int) -> UInt32 {
         UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16
     }
-    package func uint32BE(at i: Int) -> UInt32 {
+    func uint32BE(at i: Int) -> UInt32 {
         UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
     }
-    package func uint32LE(at i: Int) -> UInt32 {
+    func uint32LE(at i: Int) -> UInt32 {
         UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
     }
 }

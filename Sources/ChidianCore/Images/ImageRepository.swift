@@ -53,7 +53,7 @@ public struct ImageRepository: Sendable {
         /// As the image cache keeps it: the head in storage of its own (NIO rounds it up to a power of two, and
         /// `cost` counts that). A row's bytes arrive as a slice of the connection's read buffer, which would keep
         /// that whole buffer alive (and uncounted) beside them.
-        package func compacted() -> Stored {
+        func compacted() -> Stored {
             guard let head else { return self }
             var exact = ByteBufferAllocator().buffer(capacity: head.readableBytes)
             exact.writeImmutableBuffer(head)

@@ -71,7 +71,7 @@ package enum Multipart {
     }
 
     /// The `name` of a part's `Content-Disposition: form-data` header.
-    package static func fieldName(headers: String) -> String? {
+    static func fieldName(headers: String) -> String? {
         for line in headers.components(separatedBy: "\r\n") {
             guard let colon = line.firstIndex(of: ":"),
                 line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition"

@@ -24,18 +24,18 @@ public final class InsightCounter: Sendable {
     /// metric 0 is a view, 1–5 an impression by source, 6–10 a click by source.
     package struct CountKey: Hashable {
         package var storeID: String
-        package var minute: Int64
-        package var metric: Int16
+        var minute: Int64
+        var metric: Int16
     }
 
     package struct VisitorKey: Hashable {
         package var storeID: String
-        package var minute: Int64
+        var minute: Int64
         package var visitor: String
     }
 
     package struct ActiveKey: Hashable {
-        package var minute: Int64
+        var minute: Int64
         package var signedIn: Bool
         package var viewer: String
     }
@@ -43,7 +43,7 @@ public final class InsightCounter: Sendable {
     package struct Pending {
         package var counts: [CountKey: Int64] = [:]
         package var visitors: Set<VisitorKey> = []
-        package var active: Set<ActiveKey> = []
+        var active: Set<ActiveKey> = []
 
         package var size: Int { counts.count + visitors.count + active.count }
         package var isEmpty: Bool { counts.isEmpty && visitors.isEmpty && active.isEmpty }
@@ -53,11 +53,11 @@ public final class InsightCounter: Sendable {
     /// again, they only make the database find a hash it holds. A quarter hour never straddles a day of any
     /// time zone (offsets are whole quarter hours), so skipping them loses no visitor of any day.
     package struct Sent {
-        package var quarter: Int64 = 0
+        var quarter: Int64 = 0
         package var keys: Set<Int> = []
     }
 
-    package struct State {
+    struct State {
         package var pending = Pending()
         package var sent = Sent()
     }
@@ -69,7 +69,7 @@ public final class InsightCounter: Sendable {
     package let clock: @Sendable () -> Date
     private let state = Mutex(State())
     /// The most keys `Sent` remembers; past it, repeats are sent (and found by the database) until the next quarter.
-    package static let sentCapacity = 300_000
+    static let sentCapacity = 300_000
     private let dropped = Counter(label: "chidian_insight_events_dropped_total")
 
     public init(enabled: Bool = true, capacity: Int = 500_000, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -122,11 +122,11 @@ public final class InsightCounter: Sendable {
     }
 
     /// Signed-in users by account, visitors by `X-Visitor-Id`, anyone else by address.
-    package static func visitorKey(_ viewer: Viewer, address: String?) -> String {
+    static func visitorKey(_ viewer: Viewer, address: String?) -> String {
         viewer.interestKey ?? "a:\(address ?? "?")"
     }
 
-    package static func sentKey(_ scope: String, _ visitor: String, quarter: Int64) -> Int {
+    static func sentKey(_ scope: String, _ visitor: String, quarter: Int64) -> Int {
         var hasher = Hasher()
         hasher.combine(scope)
         hasher.combine(visitor)
@@ -135,7 +135,7 @@ public final class InsightCounter: Sendable {
     }
 
     /// Whether `key` is new this quarter (and remembers it while there is room).
-    package static func firstInQuarter(_ key: Int, _ sent: inout Sent) -> Bool {
+    static func firstInQuarter(_ key: Int, _ sent: inout Sent) -> Bool {
         guard !sent.keys.contains(key) else { return false }
         if sent.keys.count < sentCapacity { sent.keys.insert(key) }
         return true

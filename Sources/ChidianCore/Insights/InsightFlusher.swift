@@ -11,8 +11,8 @@ public struct InsightFlusher: Service {
     package let interval: Duration
 
     /// The sketches' k: distinct counts are exact until a day holds twice this many hashes, then estimated.
-    package static let storeK = 1_000
-    package static let platformK = 4_096
+    static let storeK = 1_000
+    static let platformK = 4_096
 
     public init(counter: InsightCounter, database: Database, interval: Duration) {
         self.counter = counter
@@ -148,7 +148,7 @@ public struct InsightFlusher: Service {
     }
 
     /// Keeps the day's `storeK` smallest hashes and remembers the largest kept: from then on the count is estimated.
-    package static func trimStore(storeID: String, day: String, database: Database) async throws {
+    static func trimStore(storeID: String, day: String, database: Database) async throws {
         let k = storeK
         try await database.query(
             """
@@ -164,7 +164,7 @@ public struct InsightFlusher: Service {
             """)
     }
 
-    package static func trimPlatform(day: String, signedIn: Bool, database: Database) async throws {
+    static func trimPlatform(day: String, signedIn: Bool, database: Database) async throws {
         let k = platformK
         try await database.query(
             """

@@ -6,7 +6,7 @@ public struct InsightRange: Sendable, Equatable {
     public let to: String
     public let dayCount: Int
 
-    package static let maxDays = 366
+    static let maxDays = 366
     public static let defaultDays = 30
 
     package static let invalid = Problem.badRequest(

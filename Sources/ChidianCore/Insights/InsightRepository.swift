@@ -69,7 +69,7 @@ public struct InsightRepository: Sendable {
         return day
     }
 
-    package enum InsightError: Error { case malformedDay }
+    enum InsightError: Error { case malformedDay }
 
     /// The store's place among live stores with spend, in 每日促销's order (spend descending, then earlier
     /// creation, then id), and what passing the store just ahead costs: its spend minus ours, plus one unless

@@ -6,7 +6,7 @@ extension InsightRepository {
     /// rating sum and count, `spend`: the counted day beside the store's reviews, favorites and purchases of that
     /// local day. An open day past its sketch's trim reads its 1,000th smallest visitor hash for the estimate.
     /// One text, not 366 rows of 18 columns: decoding those cost the server twice what the query cost.
-    package struct StoreDays: PostgresPreparedStatement {
+    struct StoreDays: PostgresPreparedStatement {
         package static let name = "insight_store_days"
         package static let sql = """
             WITH r AS (
@@ -52,14 +52,14 @@ extension InsightRepository {
             LEFT JOIN f ON f.day = g.day::date
             LEFT JOIN p ON p.day = g.day::date
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text]
 
         package var storeID: String
         package var from: String
         package var to: String
         package var zone: String
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 4)
             bindings.append(storeID)
             bindings.append(from)
@@ -68,7 +68,7 @@ extension InsightRepository {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> String {
+        func decodeRow(_ row: PostgresRow) throws -> String {
             try row.decode(String.self)
         }
     }
@@ -77,7 +77,7 @@ extension InsightRepository {
     /// passes the one just ahead: a store of the same spend created earlier is passed by 1; else the cheapest
     /// store above (the latest created among equals) by the difference, plus 1 unless ours is the earlier.
     /// Each count is an index range of `stores_promoted`.
-    package struct PromotionPlace: PostgresPreparedStatement {
+    struct PromotionPlace: PostgresPreparedStatement {
         package static let name = "insight_promotion_place"
         package static let sql = """
             WITH me AS (SELECT id, ad_spend, created_at, archived_at FROM stores WHERE id = $1),
@@ -98,17 +98,17 @@ extension InsightRepository {
                 END
             FROM me
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text]
+        static let bindingDataTypes: [PostgresDataType] = [.text]
 
         package var storeID: String
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(storeID)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> (Int, Bool, Int, Int?) {
+        func decodeRow(_ row: PostgresRow) throws -> (Int, Bool, Int, Int?) {
             try row.decode((Int, Bool, Int, Int?).self)
         }
     }

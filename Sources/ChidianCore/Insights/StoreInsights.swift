@@ -35,7 +35,7 @@ public struct StoreInsights: Sendable {
         public var favorites = 0
         public var reviews = 0
         /// The sum and count of the day's ratings, for the average and the totals' average.
-        package var ratingSum = 0
+        var ratingSum = 0
         package var ratingCount = 0
         public var spend = 0
 

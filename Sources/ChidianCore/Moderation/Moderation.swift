@@ -52,7 +52,7 @@ public struct Moderation: Sendable {
         }
     }
 
-    package static func reportView(_ row: PostgresRow) throws -> ReportView {
+    static func reportView(_ row: PostgresRow) throws -> ReportView {
         let (id, comment, reporter, reason, note, createdAt) = try row.decode(
             (String, String, String, String, String?, Date).self)
         return ReportView(
@@ -176,7 +176,7 @@ public struct Moderation: Sendable {
         }
     }
 
-    package static func closeReports(_ commentID: String, on connection: PostgresConnection, logger: Logger)
+    static func closeReports(_ commentID: String, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         try await connection.rows(

@@ -99,7 +99,7 @@ public struct AccountDeletion: Sendable {
     /// follows both ways (each moves a count), then the reviews themselves.
     package enum Step { case notifications, likes, follows, reviews }
 
-    package static func batched(_ userID: String) -> [(Step, PostgresQuery)] {
+    static func batched(_ userID: String) -> [(Step, PostgresQuery)] {
         [
             (
                 .notifications,
@@ -142,7 +142,7 @@ public struct AccountDeletion: Sendable {
 
     /// The user's reviews and notices (at most `limit`, in store order), as `DELETE /v1/comments/{id}` deletes
     /// one: its replies, likes, reports, photo rows and opens cascade, and its store's aggregates move by trigger.
-    package static func deleteReviews(of userID: String, limit: Int?) -> PostgresQuery {
+    static func deleteReviews(of userID: String, limit: Int?) -> PostgresQuery {
         """
         WITH gone AS (
             DELETE FROM comments WHERE id IN (
@@ -156,7 +156,7 @@ public struct AccountDeletion: Sendable {
     /// store they manage is live, or archived with no other admin to take it. The lock makes a store being
     /// created for this manager, or a review, like or favorite being written (each takes a key-share lock through
     /// its foreign key), wait for the end of the transaction.
-    package static func lockAndCheck(_ userID: String, on connection: PostgresConnection, logger: Logger) async throws
+    static func lockAndCheck(_ userID: String, on connection: PostgresConnection, logger: Logger) async throws
         -> String
     {
         guard

@@ -89,12 +89,12 @@ public struct ZipWriter: Sendable {
         Self.append16(UInt16(nameLength), to: &out)
     }
 
-    package static func append16(_ value: UInt16, to out: inout [UInt8]) {
+    static func append16(_ value: UInt16, to out: inout [UInt8]) {
         out.append(UInt8(truncatingIfNeeded: value))
         out.append(UInt8(truncatingIfNeeded: value >> 8))
     }
 
-    package static func append32(_ value: UInt32, to out: inout [UInt8]) {
+    static func append32(_ value: UInt32, to out: inout [UInt8]) {
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 }

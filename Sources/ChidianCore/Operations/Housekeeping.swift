@@ -95,7 +95,7 @@ public enum Housekeeping {
     }
 
     /// The bytes of deleted uploads (hex SHA-256) that no remaining upload names; how many went.
-    package static func deleteBlobs(_ hashes: [String], on connection: PostgresConnection, logger: Logger) async throws
+    static func deleteBlobs(_ hashes: [String], on connection: PostgresConnection, logger: Logger) async throws
         -> Int
     {
         guard !hashes.isEmpty else { return 0 }
@@ -111,7 +111,7 @@ public enum Housekeeping {
     }
 
     /// Days over in every time zone (two UTC dates back) keep their distinct counts and drop their hashes.
-    package static func closeInsightDays(_ connection: PostgresConnection, logger: Logger) async throws -> (Int, Int) {
+    static func closeInsightDays(_ connection: PostgresConnection, logger: Logger) async throws -> (Int, Int) {
         let (storeK, platformK) = (InsightFlusher.storeK, InsightFlusher.platformK)
         let stores = try await connection.rows(
             """

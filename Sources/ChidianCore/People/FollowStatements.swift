@@ -2,14 +2,14 @@ import Foundation
 import PostgresNIO
 
 /// The prepared statements of follows and the following feed.
-package enum FollowStatements {
+enum FollowStatements {
     /// Reviews by the people `$1` follows, newest first, fanned out on read in two steps. The page's reviews come
     /// from at most a page of authors, and those are among the page of followees whose newest review (after the
     /// position) is newest: an author outside them has a page of newer heads above each of their reviews. So the
     /// first step reads one index entry per followee (index-only, `comments_author_reviews`), the second a page of
     /// reviews from each of at most a page of authors. The work grows with the number followed, not with anyone's
     /// followers.
-    package struct FollowingFeed: PostgresPreparedStatement {
+    struct FollowingFeed: PostgresPreparedStatement {
         package static let name = "following_feed"
         package static let sql = """
             WITH heads AS (
@@ -42,13 +42,13 @@ package enum FollowStatements {
             """
         /// The predicate of `comments_author_reviews` (migration 023).
         package static let reviews = "c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived"
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
 
         package var userID: String
         package var after: CommentKeyset.Newest
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 4)
             bindings.append(userID)
             bindings.append(after.createdAt)
@@ -57,28 +57,28 @@ package enum FollowStatements {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// The cards of a first page whose ids `FollowingTimelines` chose, in the feed's order.
-    package struct FollowingCards: PostgresPreparedStatement {
+    struct FollowingCards: PostgresPreparedStatement {
         package static let name = "following_cards"
         package static let sql = """
             SELECT \(CommentRow.columns) FROM comments c \(CommentRow.joins)
             WHERE c.id = ANY($1) AND c.kind = 'review' AND \(CommentRow.visible)
             ORDER BY c.created_at DESC, c.id DESC
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.textArray]
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
 
         package var ids: [String]
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(ids)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
     /// A user's followers (`followers`) or the people they follow, newest follow first, as `$2` sees them.
@@ -94,7 +94,7 @@ package enum FollowStatements {
             ORDER BY f.created_at DESC, u.id DESC
             LIMIT $6
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .text, .bool, .text, .text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .bool, .text, .text, .int8]
 
         package var userID: String
         package var viewerID: String?
@@ -102,7 +102,7 @@ package enum FollowStatements {
         package var after: CommentKeyset.Newest
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 6)
             bindings.append(userID)
             bindings.append(viewerID)
@@ -113,7 +113,7 @@ package enum FollowStatements {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> (item: UserView, keys: [String]) {
+        func decodeRow(_ row: PostgresRow) throws -> (item: UserView, keys: [String]) {
             let view = try UserView(row: row, trailing: 1)
             let cells = row.makeRandomAccess()
             let key = try cells[cells.count - 1].decode(String.self)

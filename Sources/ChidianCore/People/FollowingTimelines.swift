@@ -6,10 +6,10 @@ import PostgresNIO
 /// author, the keys of their newest live reviews and, per user, whom they follow (tags `t:<author>` and
 /// `f:<user>`, migration 025), and merges them; PostgreSQL then reads only the page's cards. A review invalidates
 /// its author's keys alone, so a timeline survives everyone else's posting.
-package struct FollowingTimelines: Sendable {
+struct FollowingTimelines: Sendable {
     /// A review's place in the newest-first order: creation in microseconds, then id (the database's order: its
     /// ids are ASCII and compared bytewise, as `String` does).
-    package struct Head: Sendable, Comparable {
+    struct Head: Sendable, Comparable {
         package let micros: Int64
         package let id: String
 
@@ -17,15 +17,15 @@ package struct FollowingTimelines: Sendable {
     }
 
     /// An author's newest reviews, newest first; `complete` when these are all of them.
-    package struct Timeline: Sendable {
-        package let heads: [Head]
+    struct Timeline: Sendable {
+        let heads: [Head]
         package let complete: Bool
     }
 
     /// Reviews kept per author: a default page and the one that says whether another follows.
     package static let depth = 21
     /// A longer following list is read by the statement: merging it here would cost more than it saves.
-    package static let maxFollowees = 5_000
+    static let maxFollowees = 5_000
 
     package let cache: ReadCache
     package let database: Database
@@ -52,7 +52,7 @@ package struct FollowingTimelines: Sendable {
 
     /// The timelines under `keys` (`t:<author>`), from memory or, for those missing, from one statement; nil when
     /// the cache is not serving.
-    package func timelines(_ keys: [String]) async throws -> [Timeline]? {
+    func timelines(_ keys: [String]) async throws -> [Timeline]? {
         guard let hits = cache.getAll(keys, as: Timeline.self) else { return nil }
         var found: [Timeline] = []
         found.reserveCapacity(keys.count)
@@ -115,17 +115,17 @@ package struct FollowingTimelines: Sendable {
         return ids
     }
 
-    package struct Cursor {
+    struct Cursor {
         package let head: Head
-        package let timeline: Int
+        let timeline: Int
         package let position: Int
     }
 
     /// A binary max-heap by head.
-    package struct Heap {
+    struct Heap {
         private var items: [Cursor] = []
 
-        package mutating func push(_ item: Cursor) {
+        mutating func push(_ item: Cursor) {
             items.append(item)
             var child = items.count - 1
             while child > 0 {
@@ -136,7 +136,7 @@ package struct FollowingTimelines: Sendable {
             }
         }
 
-        package mutating func pop() -> Cursor? {
+        mutating func pop() -> Cursor? {
             guard !items.isEmpty else { return nil }
             items.swapAt(0, items.count - 1)
             let top = items.removeLast()

@@ -9,7 +9,7 @@ import Synchronization
 /// PostgreSQL itself. So a stream holds one flag however many notifications arrive while it writes (its memory is
 /// bounded), and a missed wake-up (a lost listener connection) loses nothing: reconnecting wakes every stream.
 public final class NotificationHub: Service, Sendable {
-    package static let channel = "chidian_notifications"
+    static let channel = "chidian_notifications"
     package let client: PostgresClient
     package let logger: Logger
     /// Streams one user may hold open on this server, and streams in all.
@@ -19,14 +19,14 @@ public final class NotificationHub: Service, Sendable {
     package let heartbeat: Duration
     private let state: Mutex<State>
     /// Heartbeat slices: every 25 ms one slice's streams are pinged, each stream once per `heartbeat`.
-    package let slices: Int
+    let slices: Int
 
-    package struct State: ~Copyable {
+    struct State: ~Copyable {
         package var next = 0
         package var count = 0
-        package var byUser: [String: [Int: Subscriber]] = [:]
+        var byUser: [String: [Int: Subscriber]] = [:]
         /// The streams by heartbeat slice (id modulo `slices`).
-        package var bySlice: [[Int: Subscriber]]
+        var bySlice: [[Int: Subscriber]]
         package var closed = false
     }
 
@@ -56,7 +56,7 @@ public final class NotificationHub: Service, Sendable {
         }
 
         /// New rows may be waiting.
-        package func notify() {
+        func notify() {
             pending.withLock { $0 = true }
             continuation.yield()
         }
@@ -79,7 +79,7 @@ public final class NotificationHub: Service, Sendable {
     }
 
     /// A new stream for `userID`, or a refusal past the caps.
-    package func subscribe(userID: String) throws(Refusal) -> Subscriber {
+    func subscribe(userID: String) throws(Refusal) -> Subscriber {
         try state.withLock { state throws(Refusal) -> Subscriber in
             guard state.count < total, !state.closed else { throw .serverLimit }
             guard (state.byUser[userID]?.count ?? 0) < perUser else { throw .userLimit }
@@ -178,7 +178,7 @@ public final class NotificationHub: Service, Sendable {
 
     /// Followers told per transaction: about 0.3 s of work (0.06 ms each, measured), so a review by someone
     /// followed by 100,000 reaches them all in about 8 s while nothing waits long on its locks.
-    package static let fanOutBatch = 5000
+    static let fanOutBatch = 5000
 
     private func listen() async {
         while !Task.isCancelled {

@@ -80,7 +80,7 @@ public struct NotificationRepository: Sendable {
     }
 
     /// Fills in each notification's comment: visible ones only (a closed report about a hidden review shows none).
-    package func withComments(_ decoded: [(view: NotificationView, commentID: String?)], viewerID: String) async throws
+    func withComments(_ decoded: [(view: NotificationView, commentID: String?)], viewerID: String) async throws
         -> [NotificationView]
     {
         let ids = Array(Set(decoded.compactMap(\.commentID)))

@@ -82,7 +82,7 @@ private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
     return (a, b)
 }
 
-package struct UnknownKind: Error {
+struct UnknownKind: Error {
     package let kind: String
 }
 

@@ -12,9 +12,9 @@ package struct PickCandidates: Sendable {
         package var categoryID: String?
         package var skip: [String]
         /// A signed-in viewer's id: stores they reviewed in the last 30 days are left out.
-        package var reviewerID: String?
+        var reviewerID: String?
         /// The viewer's interest key: stores that viewers of their recent stores also opened rank higher.
-        package var viewerKey: String? = nil
+        var viewerKey: String? = nil
         package var now: Date
     }
 
@@ -22,7 +22,7 @@ package struct PickCandidates: Sendable {
     package struct Candidate: Sendable, Equatable {
         package var id: String
         package var categoryID: String
-        package var ratingScore: Double
+        var ratingScore: Double
         package var favoriteCount: Int
         /// Metres from `near`, when given.
         package var distance: Double?
@@ -36,7 +36,7 @@ package struct PickCandidates: Sendable {
     /// reads about this many rows however dense the city), else the best rated. The CASEs fold away once the
     /// statement is planned with its values, leaving one key the index can order by.
     package static let limit = 100
-    package static let reviewedWithin: TimeInterval = 30 * 86_400
+    static let reviewedWithin: TimeInterval = 30 * 86_400
 
     /// Live, open at `now` in its own zone, within the radius, at most the price (a store without one is left
     /// out then), in the category, not skipped and not reviewed by the viewer lately.

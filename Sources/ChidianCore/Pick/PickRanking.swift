@@ -4,7 +4,7 @@ import Foundation
 /// categories they open, their favorites), the store's rating, popularity and distance, plus Gumbel noise so that
 /// stores of close scores take turns; and, on some calls, exploration: a store other than the best. A viewer who
 /// always got the same store would learn nothing new.
-package struct PickRanking {
+struct PickRanking {
     /// Category id → interest weight in 0...1 (the viewer's top category is 1).
     package var interests: [String: Double]
     package var radius: Double?
@@ -14,7 +14,7 @@ package struct PickRanking {
     /// The share of calls that explore when two or more stores qualify.
     package static let exploration = 0.3
     /// The noise's scale: scores this close change places often.
-    package static let temperature = 0.35
+    static let temperature = 0.35
 
     package func score(_ candidate: PickCandidates.Candidate) -> Double {
         var score = 2 * (interests[candidate.categoryID] ?? 0)

@@ -12,7 +12,7 @@ package struct PickReason: Sendable, Equatable, Encodable {
 
 /// The reasons of a pick, in the viewer's language (Chinese unless the request prefers English):
 /// 你常看火锅 · 800 m · 营业到02:00 · 人均 ¥97 · 4.6 分.
-package enum PickReasons {
+enum PickReasons {
     package static func reasons(
         for store: StoreView, interest: Double, explored: Bool, at now: Date, english: Bool
     ) -> [PickReason] {

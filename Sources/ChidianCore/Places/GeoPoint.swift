@@ -62,7 +62,7 @@ public struct GeoPoint: Sendable, Equatable, Hashable {
 
 extension JSONValue {
     /// The value when it is a JSON number, integer or not.
-    package var numberValue: Double? {
+    var numberValue: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .number(let value): value

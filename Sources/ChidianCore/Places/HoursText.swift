@@ -3,9 +3,9 @@ import Foundation
 /// Hours as people write them — "周一至周五 11:00-14:00, 17:00-02:00；周六、周日 10:00-22:00", "Mon-Fri 11:00-14:00",
 /// "每天 10:00-22:00", or times alone for every day — read into a schedule and written back the same way.
 public enum HoursText {
-    package static let chineseDays = ["一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "日": 7, "天": 7, "七": 7]
-    package static let englishDays = ["mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7]
-    package static let everyDay: Set<String> = ["每天", "每日", "天天", "daily", "everyday", "every day", "全周"]
+    static let chineseDays = ["一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "日": 7, "天": 7, "七": 7]
+    static let englishDays = ["mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7]
+    static let everyDay: Set<String> = ["每天", "每日", "天天", "daily", "everyday", "every day", "全周"]
 
     /// The schedule, or 400 `invalid_hours` saying which part could not be read. Empty text is no schedule.
     public static func parse(_ text: String) throws -> WeeklyHours? {
@@ -72,14 +72,14 @@ public enum HoursText {
         return times
     }
 
-    package static func minute(_ raw: String, closing: Bool = false) -> Int? {
+    static func minute(_ raw: String, closing: Bool = false) -> Int? {
         var text = raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "：", with: ":")
         if text.count == 4, text.dropFirst().hasPrefix(":") { text = "0" + text }
         if closing, text == "24:00" { return 0 }
         return WeeklyHours.minute(text)
     }
 
-    package static func unreadable(_ part: String) -> PlaceError {
+    static func unreadable(_ part: String) -> PlaceError {
         .invalidHours("Could not read \"\(part.prefix(80))\"; write hours like \"周一至周五 11:00-14:00, 17:00-02:00\".")
     }
 
@@ -112,5 +112,5 @@ public enum HoursText {
 }
 
 extension Character {
-    package var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

@@ -58,9 +58,9 @@ public struct PlaceFields: Sendable, Equatable {
     /// The bindings a write needs: whether to write each column and its new value.
     package var lat: Double? { location.value?.lat }
     package var lng: Double? { location.value?.lng }
-    package var hoursJSON: String? { hours.value?.storedJSON }
+    var hoursJSON: String? { hours.value?.storedJSON }
     /// The zone to write when `timeZone` writes: the given one, or the default when cleared.
-    package var timeZoneName: String? {
+    var timeZoneName: String? {
         switch timeZone {
         case .keep: nil
         case .clear: StoreTimeZone.defaultName

@@ -221,7 +221,7 @@ extension WeeklyHours {
     /// jsonb's own text of what `storedJSON` wrote (`[{"day": 1, "open": "11:00", "close": "21:00"}, …]`: jsonb
     /// puts shorter keys first and a space after `:` and `,`), read without a JSON decoder, which was 40 % of a
     /// near-me page's server time where the cache missed. nil for any other text, which the decoder then reads.
-    package static func canonical(_ bytes: [UInt8]) -> WeeklyHours? {
+    static func canonical(_ bytes: [UInt8]) -> WeeklyHours? {
         guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
         var index = 1
         func take(_ literal: [UInt8]) -> Bool {

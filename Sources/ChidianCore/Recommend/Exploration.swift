@@ -27,7 +27,7 @@ public struct Exploration: Sendable {
 
         /// The Beta posterior's parameters: a prior worth `priorStrength` showings at the global click-through
         /// (itself smoothed towards one half), then this viewer's own counts.
-        package func posterior(priorStrength: Double) -> (alpha: Double, beta: Double) {
+        func posterior(priorStrength: Double) -> (alpha: Double, beta: Double) {
             // Several opens after one showing can count (a viewer reads two of its reviews): kept below one.
             let mean = min(0.99, (Double(globalClicked) + 1) / (Double(globalShown) + 2))
             let clicks = min(clicked, shown)
@@ -87,7 +87,7 @@ public struct Exploration: Sendable {
 }
 
 /// Beta variates from two Gamma variates (Marsaglia and Tsang's method).
-package enum BetaSample {
+enum BetaSample {
     package static func draw<G: RandomNumberGenerator>(alpha: Double, beta: Double, using generator: inout G) -> Double
     {
         let x = gamma(max(alpha, 1e-3), using: &generator)
@@ -95,7 +95,7 @@ package enum BetaSample {
         return x + y > 0 ? x / (x + y) : 0.5
     }
 
-    package static func gamma<G: RandomNumberGenerator>(_ shape: Double, using generator: inout G) -> Double {
+    static func gamma<G: RandomNumberGenerator>(_ shape: Double, using generator: inout G) -> Double {
         if shape < 1 {
             let u = Double.random(in: Double.ulpOfOne..<1, using: &generator)
             return gamma(shape + 1, using: &generator) * pow(u, 1 / shape)
@@ -115,7 +115,7 @@ package enum BetaSample {
         }
     }
 
-    package static func normal<G: RandomNumberGenerator>(using generator: inout G) -> Double {
+    static func normal<G: RandomNumberGenerator>(using generator: inout G) -> Double {
         let u1 = Double.random(in: Double.ulpOfOne..<1, using: &generator)
         let u2 = Double.random(in: 0..<1, using: &generator)
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)

@@ -8,8 +8,8 @@ package struct FeedCandidates: Sendable {
     /// How many of each category's newest reviews cold start weighs (without `near`).
     package static let perCategory = 8
     /// With `near`: the nearest stores, and each one's newest reviews.
-    package static let nearStores = 60
-    package static let perStore = 3
+    static let nearStores = 60
+    static let perStore = 3
 
     /// A recent review with what cold start ranks it by.
     package struct Review: Sendable, Equatable {
@@ -72,7 +72,7 @@ package struct FeedCandidates: Sendable {
     }
 
     /// Every anonymous first page runs it: prepared.
-    package struct ColdStart: PostgresPreparedStatement {
+    struct ColdStart: PostgresPreparedStatement {
         package static let name = "feed_cold_start"
         package static let sql = """
             SELECT x.id, x.category_id, x.like_count, x.rating,
@@ -83,17 +83,17 @@ package struct FeedCandidates: Sendable {
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(perCategory)
             ) x JOIN stores s ON s.id = x.store_id
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.timestamptz]
+        static let bindingDataTypes: [PostgresDataType] = [.timestamptz]
 
         package var at: Date
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(at)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> Review {
+        func decodeRow(_ row: PostgresRow) throws -> Review {
             let (id, category, likes, rating, age, storeRating) = try row.decodeAll(
                 (String, String, Int, Int, Double, Double).self)
             return Review(
@@ -111,7 +111,7 @@ package struct FeedCandidates: Sendable {
     }
 
     /// Prepared: its planning took nine times its run.
-    package struct Explore: PostgresPreparedStatement {
+    struct Explore: PostgresPreparedStatement {
         package static let name = "feed_explore"
         package static let sql = """
             SELECT k.id, x.id
@@ -125,19 +125,19 @@ package struct FeedCandidates: Sendable {
             ) x
             ORDER BY k.n
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray]
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray]
 
         package var categories: [String]
-        package var excluding: [String]
+        var excluding: [String]
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(categories)
             bindings.append(excluding)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> (category: String, review: String) {
+        func decodeRow(_ row: PostgresRow) throws -> (category: String, review: String) {
             let (category, review) = try row.decodeAll((String, String).self)
             return (category, review)
         }

@@ -47,7 +47,7 @@ public enum FeedPlanner {
 
     /// The first `count` of `ranked` taking at most `perCategoryCap` of a category, then, when the cap leaves
     /// places empty, the best of what it held back.
-    package static func diverse<T>(_ ranked: [T], category: (T) -> String, id: (T) -> String, count: Int) -> [String] {
+    static func diverse<T>(_ ranked: [T], category: (T) -> String, id: (T) -> String, count: Int) -> [String] {
         var chosen: [String] = []
         var perCategory: [String: Int] = [:]
         var heldBack: [T] = []

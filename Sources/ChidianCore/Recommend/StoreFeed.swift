@@ -12,7 +12,7 @@ package struct StoreFeed: Sendable {
     package struct Candidate: Sendable, Equatable {
         package var id: String
         package var categoryID: String
-        package var ratingScore: Double
+        var ratingScore: Double
         package var favoriteCount: Int
         package var distance: Double?
         /// Viewers shared with the viewer's recent and favorite stores.
@@ -24,8 +24,8 @@ package struct StoreFeed: Sendable {
     /// The viewer's most recent stores that seed "also opened", and how many of each seed's neighbours; the top
     /// categories' and everyone's best; the nearest. The pool is about 200 stores: the statement's cost is linear
     /// in it (700 stores took 7.8 ms at 1M reviews, 200 about 2).
-    package static let seeds = 10
-    package static let perSeed = 12
+    static let seeds = 10
+    static let perSeed = 12
     package static let categories = 3
     package static let perCategory = 12
     package static let best = 30
@@ -109,7 +109,7 @@ package struct StoreFeed: Sendable {
     }
 
     /// With `near` ($4 lat, $5 lng, $6 radius): the nearest stores in the radius, and related stores in it.
-    package struct Near: PostgresPreparedStatement {
+    struct Near: PostgresPreparedStatement {
         package static let name = "stores_for_you_near"
         package static let sql =
             common + """
@@ -130,7 +130,7 @@ package struct StoreFeed: Sendable {
                 WHERE s.archived_at IS NULL
                     AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint($5, $4), 4326)::geography, $6, false)
                 """
-        package static let bindingDataTypes: [PostgresDataType] = [
+        static let bindingDataTypes: [PostgresDataType] = [
             .text, .text, .timestamptz, .float8, .float8, .float8,
         ]
 
@@ -139,7 +139,7 @@ package struct StoreFeed: Sendable {
         package var near: NearQuery
         package var since: Date
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 6)
             bindings.append(viewer)
             bindings.append(userID)
@@ -150,7 +150,7 @@ package struct StoreFeed: Sendable {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> Candidate { try StoreFeed.decode(row) }
+        func decodeRow(_ row: PostgresRow) throws -> Candidate { try StoreFeed.decode(row) }
     }
 
     package static func decode(_ row: PostgresRow) throws -> Candidate {

@@ -9,7 +9,7 @@ public struct StoreVisits: Sendable {
     /// Two opens by one viewer at most this far apart make a pair.
     public static let window: TimeInterval = 86_400
     /// The most earlier stores one open pairs with: bounds an open's work whatever a client does.
-    package static let maxPairs = 50
+    static let maxPairs = 50
 
     public init(database: Database) {
         self.database = database
@@ -60,7 +60,7 @@ public struct StoreVisits: Sendable {
     }
 
     /// Prepared: planning it took five times as long as running it.
-    package struct AlsoViewed: PostgresPreparedStatement {
+    struct AlsoViewed: PostgresPreparedStatement {
         package static let name = "also_viewed"
         package static let sql = """
             SELECT c.other_id FROM store_covisits c JOIN stores s ON s.id = c.other_id AND s.archived_at IS NULL
@@ -68,18 +68,18 @@ public struct StoreVisits: Sendable {
             ORDER BY c.viewers DESC, c.other_id DESC
             LIMIT $2
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
 
         package var storeID: String
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(storeID)
             bindings.append(limit)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 }

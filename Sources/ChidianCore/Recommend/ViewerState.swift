@@ -25,8 +25,8 @@ public struct ViewerState: Sendable {
         return scores.filter { $0.1 >= max(shownScore, relativeShown * top) }.map(\.0)
     }
 
-    package static let shownScore = 0.5
-    package static let relativeShown = 0.5
+    static let shownScore = 0.5
+    static let relativeShown = 0.5
 }
 
 extension InterestRepository {
@@ -56,7 +56,7 @@ extension InterestRepository {
 
     /// Every category with the viewer's interest and exploration counts, everyone's, and whether it has reviews
     /// to show. Prepared: every first page of the feed and every pick runs it.
-    package struct StateStatement: PostgresPreparedStatement {
+    struct StateStatement: PostgresPreparedStatement {
         package static let name = "viewer_state"
         package static let sql = """
             SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
@@ -70,11 +70,11 @@ extension InterestRepository {
             LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
                 GROUP BY category_id) g ON g.category_id = k.id
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text]
+        static let bindingDataTypes: [PostgresDataType] = [.text]
 
         package var viewer: String?
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(viewer)
             return bindings
@@ -84,17 +84,17 @@ extension InterestRepository {
             package var id: String
             package var name: String
             package var score: Double?
-            package var scoreAt: Date?
+            var scoreAt: Date?
             package var clicks: Int
             package var shown: Double
             package var clicked: Double
-            package var exploredAt: Date?
+            var exploredAt: Date?
             package var globalShown: Int
             package var globalClicked: Int
             package var reviewed: Bool
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> Row {
+        func decodeRow(_ row: PostgresRow) throws -> Row {
             let (id, name, score, scoreAt, clicks, shown, clicked, exploredAt, globalShown, globalClicked, reviewed) =
                 try row.decodeAll((String, String, Double?, Date?, Int, Double, Double, Date?, Int, Int, Bool).self)
             return Row(
@@ -119,7 +119,7 @@ extension InterestRepository {
                 shard: shard))
     }
 
-    package struct RecordShown: PostgresPreparedStatement {
+    struct RecordShown: PostgresPreparedStatement {
         package static let name = "record_shown"
         package static let sql = """
             WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
@@ -153,7 +153,7 @@ extension InterestRepository {
             WHERE exploring ORDER BY category_id
             ON CONFLICT (category_id, shard) DO UPDATE SET shown = g.shown + 1
             """
-        package static let bindingDataTypes: [PostgresDataType] = [
+        static let bindingDataTypes: [PostgresDataType] = [
             .text, .text, .int4, .textArray, .timestamptz, .float8, .int2,
         ]
 
@@ -164,9 +164,9 @@ extension InterestRepository {
         package var at: Date
         package var halfLife: Double
         /// A random shard of everyone's counts: concurrent feeds spread over 16 rows.
-        package var shard: Int16
+        var shard: Int16
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 7)
             bindings.append(viewer)
             bindings.append(own)
@@ -178,6 +178,6 @@ extension InterestRepository {
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> Int { 0 }
+        func decodeRow(_ row: PostgresRow) throws -> Int { 0 }
     }
 }

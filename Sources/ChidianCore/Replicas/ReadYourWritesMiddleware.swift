@@ -4,7 +4,7 @@ import Hummingbird
 
 extension HTTPField.Name {
     /// The position of the client's last write in the primary's WAL (`16/B374D848`).
-    package static let chidianLSN = Self("Chidian-LSN")!
+    static let chidianLSN = Self("Chidian-LSN")!
 }
 
 /// Read-your-writes with replicas. A successful write answers with the primary's WAL position after it, in the
@@ -41,7 +41,7 @@ package struct ReadYourWritesMiddleware: RouterMiddleware {
     }
 
     /// The later of the header's and the cookie's positions; malformed markers are ignored.
-    package static func marker(in request: Request) -> LSN? {
+    static func marker(in request: Request) -> LSN? {
         var found: [LSN] = request.headers[values: .chidianLSN].compactMap { LSN(Substring($0)) }
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {

@@ -60,11 +60,11 @@ public final class ReplicaSet: Sendable {
         return index
     }
 
-    package func markDown(_ index: Int, _ problem: String) {
+    func markDown(_ index: Int, _ problem: String) {
         record(Status(healthy: false, problem: problem), at: index)
     }
 
-    package func record(_ status: Status, at index: Int) {
+    func record(_ status: Status, at index: Int) {
         statuses.withLock { $0[index] = status }
     }
 

@@ -42,7 +42,7 @@ public struct DishVocabulary: Sendable {
 
     /// Adds the catalogue's names the table lacks and counts them over the reviews; names added with `dish add` stay
     /// (an admin's additions are data, not code). Idempotent: with nothing missing it is one statement.
-    @Sendable package static func syncCatalog(on connection: PostgresConnection, logger: Logger) async throws {
+    @Sendable static func syncCatalog(on connection: PostgresConnection, logger: Logger) async throws {
         let added = try await connection.rows(
             """
             INSERT INTO search_dishes (name) SELECT unnest(\(DishCatalog.names)::text[])

@@ -8,7 +8,7 @@ import Foundation
 /// character; a polyphonic character still gets ICU's one reading.
 public enum Pinyin {
     /// The longest key kept: a query is at most 64 characters, so longer keys only need their first 64 to match.
-    package static let maxKeyLength = 64
+    static let maxKeyLength = 64
 
     /// The syllables of the Han characters of `text`, lowercase ASCII ("火锅" → ["huo", "guo"]).
     public static func syllables(_ text: String) -> [String] {
@@ -46,7 +46,7 @@ public enum Pinyin {
     }
 
     /// CJK unified ideographs (with extensions A–G) and compatibility ideographs.
-    package static func isHan(_ scalar: Unicode.Scalar) -> Bool {
+    static func isHan(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x3007, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: return true
         default: return false

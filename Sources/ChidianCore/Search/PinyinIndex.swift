@@ -7,7 +7,7 @@ import PostgresNIO
 /// transaction per batch so a reader never sees a ready name without its keys. Idempotent and safe to run
 /// concurrently: the pinyin of a name never changes.
 public enum PinyinIndex {
-    package static let batchSize = 1000
+    static let batchSize = 1000
 
     /// Processes every queued name; returns how many. Cheap when nothing is queued (one indexed probe).
     @discardableResult

@@ -8,12 +8,12 @@ import PostgresNIO
 /// collects its distinct characters, character pairs and vocabulary dishes, and the counts go back by COPY into
 /// `search_rebuild_counts` for `search_rebuild_apply` to write, a thousand stores at a time. A bulk rebuild writes
 /// fresh tables that `search_rebuild_end` swaps in (migration 005): the caller must commit right after it.
-package enum SearchBulkIndexer {
-    package static let batchSize = 1000
+enum SearchBulkIndexer {
+    static let batchSize = 1000
 
     /// Rebuilds the stores listed by `storesSQL` (a constant query returning store ids, never input). `bulk` nil
     /// lets `search_rebuild_begin` choose between rebuilding the indexes and writing only what differs.
-    package static func rebuild(storesSQL: String, bulk: Bool? = nil, on connection: PostgresConnection, logger: Logger)
+    static func rebuild(storesSQL: String, bulk: Bool? = nil, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         let mode = bulk.map { $0 ? "true" : "false" } ?? "NULL"
@@ -72,7 +72,7 @@ package enum SearchBulkIndexer {
 
 /// Finds the vocabulary dishes (of 3 or more characters) a lowercased review mentions, as `search_dishes_in` does:
 /// candidates by their first two characters, confirmed by a byte-for-byte substring search.
-package struct DishMatcher: Sendable {
+struct DishMatcher: Sendable {
     private var byLead: [UInt64: [(id: Int, bytes: [UInt8])]] = [:]
 
     package init(rows: [(Int, String)]) {
@@ -114,7 +114,7 @@ package struct DishMatcher: Sendable {
 /// Per-store counts of reviews containing each gram (a character or a pair of adjacent characters, as code points)
 /// and each dish. Grams are packed into integers while counting: a character is its code point, a pair is the
 /// first code point shifted past 21 bits plus the second, which no single code point reaches.
-package struct GramCounter {
+struct GramCounter {
     package let dishes: DishMatcher
     private var grams: [Int: [UInt64: Int32]] = [:]
     private var dishCounts: [Int: [Int: Int32]] = [:]
@@ -150,10 +150,10 @@ package struct GramCounter {
         found = mentioned
     }
 
-    package var mentionsDishes: Bool { !dishCounts.isEmpty }
+    var mentionsDishes: Bool { !dishCounts.isEmpty }
 
     /// Streams (store key, review count, gram[, kind]) rows in COPY text format.
-    package func writeGrams(to writer: PostgresCopyFromWriter, kind: String? = nil) async throws {
+    func writeGrams(to writer: PostgresCopyFromWriter, kind: String? = nil) async throws {
         var buffer = CopyBuffer()
         for (store, counts) in grams {
             let key = String(store)
@@ -167,7 +167,7 @@ package struct GramCounter {
     }
 
     /// Streams (store key, review count, dish id[, kind]) rows in COPY text format.
-    package func writeDishes(to writer: PostgresCopyFromWriter, kind: String? = nil) async throws {
+    func writeDishes(to writer: PostgresCopyFromWriter, kind: String? = nil) async throws {
         var buffer = CopyBuffer()
         for (store, counts) in dishCounts {
             let key = String(store)

@@ -41,7 +41,7 @@ package enum SearchInvalidation {
         }
 
         /// The predicate `ReadCache.invalidate(matching:)` applies to every entry and to fills in flight.
-        package var matcher: @Sendable (any Sendable) -> Bool {
+        var matcher: @Sendable (any Sendable) -> Bool {
             switch self {
             case .review(let store, let body, let reviews):
                 return { value in
@@ -111,7 +111,7 @@ extension SearchRepository {
         /// The text lowered as PostgreSQL's `lower()` does for ASCII; `caseExact` false when it holds other cased
         /// letters, whose lowering may differ between the two (such a page is dropped by every event).
         package let lowered: [UInt8]
-        package let caseExact: Bool
+        let caseExact: Bool
         package let pinyin: String?
         /// The lowered names of the vocabulary dishes the pinyin spells (their counts show on the page).
         package let dishes: [[UInt8]]

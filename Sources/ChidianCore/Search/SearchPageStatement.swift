@@ -3,14 +3,14 @@ import PostgresNIO
 
 /// One call of `search_page` (migration 008): the next `limit` hits after a position (NULL keys: the first page),
 /// reading at most about `budget` rows, then the page's status row.
-package struct SearchPageStatement: PostgresPreparedStatement {
+struct SearchPageStatement: PostgresPreparedStatement {
     package static let name = "search_page"
     package static let sql = """
         SELECT out_id, out_group, out_count, out_score, out_category, out_text_count, out_dish_names, out_dish_counts,
                out_approximate
         FROM search_page($1, $2, $3::int, $4::int, $5::float8, $6, $7::int, $8::int)
         """
-    package static let bindingDataTypes: [PostgresDataType] = [.text, .text, .int8, .int8, .text, .text, .int8, .int8]
+    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .int8, .int8, .text, .text, .int8, .int8]
 
     package var query: SearchQuery
     package var after: SearchRepository.Position?
@@ -23,7 +23,7 @@ package struct SearchPageStatement: PostgresPreparedStatement {
         case status(approximate: Bool, rowsRead: Int)
     }
 
-    package func makeBindings() throws -> PostgresBindings {
+    func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 8)
         bindings.append(query.text)
         bindings.append(query.pinyin)
@@ -36,7 +36,7 @@ package struct SearchPageStatement: PostgresPreparedStatement {
         return bindings
     }
 
-    package func decodeRow(_ row: PostgresRow) throws -> Row {
+    func decodeRow(_ row: PostgresRow) throws -> Row {
         let (id, group, count, score, category, textCount, dishNames, dishCounts, approximate) =
             try row.decodeAll((String?, Int?, Int, String?, Bool?, Int?, [String]?, [Int]?, Bool).self)
         guard let id, let group, let score, let category, let textCount, let dishNames, let dishCounts else {

@@ -24,7 +24,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// Whether `search_page` counts this text in reviews (3 or more characters, not a catalogue dish): the one
     /// class whose cost grows with the data, which `SearchRepository` admits a few at a time. A dish added with
     /// `chidian dish add` is read from the summaries yet still counted here, which only makes it wait its turn.
-    package var countsReviews: Bool {
+    var countsReviews: Bool {
         let lowered = text.lowercased()
         return lowered.count >= 3 && !Self.dishNames.contains(lowered)
     }
@@ -32,9 +32,9 @@ public struct SearchQuery: Sendable, Equatable {
     private static let dishNames = Set(DishCatalog.names.map { $0.lowercased() })
 
     /// No stored text contains NUL (PostgreSQL refuses it), so such a query matches nothing.
-    package var canMatch: Bool { !text.unicodeScalars.contains("\u{0}") }
+    var canMatch: Bool { !text.unicodeScalars.contains("\u{0}") }
 
-    package static func pinyinKey(_ text: String) -> String? {
+    static func pinyinKey(_ text: String) -> String? {
         var key = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -34,7 +34,7 @@ public struct SearchRepository: Sendable {
         self.stores = stores
     }
 
-    package static let cursorList = "search"
+    static let cursorList = "search"
 
     /// A place in the order: the sort keys of one store.
     package struct Position: Sendable, Equatable {
@@ -48,7 +48,7 @@ public struct SearchRepository: Sendable {
     package struct Hit: Sendable {
         package var position: Position
         package var category: Bool
-        package var textCount: Int
+        var textCount: Int
         package var dishes: [(name: String, count: Int)]
     }
 
@@ -57,7 +57,7 @@ public struct SearchRepository: Sendable {
         package let id: String
         package let name: Bool
         package let category: Bool
-        package let textCount: Int32
+        let textCount: Int32
         package let dishes: [(name: String, count: Int)]
         /// Its place in the order, for invalidation: a score move that keeps it between its neighbours keeps the page.
         package let group: Int8
@@ -126,7 +126,7 @@ public struct SearchRepository: Sendable {
         package var nextCursor: String?
         package var approximate: Bool
         /// What the page's invalidation reads (`SearchInvalidation`).
-        package var scope: Scope
+        var scope: Scope
 
         /// Its bytes: a hit is 56 (a store id fits in a `String` inline), a dish 32 and its name, the cursor its
         /// characters, the scope its text, dishes and two positions.
@@ -194,7 +194,7 @@ public struct SearchRepository: Sendable {
         ).map { try $0.decode(String.self) }
     }
 
-    package static let rowsRead = Recorder(label: "chidian_search_rows_read")
+    static let rowsRead = Recorder(label: "chidian_search_rows_read")
 
     package static func cursor(_ position: Position, query: SearchQuery) -> String {
         Cursor(

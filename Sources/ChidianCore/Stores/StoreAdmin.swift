@@ -105,7 +105,7 @@ public struct StoreAdmin: Sendable {
     }
 
     /// Category names follow the store-name shape: trimmed, not blank, at most 32 characters, no control characters.
-    package static func validCategoryName(_ raw: String) throws -> String {
+    static func validCategoryName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw StoreError.invalidCategoryName("The category name must not be blank.") }
         guard TextLimit.fits(name, maxCategoryNameLength) else {

@@ -5,7 +5,7 @@ import PostgresNIO
 /// kept), tagged `s:<id>`; each viewer's part is added by `personalised`.
 extension StoreRepository {
     /// The live stores among `ids` as everyone sees them, in order; misses are read in one statement.
-    package func sharedViews(ids: [String]) async throws -> [StoreView] {
+    func sharedViews(ids: [String]) async throws -> [StoreView] {
         guard cache != nil else {
             return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
         }

@@ -199,7 +199,7 @@ extension StoreRepository {
 
     /// A page query's ids (at most `limit`) and the cursor after them. A forged cursor whose keys do not parse as
     /// their SQL type (a data exception, class 22) is 400 `invalid_cursor`, not a 500.
-    package func pageIDs(_ query: PostgresQuery, limit: Int, list: String) async throws -> (
+    func pageIDs(_ query: PostgresQuery, limit: Int, list: String) async throws -> (
         ids: [String], next: String?
     ) {
         let rows: [PostgresRow]

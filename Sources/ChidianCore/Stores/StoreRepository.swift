@@ -207,7 +207,7 @@ public struct StoreRepository: Sendable {
     }
 
     /// 400 `unknown_category` unless the category exists.
-    package static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func requireCategory(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
         let found =
             PlausibleID.check(id)
             ? try await connection.rows("SELECT 1 FROM categories WHERE id = \(id)", logger: logger) : []
@@ -215,7 +215,7 @@ public struct StoreRepository: Sendable {
     }
 
     /// 400 `invalid_images` unless every id is an image uploaded by `uploaderID`.
-    package static func requireOwnImages(
+    static func requireOwnImages(
         _ ids: [String], uploaderID: String, on connection: PostgresConnection, logger: Logger
     )
         async throws
@@ -232,8 +232,7 @@ public struct StoreRepository: Sendable {
 
     /// 400 `invalid_time_zone` unless PostgreSQL reads the zone too (the lists compute `openNow` there): a name the
     /// system's list has and PostgreSQL's lacks must not fail a list later.
-    package static func requireTimeZone(_ name: String?, on connection: PostgresConnection, logger: Logger) async throws
-    {
+    static func requireTimeZone(_ name: String?, on connection: PostgresConnection, logger: Logger) async throws {
         guard let name else { return }
         do {
             try await connection.rows("SELECT now() AT TIME ZONE \(name)", logger: logger)
@@ -243,7 +242,7 @@ public struct StoreRepository: Sendable {
     }
 
     /// The carousel in the given order: position 0, 1, ...
-    package static func insertImages(
+    static func insertImages(
         _ ids: [String], storeID: String, on connection: PostgresConnection, logger: Logger
     )
         async throws
@@ -258,7 +257,7 @@ public struct StoreRepository: Sendable {
     }
 
     /// A category or image deleted between the check and the write surfaces as a foreign-key violation.
-    package static func mappingForeignKeys<T>(_ body: () async throws -> T) async throws -> T {
+    static func mappingForeignKeys<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as PSQLError where error.serverCode == .foreignKeyViolation {

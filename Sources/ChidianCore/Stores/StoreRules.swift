@@ -64,7 +64,7 @@ public enum StoreRules {
         return amount
     }
 
-    package static func containsControl(_ text: String, allowingLineBreaks: Bool) -> Bool {
+    static func containsControl(_ text: String, allowingLineBreaks: Bool) -> Bool {
         text.unicodeScalars.contains { scalar in
             if allowingLineBreaks, scalar == "\n" || scalar == "\r" || scalar == "\t" { return false }
             return scalar.properties.generalCategory == .control

@@ -27,13 +27,13 @@ public enum StoreSort: String, Sendable, CaseIterable {
     }
 
     /// The price key of a store without one: above every price, so those stores come last.
-    package static let noPrice = CommentRules.priceRange.upperBound + 1
+    static let noPrice = CommentRules.priceRange.upperBound + 1
 
     /// The cursor's list name, so a cursor from one order is refused by another.
-    package var cursorList: String { "stores.\(rawValue)" }
+    var cursorList: String { "stores.\(rawValue)" }
 
     /// What each sort's cursor holds: its sort key, then the id.
-    package var cursorKeys: [Cursor.Key] {
+    var cursorKeys: [Cursor.Key] {
         switch self {
         case .rating: return [.number, .id]
         case .newest: return [.timestamp, .id]

@@ -2,38 +2,38 @@ import Foundation
 import PostgresNIO
 
 /// The statements that read full store views. Both select `StoreViewRow.columns` and decode it whole.
-package enum StoreStatements {
+enum StoreStatements {
     /// One live store as `viewer` (nil: anonymous) sees it. Its own statement: planned for an id list of unknown
     /// length, the lookup of one store costs PostgreSQL more than a custom plan, so it would be re-planned on
     /// every store page; by id its one prepared plan is kept.
-    package struct ByID: PostgresPreparedStatement {
+    struct ByID: PostgresPreparedStatement {
         package static let name = "store_by_id"
         package static let sql = """
             SELECT \(StoreViewRow.columns)
             FROM stores s \(StoreViewRow.joins)
             WHERE s.id = $1 AND s.archived_at IS NULL
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.text, .text]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text]
 
         package var id: String
         package var viewer: AuthUser?
         /// Keep `adSpend` whoever reads: the cache's shared view, hidden again per viewer by `personalised`.
         package var shared = false
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(id)
             bindings.append(viewer?.id)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> StoreView {
+        func decodeRow(_ row: PostgresRow) throws -> StoreView {
             try StoreViewRow.decode(row, viewer: viewer, keepAdSpend: shared)
         }
     }
 
     /// The live stores among `ids`, in the order given (duplicates kept).
-    package struct ByIDs: PostgresPreparedStatement {
+    struct ByIDs: PostgresPreparedStatement {
         package static let name = "stores_by_ids"
         package static let sql = """
             SELECT \(StoreViewRow.columns)
@@ -42,20 +42,20 @@ package enum StoreStatements {
             \(StoreViewRow.joins)
             ORDER BY wanted.position
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.textArray, .text]
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .text]
 
         package var ids: [String]
         package var viewer: AuthUser?
         package var shared = false
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(ids)
             bindings.append(viewer?.id)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> StoreView {
+        func decodeRow(_ row: PostgresRow) throws -> StoreView {
             try StoreViewRow.decode(row, viewer: viewer, keepAdSpend: shared)
         }
     }
@@ -69,40 +69,40 @@ extension StoreStatements {
             SELECT s.id FROM stores s WHERE s.archived_at IS NULL AND s.ad_spend > 0
             ORDER BY s.ad_spend DESC, s.created_at, s.id LIMIT $1
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.int8]
+        static let bindingDataTypes: [PostgresDataType] = [.int8]
 
         package var limit: Int
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(limit)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
     }
 
     /// The manager of a live store: every review posted asks it first.
-    package struct LiveManager: PostgresPreparedStatement {
+    struct LiveManager: PostgresPreparedStatement {
         package static let name = "store_live_manager"
         package static let sql = "SELECT manager_id FROM stores WHERE id = $1 AND archived_at IS NULL"
-        package static let bindingDataTypes: [PostgresDataType] = [.text]
+        static let bindingDataTypes: [PostgresDataType] = [.text]
 
         package var storeID: String
 
-        package func makeBindings() throws -> PostgresBindings {
+        func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 1)
             bindings.append(storeID)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decodeAll(String.self) }
     }
 }
 
 /// The columns of a store view and their decoder, kept side by side: `decode` reads the row whole
 /// (`decodeAll`), so a column added to one and not the other fails every store read.
-package enum StoreViewRow {
+enum StoreViewRow {
     /// `$2` is the viewer's id (NULL when anonymous) for `favorited`.
     package static let columns = """
         s.id, s.name, c.id, c.name, s.description, s.address, s.manager_id, u.name,

@@ -53,7 +53,7 @@ extension StoreView {
     /// `location`, `hours`, `timeZone`, `openNow`, `closesAt`, `opensAt` and, for a request with `near`,
     /// `distanceMeters`. `openNow` is computed now, in the store's zone: cached bytes of a store with hours are
     /// never sent as they are (`currentJSON`).
-    package func writePlace(to json: inout JSONWriter, at now: Date = Date()) {
+    func writePlace(to json: inout JSONWriter, at now: Date = Date()) {
         json.key("location")
         if let location {
             json.object { json in
@@ -104,7 +104,7 @@ extension StoreView {
 extension StoreView {
     /// Whether JSON written at `then` still tells `openNow`, `closesAt` and `opensAt` right at `now`: always
     /// without hours, else until the store next opens or closes.
-    package func placeUnchanged(since then: Date, at now: Date) -> Bool {
+    func placeUnchanged(since then: Date, at now: Date) -> Bool {
         hours == nil || status(at: then) == status(at: now)
     }
 }

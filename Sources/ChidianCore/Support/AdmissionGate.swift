@@ -81,7 +81,7 @@ public final class AdmissionGate: Sendable {
     }
 
     /// How many wait now.
-    package var waiting: Int { state.withLock { $0.waiting.count } }
+    var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// How many are inside now (a resting slot counts until its rest ends).
     var inside: Int { state.withLock { $0.inside } }

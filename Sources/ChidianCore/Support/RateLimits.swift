@@ -77,7 +77,7 @@ public struct RateLimits: Sendable, Equatable {
     }
 
     /// The web client's forms draw on the same buckets as the API routes they stand for.
-    package static func webKind(_ method: HTTPRequest.Method, _ parts: [Substring]) -> Kind? {
+    static func webKind(_ method: HTTPRequest.Method, _ parts: [Substring]) -> Kind? {
         switch (method, parts) {
         case (.get, ["search"]): return .search
         case (.post, ["register"]): return .register

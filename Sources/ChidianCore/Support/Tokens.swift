@@ -22,7 +22,7 @@ public enum Tokens {
 }
 
 extension Data {
-    package var base64URLEncoded: String {
+    var base64URLEncoded: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
