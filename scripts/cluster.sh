@@ -51,10 +51,7 @@ install_missing() {
     [ -f /usr/share/postgresql/15/extension/postgis.control ] || missing+=(postgresql-15-postgis-3)
     [ ${#missing[@]} -eq 0 ] && return 0
     say "installing ${missing[*]}"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    "$project/scripts/lib/apt-install.sh" --no-install-recommends "${missing[@]}"
 }
 
 # Where the data lives: the postgres user must be able to enter it (as db.sh decides).

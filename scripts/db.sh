@@ -23,11 +23,7 @@ install_postgres() {
     [ -x "$pgbin/initdb" ] && [ -f /usr/share/postgresql/15/extension/pg_trgm.control ] \
         && [ -f /usr/share/postgresql/15/extension/postgis.control ] && return 0
     say "installing postgresql-15, postgresql-contrib and postgresql-15-postgis-3"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql-15 postgresql-contrib \
-        postgresql-15-postgis-3 >/dev/null
+    "$project/scripts/lib/apt-install.sh" --no-install-recommends postgresql-15 postgresql-contrib postgresql-15-postgis-3
 }
 
 # Runs a command as the cluster's owner.

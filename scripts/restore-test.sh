@@ -25,11 +25,8 @@ fail() { say "FAILED: $*"; say "failed"; exit 1; }
 if ! command -v pgbackrest >/dev/null || [ ! -x "$pgbin/initdb" ] ||
     [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then
     say "installing pgbackrest, PostgreSQL 15 and PostGIS"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends pgbackrest postgresql-15 \
-        postgresql-contrib postgresql-15-postgis-3 >/dev/null
+    scripts/lib/apt-install.sh --no-install-recommends pgbackrest postgresql-15 postgresql-contrib \
+        postgresql-15-postgis-3
 fi
 as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 now() { date +%s.%N; }

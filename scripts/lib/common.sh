@@ -24,8 +24,5 @@ free_port() {
 need_package() {
     command -v "$1" >/dev/null && return 0
     say "installing $2"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$2" >/dev/null
+    "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh" "$2"
 }

@@ -9,10 +9,7 @@ command -v chromedriver >/dev/null || missing+=(chromium-driver)
 [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "web: installing ${missing[*]}" >&2
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    scripts/lib/apt-install.sh "${missing[@]}"
 fi
 if ! .venv/bin/python -c "import selenium" 2>/dev/null; then
     echo "web: installing selenium into .venv/" >&2
