@@ -3,7 +3,8 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
-@testable import Chidian
+@testable import ChidianApp
+@testable import ChidianCore
 
 /// Every parameter of every operation in the served OpenAPI document, sent hostile values (NUL and other control
 /// characters, invalid percent-encoding, invalid UTF-8 and a lone surrogate, overlong texts), anonymous and signed
