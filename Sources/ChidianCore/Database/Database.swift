@@ -58,7 +58,8 @@ public struct Database: Sendable {
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
         }
         self.init(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), timeout: timeout,
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger.poolBackground),
+            timeout: timeout,
             logger: logger, deadlines: statementTimeout.map(StatementDeadlines.init))
     }
 
