@@ -45,11 +45,14 @@ test: db-start
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
 	exit $$status
 
-# No unexplained wall-clock wait or bound in the tests (scripts/lint-timing.py, docs/RELIABILITY.md), then the
+# No unexplained wall-clock wait or bound in the tests (scripts/lint-timing.py, docs/RELIABILITY.md), no statement
+# that bypasses the closed-connection check (a lost statement waits for ever), then the
 # toolchain's formatter, with the rules in .swift-format: `swift format format -i -r Sources Tests Package.swift
 # Plugins` fixes what it reports (the same with the client package's ChidianClient/Package.swift, Sources, Tests).
 lint:
 	scripts/lint-timing.py
+	@! grep -rnE '(client|\$$0)\.query\(' Sources/ChidianCore Sources/ChidianAPI Sources/ChidianWeb Sources/ChidianApp || \
+		{ echo "lint: statements go through Database or PostgresConnection.rows/run (whileOpen, docs/RELIABILITY.md)"; exit 1; }
 	swift format lint --strict --recursive Sources Tests Package.swift Plugins
 	swift format lint --strict --recursive ChidianClient/Package.swift ChidianClient/Sources ChidianClient/Tests
 

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// What every controller may need; built once per application (and per test).
 public struct AppServices: Sendable {
@@ -113,7 +114,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
             address: .hostname(services.config.host, port: services.config.port), serverName: "chidian"),
         logger: services.logger)
     if runDatabase {
-        app.addServices(services.database.client)
+        app.addServices(PoolService(client: services.database.client, logger: services.logger))
         if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
         app.addServices(services.notifications)
         app.addServices(
@@ -121,7 +122,8 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         // After the pool (stopped before it) and before the server (stopped after it drains).
         app.addServices(services.insightFlusher)
         if let replicas = services.database.replicas {
-            app.addServices(replicas.databases.map(\.client) + [ReplicaMonitor(replicas: replicas)])
+            let pools = replicas.databases.map { PoolService(client: $0.client, logger: services.logger) }
+            app.addServices(pools + [ReplicaMonitor(replicas: replicas)] as [any Service])
         }
     }
     return app

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -41,7 +42,12 @@ public enum Server {
                 }
             }
         }
-        try await app.runService()
+        // SIGTERM lets in-flight requests finish; past the grace, what is left is cancelled, so a service stuck in its
+        // stop cannot hold the process (an orchestrator would SIGKILL it, losing the last flush).
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = config.shutdownGrace
+        try await ServiceGroup(configuration: group).run()
     }
 
     /// glibc gives each thread that allocates its own arena (up to 8 per core) and keeps their freed memory: with
@@ -104,10 +110,7 @@ public func withRunning<T>(
     for await _ in begun {}
     let result: Result<T, any Error>
     do { result = .success(try await body()) } catch { result = .failure(error) }
-    runner.cancel()
-    if await !finished(runner, within: grace) {
-        logger.warning("a PostgreSQL pool did not stop within \(grace) of its cancellation; abandoned")
-    }
+    await stop(runner, grace: grace, logger: logger)
     return try result.get()
 }
 

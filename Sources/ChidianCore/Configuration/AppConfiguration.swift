@@ -46,6 +46,8 @@ public struct AppConfiguration: Sendable {
     public var trustedProxies = TrustedProxies.none
     /// How often `serve` runs housekeeping (`HOUSEKEEPING_INTERVAL_SECONDS`).
     public var housekeepingInterval: Duration = .seconds(3600)
+    /// How long SIGTERM lets in-flight work finish before `serve` cancels what is left (`SHUTDOWN_GRACE_SECONDS`).
+    public var shutdownGrace: Duration = .seconds(30)
     /// Counting views, visitors, impressions and clicks for insights (`INSIGHTS`, on by default).
     public var insightsEnabled = true
     /// How often each server writes its counts (`INSIGHTS_FLUSH_SECONDS`): what a crash may lose at most.
@@ -180,6 +182,7 @@ public struct AppConfiguration: Sendable {
         }
         integer("UPLOADS_PER_DAY", 1...1_000_000) { config.rateLimits.uploadsPerDay = $0 }
         integer("HOUSEKEEPING_INTERVAL_SECONDS", 1...604_800) { config.housekeepingInterval = .seconds($0) }
+        integer("SHUTDOWN_GRACE_SECONDS", 1...3600) { config.shutdownGrace = .seconds($0) }
         switch environment["INSIGHTS"]?.lowercased() {
         case nil, "", "on": break
         case "off": config.insightsEnabled = false

@@ -162,9 +162,13 @@ public final class NotificationHub: Service, Sendable {
         while !Task.isCancelled {
             var done = 0
             do {
+                // Through `rows` (`whileOpen`): `client.query` could write to a connection the outage had closed
+                // and wait for ever, and the hub, so the server, would never stop (a CI run's SIGTERM did not).
                 done =
-                    try await client.query("SELECT notification_fanout_step(\(Self.fanOutBatch)::int)", logger: logger)
-                    .collect().first?.decodeAll(Int.self) ?? 0
+                    try await client.withConnection { connection in
+                        try await connection.rows(
+                            "SELECT notification_fanout_step(\(Self.fanOutBatch)::int)", logger: logger)
+                    }.first?.decodeAll(Int.self) ?? 0
             } catch {
                 // A deadlock with another server's batch or a lost connection: the batch is retried.
                 if !Task.isCancelled {
