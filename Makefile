@@ -51,6 +51,7 @@ test: db-start
 # Plugins` fixes what it reports (the same with the client package's ChidianClient/Package.swift, Sources, Tests).
 lint:
 	scripts/lint-timing.py
+	scripts/lint-casts.py
 	@! grep -rnE '(client|\$$0)\.query\(' Sources/ChidianCore Sources/ChidianAPI Sources/ChidianWeb Sources/ChidianApp || \
 		{ echo "lint: statements go through Database or PostgresConnection.rows/run (whileOpen, docs/RELIABILITY.md)"; exit 1; }
 	swift format lint --strict --recursive Sources Tests Package.swift Plugins

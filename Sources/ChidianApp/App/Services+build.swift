@@ -15,6 +15,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let comments = CommentRepository(database: database, cache: reads)
     let likes = CommentLikes(database: database)
     let categories = CategoryRepository(database: database, cache: reads)
+    let candidates = StoreCandidates(database: database)
     let accounts = AccountService(
         users: UserRepository(database: database), sessions: sessions,
         passwords: Passwords(cost: config.bcryptCost, pool: app.bcrypt), throttle: app.loginThrottle,
@@ -42,10 +43,10 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
             interests: interests, explorePlaces: config.feedExplorePlaces, insights: insights, clock: clock),
         recommend: RecommendService(
-            stores: stores, visits: visits, storeFeed: StoreFeed(database: database),
+            stores: stores, visits: visits, candidates: candidates,
             interests: interests, insights: insights, clock: clock),
         pick: PickService(
-            stores: stores, categories: categories, candidates: PickCandidates(database: database),
+            stores: stores, categories: categories, candidates: candidates,
             interests: interests, insights: insights, clock: clock),
         insights: InsightService(insights: InsightRepository(database: database), database: database, clock: clock),
         myData: MyDataService(

@@ -16,7 +16,7 @@ struct PickRanking {
     /// The noise's scale: scores this close change places often.
     static let temperature = 0.35
 
-    package func score(_ candidate: PickCandidates.Candidate) -> Double {
+    package func score(_ candidate: StoreCandidates.Candidate) -> Double {
         var score = 2 * (interests[candidate.categoryID] ?? 0)
         if candidate.favorited { score += 1 }
         score += candidate.ratingScore - 3.5
@@ -31,9 +31,9 @@ struct PickRanking {
     /// those the viewer has not shown (any other store when there is no such category); the last alternative
     /// always is, when one qualifies, so a viewer always sees something beyond their habits.
     package func choose<G: RandomNumberGenerator>(
-        _ candidates: [PickCandidates.Candidate], count: Int = 3, using generator: inout G
-    ) -> (ranked: [PickCandidates.Candidate], explored: Bool) {
-        var keyed = candidates.map { candidate -> (PickCandidates.Candidate, Double) in
+        _ candidates: [StoreCandidates.Candidate], count: Int = 3, using generator: inout G
+    ) -> (ranked: [StoreCandidates.Candidate], explored: Bool) {
+        var keyed = candidates.map { candidate -> (StoreCandidates.Candidate, Double) in
             let uniform = Double.random(in: Double.ulpOfOne..<1, using: &generator)
             return (candidate, score(candidate) - Self.temperature * log(-log(uniform)))
         }

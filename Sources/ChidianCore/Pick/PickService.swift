@@ -4,14 +4,14 @@ import Foundation
 package struct PickService: Sendable {
     package let stores: StoreRepository
     package let categories: CategoryRepository
-    package let candidates: PickCandidates
+    package let candidates: StoreCandidates
     package let interests: InterestRepository
     package let clock: @Sendable () -> Date
     /// Impressions of the answer's stores.
     package let insights: InsightCounter?
 
     package init(
-        stores: StoreRepository, categories: CategoryRepository, candidates: PickCandidates,
+        stores: StoreRepository, categories: CategoryRepository, candidates: StoreCandidates,
         interests: InterestRepository, insights: InsightCounter? = nil, clock: @escaping @Sendable () -> Date
     ) {
         self.stores = stores
@@ -67,10 +67,13 @@ package struct PickService: Sendable {
             throw StoreError.unknownCategory(id: categoryID)
         }
         let now = clock()
-        let found = try await candidates.read(
-            .init(
-                near: question.near, maxPrice: question.maxPrice, categoryID: question.categoryID,
-                skip: question.skip, reviewerID: viewer.user?.id, viewerKey: viewer.interestKey, now: now))
+        // Live, open now in its own zone, within the radius, at most the price (a store without one is left out
+        // then), in the category, not skipped and not reviewed by the viewer lately.
+        let found = try await candidates.qualifying(
+            StoreFilter(
+                categoryID: question.categoryID, maxPrice: question.maxPrice, near: question.near, openAt: now,
+                skip: question.skip),
+            for: .init(key: viewer.interestKey, userID: viewer.user?.id, now: now))
         guard !found.isEmpty else { throw PlaceError.nothingToPick }
         let state = try await interests.state(viewer: viewer.interestKey, at: now)
         let ranking = PickRanking(

@@ -4,19 +4,19 @@ import Foundation
 package struct RecommendService: Sendable {
     package let stores: StoreRepository
     package let visits: StoreVisits
-    package let storeFeed: StoreFeed
+    package let candidates: StoreCandidates
     package let interests: InterestRepository
     package let clock: @Sendable () -> Date
     /// Impressions of 猜你喜欢's cards (counted as the feed's).
     package let insights: InsightCounter?
 
     package init(
-        stores: StoreRepository, visits: StoreVisits, storeFeed: StoreFeed, interests: InterestRepository,
+        stores: StoreRepository, visits: StoreVisits, candidates: StoreCandidates, interests: InterestRepository,
         insights: InsightCounter? = nil, clock: @escaping @Sendable () -> Date
     ) {
         self.stores = stores
         self.visits = visits
-        self.storeFeed = storeFeed
+        self.candidates = candidates
         self.interests = interests
         self.insights = insights
         self.clock = clock
@@ -44,8 +44,8 @@ package struct RecommendService: Sendable {
         if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
         let weights = PickRanking.weights(known)
         let top = known.prefix(StoreFeed.categories).map(\.categoryID)
-        let found = try await storeFeed.candidates(
-            viewer: viewer.interestKey, userID: viewer.user?.id, categories: top, near: near, at: now)
+        let found = try await candidates.forYou(
+            categories: top, near: near, for: .init(key: viewer.interestKey, userID: viewer.user?.id, now: now))
         let ids = StoreFeed.rank(found, interests: weights, radius: near.map { Double($0.radius) }, limit: limit)
         insights?.shown(ids, as: .feed)
         return ids

@@ -85,19 +85,19 @@ public struct SearchRepository: Sendable {
         }
     }
 
-    /// With `near`, search keeps its order and each page keeps only the stores within the radius (so a page may
-    /// hold fewer than `limit`; the cursor still walks the whole result), each with `distanceMeters`.
+    /// With `near`, search keeps its order and each page keeps only the stores within the radius (the lists' SQL
+    /// condition, `StoreFilter`; a page may hold fewer than `limit`, the cursor still walks the whole result), each
+    /// with `distanceMeters`.
     public func search(_ query: SearchQuery, page: PageRequest, viewer: AuthUser?, near: NearQuery? = nil) async throws
         -> SearchPage
     {
         let found = try await hits(query, page: page)
-        let shown = found.hits.map(\.id)
-        var views = try await stores.views(ids: shown, viewer: viewer)
+        var shown = found.hits.map(\.id)
         if let near {
-            views = views.map { $0.measured(from: near.point) }.filter { view in
-                view.distanceMeters.map { Double($0) <= Double(near.radius) } ?? false
-            }
+            let within = try await stores.ids(shown, passing: StoreFilter(near: near))
+            shown = shown.filter { within.contains($0) }
         }
+        let views = try await stores.views(ids: shown, viewer: viewer).map { $0.measured(from: near?.point) }
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A store archived since the hits were read drops out; the cursor still follows the keys read.
         let items = found.hits.compactMap { hit -> SearchResult? in

@@ -3,7 +3,6 @@ import PostgresNIO
 
 /// Keyset-paged store lists. Each query picks the page's ids and sort keys (as text, so the cursor repeats
 /// them exactly) and `views(ids:viewer:)` then loads the stores in that order: two queries per page.
-/// A nil cursor key disables the keyset condition (`NULL IS NULL` folds away when the statement is planned).
 extension StoreRepository {
     /// `GET /v1/stores`: live stores, optionally in one category (the caller checks it exists), at most a price,
     /// within `near`'s radius and open at `now`. `near` is a GiST search on `stores_location` (ST_DWithin on the
@@ -33,108 +32,54 @@ extension StoreRepository {
         return SharedStorePage(items: items, nextCursor: next)
     }
 
-    /// The statement of one `list` page: rows of (id, sort key, tie-break key), `page.limit + 1` of them.
+    /// The statement of one `list` page: rows of (id, sort key, tie-break key), `page.limit + 1` of them, from
+    /// `StoreFilter`'s conditions and the sort's keyset.
     private func listQuery(
         sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, now: Date,
         page: PageRequest
     ) throws -> PostgresQuery {
         let keys = try page.cursor?.keys(for: sort.cursorList, sort.cursorKeys)
-        let (k0, k1, limit) = (keys?[0], keys?[1], page.limit + 1)
-        let (lat, lng, radius) = (near?.point.lat, near?.point.lng, near.map { Double($0.radius) })
-        switch sort {
-        case .distance:
-            guard near != nil else { throw PlaceError.nearRequired }
+        var sql = SQLBuilder()
+        let filter = StoreFilter(categoryID: categoryID, maxPrice: maxPrice, near: near, openAt: openNow ? now : nil)
+            .bind(&sql)
+        let limit = sql.bind(page.limit + 1)
+        guard let keyset = sort.keyset else {
+            guard let point = filter.point, let meters = filter.meters, let radius = filter.radius else {
+                throw PlaceError.nearRequired
+            }
+            var knnAfter = "", after = ""
+            if let keys {
+                let (k0, k1) = (sql.bind(keys[0]), sql.bind(keys[1]))
+                knnAfter = " AND (\(meters) > \(k0)::float8 OR (\(meters) = \(k0)::float8 AND s.id < \(k1)::text))"
+                after = " AND (d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id < \(k1)::text))"
+            }
             // Two steps, so the page reads about `limit` rows however dense the stores are. The KNN scan (`<->`,
             // ordered by the GiST index) finds the limit-th nearest qualifying store; the exact step then sorts
             // every store within that distance (+1 m, so float differences and stores at one address tie in) by
             // (metres, id descending), the order the cursor repeats. Fewer than `limit` found: the whole radius.
-            return """
+            let within = """
+                least(\(radius), coalesce(
+                    (SELECT CASE WHEN count(*) < \(limit) THEN NULL ELSE max(m) + 1 END FROM knn), \(radius)))
+                """
+            return sql.query(
+                """
                 WITH knn AS (
-                    SELECT s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography AS m
-                    FROM stores s
-                    WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                        AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                        AND ST_DWithin(s.location,
-                            ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false)
-                        AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                        AND (\(k0)::float8 IS NULL OR ST_Distance(s.location,
-                            ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) > \(k0)::float8
-                            OR (ST_Distance(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
-                                false) = \(k0)::float8 AND s.id < \(k1)::text))
-                    ORDER BY s.location <-> ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography
-                    LIMIT \(limit))
-                SELECT s.id, d.meters::text, s.id FROM stores s
-                CROSS JOIN LATERAL (SELECT ST_Distance(s.location,
-                    ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, false) AS meters) d
-                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                    AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography,
-                        least(\(radius)::float8, coalesce(
-                            (SELECT CASE WHEN count(*) < \(limit) THEN NULL ELSE max(m) + 1 END FROM knn), \(radius)::float8)),
-                        false)
-                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                    AND (\(k0)::float8 IS NULL OR d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id < \(k1)::text))
+                    SELECT s.location <-> \(point) AS m FROM stores s
+                    WHERE \(filter.conditions())\(knnAfter)
+                    ORDER BY s.location <-> \(point) LIMIT \(limit))
+                SELECT s.id, d.meters::text, s.id FROM stores s CROSS JOIN LATERAL (SELECT \(meters) AS meters) d
+                WHERE \(filter.conditions(within: within))\(after)
                 ORDER BY d.meters, s.id DESC LIMIT \(limit)
-                """
-        case .rating:
-            return """
-                SELECT s.id, s.rating_score::text, s.id FROM stores s
-                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
-                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
-                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                    AND (\(k0)::float8 IS NULL OR (s.rating_score, s.id) < (\(k0)::float8, \(k1)::text))
-                ORDER BY s.rating_score DESC, s.id DESC LIMIT \(limit)
-                """
-        case .newest:
-            return """
-                SELECT s.id, s.created_at::text, s.id FROM stores s
-                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
-                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
-                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                    AND (\(k0)::timestamptz IS NULL OR (s.created_at, s.id) < (\(k0)::timestamptz, \(k1)::text))
-                ORDER BY s.created_at DESC, s.id DESC LIMIT \(limit)
-                """
-        case .name:
-            return """
-                SELECT s.id, s.name, s.id FROM stores s
-                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
-                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
-                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                    AND (\(k0)::text IS NULL OR (s.name COLLATE "C", s.id) > (\(k0)::text COLLATE "C", \(k1)::text))
-                ORDER BY s.name COLLATE "C", s.id LIMIT \(limit)
-                """
-        case .popular:
-            return """
-                SELECT s.id, s.favorite_count::text, s.id FROM stores s
-                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
-                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
-                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                    AND (\(k0)::int IS NULL OR (s.favorite_count, s.id) < (\(k0)::int, \(k1)::text))
-                ORDER BY s.favorite_count DESC, s.id DESC LIMIT \(limit)
-                """
-        case .price:
-            // A literal, so the planner matches the index on the same expression (009's stores_price).
-            let none = String(StoreSort.noPrice)
-            return """
-                SELECT s.id, coalesce(s.price_per_person, \(unescaped: none))::text, s.id FROM stores s
-                WHERE s.archived_at IS NULL AND (\(categoryID)::text IS NULL OR s.category_id = \(categoryID)::text)
-                    AND (\(maxPrice)::int IS NULL OR s.price_per_person <= \(maxPrice)::int)
-                    AND (\(lat)::float8 IS NULL OR ST_DWithin(s.location,
-                        ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography, \(radius)::float8, false))
-                    AND (NOT \(openNow) OR s.open_minutes @> store_week_minute(\(now)::timestamptz, s.time_zone))
-                    AND (\(k0)::int IS NULL OR coalesce(s.price_per_person, \(unescaped: none)) > \(k0)::int
-                         OR (coalesce(s.price_per_person, \(unescaped: none)) = \(k0)::int AND s.id < \(k1)::text))
-                ORDER BY coalesce(s.price_per_person, \(unescaped: none)), s.id DESC LIMIT \(limit)
-                """
+                """)
         }
+        var after = ""
+        if let keys { after = " AND " + keyset.after(sql.bind(keys[0]), sql.bind(keys[1])) }
+        return sql.query(
+            """
+            SELECT s.id, (\(keyset.key))::text, s.id FROM stores s
+            WHERE \(filter.conditions())\(after)
+            ORDER BY \(keyset.order) LIMIT \(limit)
+            """)
     }
 
     /// `GET /v1/me/stores`: a manager's live stores, newest first.
@@ -183,6 +128,17 @@ extension StoreRepository {
         }
         return try await ReadCache.rendered(
             in: cache, "daily:\(limit)", tags: { ["daily"] + $0.map { "s:" + $0.id } }, render: render, load: load)
+    }
+
+    /// Which of `ids` pass `filter` (search's hits within `near`'s radius): the lists' conditions, in SQL.
+    package func ids(_ ids: [String], passing filter: StoreFilter) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        var sql = SQLBuilder()
+        var filter = filter
+        filter.ids = ids
+        let bound = filter.bind(&sql)
+        let rows = try await database.forReads.query(sql.query("SELECT s.id FROM stores s WHERE \(bound.conditions())"))
+        return Set(try rows.map { try $0.decode(String.self) })
     }
 
     /// Runs a page query whose rows are (id, sort key, tie-break key) and loads the stores.

@@ -26,7 +26,8 @@ public enum StoreSort: String, Sendable, CaseIterable {
         self = sort
     }
 
-    /// The price key of a store without one: above every price, so those stores come last.
+    /// The price key of a store without one: above every price, so those stores come last (written into the SQL as
+    /// a literal, `keyset`).
     static let noPrice = CommentRules.priceRange.upperBound + 1
 
     /// The cursor's list name, so a cursor from one order is refused by another.
