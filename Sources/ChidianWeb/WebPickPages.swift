@@ -45,7 +45,7 @@ struct WebPickPages {
         var model: TemplateFields = ["cities": Self.cityOptions(language)]
         var status = HTTPResponse.Status.ok
         do {
-            let question = try PickService.Question(parameters: parameters)
+            let question = try PickService.Question(QueryParameters(parameters))
             var generator = SeededRandom.forRequest()
             let answer = try await pick.answer(
                 question, viewer: context.viewer, english: language == .en, using: &generator)

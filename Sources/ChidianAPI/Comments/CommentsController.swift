@@ -62,20 +62,13 @@ struct CommentsController {
 
     @Sendable func storeComments(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
         let storeID = try context.parameters.require("id")
-        let query = request.uri.queryParameters
-        let kind = try query["kind"].map { raw in
-            guard let kind = CommentKind(rawValue: String(raw)) else {
-                throw Problem.badRequest("invalid_kind", "kind must be \"review\" or \"notice\".")
-            }
-            return kind
-        }
+        let query = QueryParameters(request)
+        let kind: CommentKind? = try query.choice(
+            "kind", orElse: Problem.badRequest("invalid_kind", "kind must be \"review\" or \"notice\"."))
         let sort =
-            try query["sort"].map { raw in
-                guard let sort = CommentSort(rawValue: String(raw)) else {
-                    throw Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
-                }
-                return sort
-            } ?? .newest
+            try query.choice(
+                "sort", orElse: Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
+            ) ?? CommentSort.newest
         let page = try await service.comments.storePage(
             storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request))
         guard let viewer = context.viewer.user else {

@@ -14,7 +14,7 @@ struct FeedController {
     }
 
     @Sendable func featured(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let near = try NearQuery.parse(request.uri.queryParameters)
+        let near = try QueryParameters(request).position()
         var generator = SeededRandom.forRequest()
         let page = try await service.featuredPage(
             viewer: context.viewer, page: try PageRequest(request), near: near, using: &generator)

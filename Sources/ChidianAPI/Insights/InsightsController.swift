@@ -16,17 +16,17 @@ struct InsightsController {
     @Sendable func store(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let facts = try await service.permitted(user, storeID: try context.parameters.require("id"))
-        let query = request.uri.queryParameters
-        let format = query["format"].map(String.init)
-        guard format == nil || format == "json" || format == "csv" else {
-            throw Problem.badRequest("invalid_format", "format must be json or csv.")
-        }
-        let range = try InsightRange(
-            from: query["from"].map(String.init), to: query["to"].map(String.init), timeZone: facts.zone,
-            now: service.clock())
+        let query = QueryParameters(request)
+        let format: Format? = try query.choice(
+            "format", orElse: Problem.badRequest("invalid_format", "format must be json or csv."))
+        let range = try InsightRange(from: query["from"], to: query["to"], timeZone: facts.zone, now: service.clock())
         let result = try await service.insights.store(try context.parameters.require("id"), facts: facts, range: range)
-        if format == "csv" { return result.download }
+        if format == .csv { return result.download }
         return try Self.unshared(WrittenJSON(body: result).response(from: request, context: context))
+    }
+
+    enum Format: String {
+        case json, csv
     }
 
     /// Figures a manager or admin paid for: never stored by a shared cache.
@@ -38,10 +38,10 @@ struct InsightsController {
 
     @Sendable func platform(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole([.admin], code: "admin_required", detail: "Only admins see the platform's figures.")
-        let query = request.uri.queryParameters
+        let query = QueryParameters(request)
         let range = try InsightRange(
-            from: query["from"].map(String.init), to: query["to"].map(String.init),
-            timeZone: TimeZone(identifier: PlatformStats.timeZone)!, now: service.clock())
+            from: query["from"], to: query["to"], timeZone: TimeZone(identifier: PlatformStats.timeZone)!,
+            now: service.clock())
         let stats = try await service.platform(range)
         return try Self.unshared(WrittenJSON(body: stats).response(from: request, context: context))
     }

@@ -39,9 +39,12 @@ struct ModerationController {
         Page<ModerationItem>
     > {
         _ = try requireAdmin(context)
-        let status = request.uri.queryParameters["status"].map(String.init) ?? "open"
-        guard status == "open" || status == "closed" else { throw ModerationError.invalidStatus }
-        return JSONResponse(try await moderation.queue(open: status == "open", page: try PageRequest(request)))
+        let status = try QueryParameters(request).choice("status", orElse: ModerationError.invalidStatus) ?? Status.open
+        return JSONResponse(try await moderation.queue(open: status == .open, page: try PageRequest(request)))
+    }
+
+    enum Status: String {
+        case open, closed
     }
 
     struct ActionBody: Decodable {

@@ -21,14 +21,15 @@ struct NotificationsController {
         Page<NotificationView>
     > {
         let user = try context.requireUser()
-        let unread: Bool
-        switch request.uri.queryParameters["unread"] {
-        case nil, "false": unread = false
-        case "true": unread = true
-        default: throw Problem.badRequest("invalid_unread", "unread must be true or false.")
-        }
+        let unread =
+            try QueryParameters(request).choice(
+                "unread", orElse: Problem.badRequest("invalid_unread", "unread must be true or false.")) == Flag.true
         return JSONResponse(
             try await notifications.list(userID: user.id, unread: unread, page: try PageRequest(request)))
+    }
+
+    enum Flag: String {
+        case `true`, `false`
     }
 
     @Sendable func unreadCount(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<

@@ -14,11 +14,7 @@ struct PickController {
     @Sendable func pick(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
         PickService.Answer
     > {
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters where parameters[String(key)] == nil {
-            parameters[String(key)] = String(value)
-        }
-        let question = try PickService.Question(parameters: parameters)
+        let question = try PickService.Question(QueryParameters(request))
         let english = Language(acceptLanguage: request.headers[.acceptLanguage]) == .en
         var generator = SeededRandom.forRequest()
         return JSONResponse(

@@ -37,7 +37,7 @@ struct RecommendController {
     }
 
     @Sendable func forYouRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let near = try NearQuery.parse(request.uri.queryParameters)
+        let near = try QueryParameters(request).position()
         let limit = try Self.limit(request)
         if context.viewer.user == nil, service.stores.cache != nil {
             let ids = try await service.forYouIDs(viewer: context.viewer, near: near, limit: limit)

@@ -16,7 +16,7 @@ struct SearchController {
         let query = try SearchQuery(SearchQuery.formValue("q", in: request.uri.query))
         let viewer = context.viewer.user
         let pageRequest = try PageRequest(request)
-        let near = try NearQuery.parse(request.uri.queryParameters)
+        let near = try QueryParameters(request).position()
         if near == nil, viewer == nil, let shared = try await service.sharedPage(query, page: pageRequest) {
             let (json, etag) = try shared.rendered()
             return CacheableJSON(body: ByteBuffer(bytes: json), etag: etag, shared: true)

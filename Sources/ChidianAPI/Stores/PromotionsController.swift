@@ -47,13 +47,10 @@ struct PromotionsController {
 
     /// `?limit=` 1–100, default 10; no cursor: it is a short ranking, not a list to walk.
     @Sendable func daily(_ request: Request, context: AppRequestContext) async throws -> CacheableJSON {
-        var limit = 10
-        if let raw = request.uri.queryParameters["limit"] {
-            guard let value = Int(String(raw)), (1...100).contains(value) else {
-                throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 100.")
-            }
-            limit = value
-        }
+        let limit =
+            try QueryParameters(request).integer(
+                "limit", in: 1...100, emptyIsAbsent: false,
+                orElse: Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 100.")) ?? 10
         let entry = try await service.stores.promotedEntry(limit: limit)
         service.insights?.shown(entry.value.map(\.id), as: .daily)
         guard let viewer = context.viewer.user else {

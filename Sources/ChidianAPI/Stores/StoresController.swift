@@ -25,19 +25,15 @@ struct StoresController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
-        let sort = try StoreSort(query: query["sort"].map(String.init))
+        let query = QueryParameters(request)
+        let sort = try StoreSort(query: query)
         // An empty `?category=` means no filter, as a form or URL builder sends it.
-        let categoryID = query["category"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        let categoryID = try query.id("category", orElse: StoreError.unknownCategory(id:))
         let page = try PageRequest(request)
-        let maxPrice = try query["maxPrice"].map { raw -> Int in
-            guard let price = Int(String(raw)), CommentRules.priceRange.contains(price) else {
-                throw Problem.badRequest("invalid_price", "maxPrice must be an integer from 1 to 100000.")
-            }
-            return price
-        }
-        let near = try NearQuery.parse(query)
-        let openNow = try Self.openFilter(query["open"].map(String.init))
+        let maxPrice = try query.integer(
+            "maxPrice", in: CommentRules.priceRange, emptyIsAbsent: false, orElse: PlaceError.invalidMaxPrice)
+        let near = try query.position()
+        let openNow = try query.choice("open", emptyIsAbsent: true, orElse: PlaceError.invalidOpen) == OpenFilter.now
         if sort == .distance, near == nil { throw PlaceError.nearRequired }
         if let categoryID, try await !service.categories.exists(id: categoryID) {
             throw StoreError.unknownCategory(id: categoryID)
@@ -58,10 +54,8 @@ struct StoresController {
     }
 
     /// `?open=now` (absent or empty: no filter), else 400 `invalid_open`.
-    static func openFilter(_ raw: String?) throws -> Bool {
-        guard let raw, !raw.isEmpty else { return false }
-        guard raw == "now" else { throw PlaceError.invalidOpen }
-        return true
+    enum OpenFilter: String {
+        case now
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<

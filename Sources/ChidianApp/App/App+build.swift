@@ -22,6 +22,8 @@ public struct AppServices: Sendable {
     public let caching: Caching?
     /// This server's insight counts, written by `InsightFlusher`.
     public let insights: InsightCounter
+    /// The rate-limit buckets every limit counts in (sign-in, uploads, follows).
+    public let buckets: RateBuckets
     /// This server's notification streams and their listener.
     public let notifications: NotificationHub
 
@@ -32,7 +34,8 @@ public struct AppServices: Sendable {
         self.config = config
         self.database = database
         self.logger = logger
-        self.loginThrottle = LoginThrottle(database: database, policy: loginThrottle)
+        buckets = RateBuckets(database: database)
+        self.loginThrottle = LoginThrottle(buckets: buckets, policy: loginThrottle)
         bcrypt = BcryptPool(capacity: config.bcryptQueue)
         self.clock = clock
         // The caches' counters bind to the metrics backend present when they are made.

@@ -26,7 +26,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             comments: comments, likes: likes,
             replies: CommentReplies(database: database), interests: interests, signals: signals, clock: clock),
         images: ImageService(
-            images: ImageRepository(database: database), buckets: RateBuckets(database: database),
+            images: ImageRepository(database: database), buckets: app.buckets,
             uploadsPerDay: config.rateLimits.uploadsPerDay, cache: app.caching?.images),
         stores: StoreService(
             stores: stores, categories: categories, signals: signals, insights: insights, clock: clock),
@@ -48,12 +48,13 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         pick: PickService(
             stores: stores, categories: categories, candidates: candidates,
             interests: interests, insights: insights, clock: clock),
-        insights: InsightService(insights: InsightRepository(database: database), database: database, clock: clock),
+        insights: InsightService(insights: InsightRepository(database: database), clock: clock),
         myData: MyDataService(
             accounts: accounts, export: DataExport(database: database), deletion: AccountDeletion(database: database),
             clock: clock),
         moderation: Moderation(database: database),
-        storeAdmin: StoreAdmin(database: database),
-        follows: FollowRepository(database: database, perDay: config.followsPerDay, cache: reads),
+        storeAdmin: StoreAdmin(database: database, categories: categories),
+        follows: FollowRepository(
+            database: database, buckets: app.buckets, perDay: config.followsPerDay, cache: reads),
         notifications: NotificationRepository(database: database, comments: comments, likes: likes))
 }

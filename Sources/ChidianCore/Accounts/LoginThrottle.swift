@@ -28,8 +28,8 @@ public struct LoginThrottle: Sendable {
     package let buckets: RateBuckets
     package let policy: Policy
 
-    public init(database: Database, policy: Policy = Policy()) {
-        buckets = RateBuckets(database: database)
+    public init(buckets: RateBuckets, policy: Policy = Policy()) {
+        self.buckets = buckets
         self.policy = policy
     }
 

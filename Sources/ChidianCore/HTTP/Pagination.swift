@@ -16,16 +16,12 @@ public struct PageRequest: Sendable {
     }
 
     public init(_ request: Request, defaultLimit: Int = 20, maxLimit: Int = 100) throws {
-        let query = request.uri.queryParameters
-        if let raw = query["limit"] {
-            guard let value = Int(String(raw)), (1...maxLimit).contains(value) else {
-                throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to \(maxLimit).")
-            }
-            limit = value
-        } else {
-            limit = defaultLimit
-        }
-        cursor = try query["cursor"].map { try Cursor(token: String($0)) }
+        let query = QueryParameters(request)
+        limit =
+            try query.integer(
+                "limit", in: 1...maxLimit, emptyIsAbsent: false,
+                orElse: Problem.badRequest("invalid_limit", "limit must be an integer from 1 to \(maxLimit).")) ?? defaultLimit
+        cursor = try query["cursor"].map { try Cursor(token: $0) }
     }
 }
 

@@ -22,6 +22,11 @@ public struct InsightRepository: Sendable {
     }
 
     /// The store's manager and time zone (archived stores keep their insights), or 404 `store_not_found`.
+    /// The platform's figures, read across every table (`PlatformStats`).
+    package func platform(_ range: InsightRange) async throws -> PlatformStats {
+        try await PlatformStats.load(database, range: range)
+    }
+
     public func facts(storeID: String) async throws -> StoreFacts {
         guard PlausibleID.check(storeID),
             let row = try await database.query(

@@ -3,13 +3,10 @@ import Foundation
 /// Who may see which figures: a store's insights (its manager, admins) and the platform's (admins).
 package struct InsightService: Sendable {
     package let insights: InsightRepository
-    /// The platform's figures are read across every table (`PlatformStats`).
-    package let database: Database
     package let clock: @Sendable () -> Date
 
-    package init(insights: InsightRepository, database: Database, clock: @escaping @Sendable () -> Date = Date.init) {
+    package init(insights: InsightRepository, clock: @escaping @Sendable () -> Date = Date.init) {
         self.insights = insights
-        self.database = database
         self.clock = clock
     }
 
@@ -24,6 +21,6 @@ package struct InsightService: Sendable {
 
     /// The platform's figures over `range` (the caller has checked the viewer is an admin).
     package func platform(_ range: InsightRange) async throws -> PlatformStats {
-        try await PlatformStats.load(database, range: range)
+        try await insights.platform(range)
     }
 }

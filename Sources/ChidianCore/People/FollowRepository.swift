@@ -11,9 +11,9 @@ public struct FollowRepository: Sendable {
     /// The read cache, which keeps the following feed's timelines (nil: `CACHE=off`).
     package let cache: ReadCache?
 
-    public init(database: Database, perDay: Int = 10_000, cache: ReadCache? = nil) {
+    public init(database: Database, buckets: RateBuckets, perDay: Int = 10_000, cache: ReadCache? = nil) {
         self.database = database
-        self.buckets = RateBuckets(database: database)
+        self.buckets = buckets
         self.perDay = perDay
         self.cache = cache
     }

@@ -39,23 +39,12 @@ package struct PickService: Sendable {
 
         package static let maxSkip = 50
 
-        package init(parameters: [String: String]) throws {
-            near = try NearQuery.parse(near: parameters["near"], radius: parameters["radius"])
-            maxPrice = try parameters["maxPrice"].flatMap { $0.isEmpty ? nil : $0 }.map { raw in
-                guard raw.count <= 12, let price = Int(raw), CommentRules.priceRange.contains(price) else {
-                    throw Problem.badRequest("invalid_price", "maxPrice must be an integer from 1 to 100000.")
-                }
-                return price
-            }
-            categoryID = parameters["category"].flatMap { $0.isEmpty ? nil : $0 }
-            let skipped = (parameters["skip"] ?? "").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty }
+        package init(_ query: QueryParameters) throws {
+            near = try query.position()
+            maxPrice = try query.integer("maxPrice", in: CommentRules.priceRange, orElse: PlaceError.invalidMaxPrice)
+            categoryID = try query.id("category", orElse: StoreError.unknownCategory(id:))
             // Each must be an id that could name a store: a NUL reached PostgreSQL once and answered 500.
-            guard skipped.count <= Self.maxSkip, skipped.allSatisfy({ $0.count <= 64 && PlausibleID.check($0) }) else {
-                throw PlaceError.invalidSkip
-            }
-            skip = skipped
+            skip = try query.ids("skip", max: Self.maxSkip, orElse: PlaceError.invalidSkip)
         }
     }
 

@@ -8,6 +8,8 @@ public enum PlaceError: DomainError, Equatable {
     case nearRequired
     case invalidOpen
     case invalidSkip
+    /// `maxPrice` of a list or a pick.
+    case invalidMaxPrice
     case nothingToPick
 
     public var code: String {
@@ -20,6 +22,7 @@ public enum PlaceError: DomainError, Equatable {
         case .nearRequired: "near_required"
         case .invalidOpen: "invalid_open"
         case .invalidSkip: "invalid_skip"
+        case .invalidMaxPrice: "invalid_price"
         case .nothingToPick: "nothing_to_pick"
         }
     }
@@ -42,6 +45,7 @@ public enum PlaceError: DomainError, Equatable {
         case .nearRequired: "sort=distance needs near=LAT,LNG."
         case .invalidOpen: "open must be now."
         case .invalidSkip: "skip must be a comma-separated list of at most 50 store ids."
+        case .invalidMaxPrice: "maxPrice must be an integer from 1 to 100000."
         case .nothingToPick: "No open store matches; widen the radius or the budget."
         }
     }

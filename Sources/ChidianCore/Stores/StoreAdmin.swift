@@ -9,9 +9,15 @@ public struct StoreAdmin: Sendable {
 
     public static let maxCategoryNameLength = 32
 
-    public init(database: Database) {
+    /// The server's, with its (cached) categories from the composition root.
+    package init(database: Database, categories: CategoryRepository) {
         self.database = database
-        categories = CategoryRepository(database: database)
+        self.categories = categories
+    }
+
+    /// A command's: one task, so nothing to cache.
+    public init(database: Database) {
+        self.init(database: database, categories: CategoryRepository(database: database))
     }
 
     public func listCategories() async throws -> [CategoryView] {

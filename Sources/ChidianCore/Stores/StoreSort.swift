@@ -14,16 +14,12 @@ public enum StoreSort: String, Sendable, CaseIterable {
     case distance
 
     /// `?sort=` (absent or empty: `rating`), else 400 `invalid_sort`.
-    public init(query raw: String?) throws {
-        guard let raw, !raw.isEmpty else {
-            self = .rating
-            return
-        }
-        guard let sort = StoreSort(rawValue: raw) else {
-            throw Problem.badRequest(
-                "invalid_sort", "sort must be one of rating, newest, name, popular, price, distance.")
-        }
-        self = sort
+    package init(query: QueryParameters) throws {
+        self =
+            try query.choice(
+                "sort", emptyIsAbsent: true,
+                orElse: Problem.badRequest(
+                    "invalid_sort", "sort must be one of rating, newest, name, popular, price, distance.")) ?? .rating
     }
 
     /// The price key of a store without one: above every price, so those stores come last (written into the SQL as

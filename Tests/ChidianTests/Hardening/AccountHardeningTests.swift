@@ -194,7 +194,7 @@ import Testing
     @Test func theOwnerSignsInFromAnotherAddressWhileTheirNameIsUnderAttack() async throws {
         try await TestApp.run { client, app in
             _ = try await client.register("Owner", password: "owner password")
-            let throttle = LoginThrottle(database: app.database)
+            let throttle = LoginThrottle(buckets: app.services.buckets)
             // MUT: an attacker exhausts (name, address), then keeps trying
             for _ in 0..<5 { _ = try await throttle.attempt("login", subject: "owner", address: "203.0.113.7") }
             await #expect(throws: Problem.self) {
@@ -214,7 +214,7 @@ import Testing
 
     @Test func countersExpireAndAreNeverWipedWholesale() async throws {
         try await TestApp.run { _, app in
-            let throttle = LoginThrottle(database: app.database, policy: .init(windowSeconds: 60, perNameAndAddress: 2))
+            let throttle = LoginThrottle(buckets: app.services.buckets, policy: .init(windowSeconds: 60, perNameAndAddress: 2))
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             // MUT: a flood of other keys

@@ -1,0 +1,1 @@
+SELECT s.id, (s.name COLLATE "C")::text, s.id FROM stores s WHERE s.archived_at IS NULL AND s.category_id = 'c_4c2ad5f0e24e411a'::text AND (s.name COLLATE "C", s.id) > ('丝路羊肉馆'::text COLLATE "C", 's013570'::text) ORDER BY s.name COLLATE "C" ASC, s.id ASC LIMIT 21;

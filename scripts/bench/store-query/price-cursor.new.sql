@@ -1,0 +1,1 @@
+SELECT s.id, (coalesce(s.price_per_person, 100001))::text, s.id FROM stores s WHERE s.archived_at IS NULL AND (coalesce(s.price_per_person, 100001) > '100001'::int OR (coalesce(s.price_per_person, 100001) = '100001'::int AND s.id < 's019500'::text)) ORDER BY coalesce(s.price_per_person, 100001) ASC, s.id DESC LIMIT 21;

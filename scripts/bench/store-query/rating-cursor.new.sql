@@ -1,0 +1,1 @@
+SELECT s.id, (s.rating_score)::text, s.id FROM stores s WHERE s.archived_at IS NULL AND (s.rating_score, s.id) < ('4.361111111111111'::float8, 's000674'::text) ORDER BY s.rating_score DESC, s.id DESC LIMIT 21;

@@ -1,0 +1,1 @@
+SELECT s.id, (s.rating_score)::text, s.id FROM stores s WHERE s.archived_at IS NULL AND s.open_minutes @> store_week_minute('2026-11-28 12:00:00+00'::timestamptz, s.time_zone) AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(104.055175::float8, 30.666529::float8), 4326)::geography, 3000::float8, false) ORDER BY s.rating_score DESC, s.id DESC LIMIT 21;
