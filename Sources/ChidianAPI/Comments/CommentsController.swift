@@ -67,7 +67,8 @@ struct CommentsController {
             "kind", orElse: Problem.badRequest("invalid_kind", "kind must be \"review\" or \"notice\"."))
         let sort =
             try query.choice(
-                "sort", orElse: Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
+                "sort",
+                orElse: Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
             ) ?? CommentSort.newest
         let page = try await service.comments.storePage(
             storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request))

@@ -20,7 +20,8 @@ public struct PageRequest: Sendable {
         limit =
             try query.integer(
                 "limit", in: 1...maxLimit, emptyIsAbsent: false,
-                orElse: Problem.badRequest("invalid_limit", "limit must be an integer from 1 to \(maxLimit).")) ?? defaultLimit
+                orElse: Problem.badRequest("invalid_limit", "limit must be an integer from 1 to \(maxLimit)."))
+            ?? defaultLimit
         cursor = try query["cursor"].map { try Cursor(token: $0) }
     }
 }

@@ -214,7 +214,8 @@ import Testing
 
     @Test func countersExpireAndAreNeverWipedWholesale() async throws {
         try await TestApp.run { _, app in
-            let throttle = LoginThrottle(buckets: app.services.buckets, policy: .init(windowSeconds: 60, perNameAndAddress: 2))
+            let throttle = LoginThrottle(
+                buckets: app.services.buckets, policy: .init(windowSeconds: 60, perNameAndAddress: 2))
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             _ = try await throttle.attempt("login", subject: "x", address: "a")
             // MUT: a flood of other keys
