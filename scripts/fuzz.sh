@@ -2,7 +2,7 @@
 # Fuzzes every operation of GET /openapi.json with schemathesis against a seeded `chidian serve`:
 # anonymous, as User1 and as Manager4 (the demo accounts), checking that no answer is a 5xx and that every
 # answer (status, content type, headers, body) is one the document describes.
-#   scripts/fuzz.sh            the full run (FUZZ_EXAMPLES, default 40 test cases per operation and identity)
+#   scripts/fuzz.sh            the full run (FUZZ_EXAMPLES, default 50 test cases per operation and identity)
 #   scripts/fuzz.sh --short    the run `make test` does (8 per operation and identity, well under 3 minutes)
 # Needs a built .build/debug/chidian and the private cluster (or DATABASE_URL): it creates its own database there,
 # seeds it with seed/, and drops it afterwards. schemathesis is installed into .venv/ (git-ignored) on first use.
@@ -11,7 +11,7 @@ set -euo pipefail
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"
-examples=${FUZZ_EXAMPLES:-40}
+examples=${FUZZ_EXAMPLES:-50}
 [ "${1:-}" = "--short" ] && examples=${FUZZ_EXAMPLES:-8}
 bin=${CHIDIAN_BIN:-.build/debug/chidian}
 out=.build/fuzz

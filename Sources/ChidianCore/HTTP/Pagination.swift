@@ -132,6 +132,15 @@ public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
     package enum CodingKeys: String, CodingKey { case items, nextCursor }
 }
 
+/// Read back, as clients and the tests read a page.
+extension Page: Decodable where Item: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        items = try container.decode([Item].self, forKey: .items)
+        nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
+    }
+}
+
 extension Page {
     /// Builds a page from `limit + 1` fetched rows: the extra row only says whether another page exists.
     /// Each row carries its sort keys as text, so the cursor repeats them exactly.

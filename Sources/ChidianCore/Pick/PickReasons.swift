@@ -1,8 +1,8 @@
 import Foundation
 
 /// One reason a store was picked, in words a person reads.
-package struct PickReason: Sendable, Equatable, Encodable {
-    package enum Kind: String, Sendable, Encodable, CaseIterable {
+package struct PickReason: Sendable, Equatable, Codable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         case interest, distance, open, price, rating, popular, explore
     }
 

@@ -23,7 +23,7 @@ package struct PickService: Sendable {
     }
 
     /// The answer: `{store, reasons, alternatives}`.
-    package struct Answer: Encodable, Sendable {
+    package struct Answer: Codable, Sendable {
         package var store: StoreView
         package var reasons: [PickReason]
         package var alternatives: [StoreView]

@@ -40,27 +40,62 @@ public struct StoreView: Encodable, Sendable, Equatable {
         hours?.status(at: date, in: StoreTimeZone.zone(timeZone))
     }
 
-    public struct CategoryRef: Encodable, Sendable, Equatable {
+    public struct CategoryRef: Codable, Sendable, Equatable {
         public var id: String
         public var name: String
     }
 
-    public struct Dish: Encodable, Sendable, Equatable {
+    public struct Dish: Codable, Sendable, Equatable {
         public var name: String
         public var count: Int
     }
 
-    public struct Scores: Encodable, Sendable, Equatable {
+    public struct Scores: Codable, Sendable, Equatable {
         @Nullable public var taste: Double?
         @Nullable public var environment: Double?
         @Nullable public var service: Double?
     }
 
     /// `average` is null without reviews; `score` is the Bayesian average of migration 002 (prior 3.5 over 5 reviews).
-    public struct Rating: Encodable, Sendable, Equatable {
+    public struct Rating: Codable, Sendable, Equatable {
         @Nullable public var average: Double?
         public var count: Int
         public var score: Double
+    }
+}
+
+/// `StoreView` read back (here: the wrapped `pricePerPerson`'s storage is private to this file) from its JSON, as clients and the tests read it. What is computed when written (`openNow`,
+/// `closesAt`, `opensAt`) is not kept: `status(at:)` computes it again from `hours`.
+extension StoreView: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys) throws -> T { try container.decode(T.self, forKey: key) }
+        id = try value(.id)
+        name = try value(.name)
+        category = try value(.category)
+        description = try value(.description)
+        address = try value(.address)
+        managerId = try value(.managerId)
+        managerName = try value(.managerName)
+        imageUrls = try value(.imageUrls)
+        rating = try value(.rating)
+        scores = try value(.scores)
+        _pricePerPerson = Nullable(wrappedValue: try container.decodeIfPresent(Int.self, forKey: .pricePerPerson))
+        dishes = try value(.dishes)
+        favoriteCount = try value(.favoriteCount)
+        favorited = try value(.favorited)
+        promoted = try value(.promoted)
+        createdAt = try value(.createdAt)
+        updatedAt = try value(.updatedAt)
+        version = try value(.version)
+        adSpend = try container.decodeIfPresent(Int.self, forKey: .adSpend)
+        location = try container.decodeIfPresent([String: Double].self, forKey: .location).flatMap { point in
+            point["lat"].flatMap { lat in point["lng"].map { GeoPoint(lat: lat, lng: $0) } }
+        }
+        let hours = try container.decodeIfPresent(JSONValue.self, forKey: .hours)
+        self.hours = try hours.flatMap { $0 == .null ? nil : try WeeklyHours.parse($0) }
+        timeZone = try value(.timeZone)
+        distanceMeters = try container.decodeIfPresent(Int.self, forKey: .distanceMeters)
     }
 }
 

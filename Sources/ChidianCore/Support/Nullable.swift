@@ -14,3 +14,11 @@ public struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
 }
 
 extension Nullable: Equatable where Value: Equatable {}
+
+/// Read back: a JSON `null` is nil.
+extension Nullable: Decodable where Value: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+}

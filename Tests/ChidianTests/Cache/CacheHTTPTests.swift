@@ -19,7 +19,7 @@ import Testing
             let manager = try await client.register("店长", role: "manager")
             let eater = try await client.register("食客")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category).id
             let first = try await client.send(.get, "/v1/stores/\(id)")
             #expect(first.headers[.eTag] == "\"1\"")
             #expect(first.headers[.cacheControl] == "public, max-age=1")
@@ -52,7 +52,7 @@ import Testing
             let manager = try await client.register("店长", role: "manager")
             let eater = try await client.register("食客")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category).id
             _ = try await client.send(
                 .post, "/v1/stores/\(id)/comments", body: ["rating": 4, "body": "好吃"], token: eater.token)
             // MUT: the manager's form was read at version 1, before the review
@@ -77,7 +77,7 @@ import Testing
             let eater = try await client.register("食客")
             let fan = try await client.register("粉丝")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category).id
             let review =
                 try await client.send(
                     .post, "/v1/stores/\(id)/comments", body: ["rating": 4, "body": "毛肚很嫩"], token: eater.token
@@ -121,7 +121,7 @@ import Testing
             let manager = try await cached.register("店长", role: "manager")
             let eater = try await cached.register("食客")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(cached, manager, name: "老灶", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(cached, manager, name: "老灶", categoryID: category).id
             let review =
                 try await cached.send(
                     .post, "/v1/stores/\(id)/comments", body: ["rating": 4, "body": "毛肚很嫩"], token: eater.token
@@ -131,7 +131,7 @@ import Testing
             _ = try await cached.send(.post, "/v1/stores/\(id)/promotions", body: ["amount": 30], token: manager.token)
             // A second store matching 毛肚 by its name: a search page of two stores, or one and a cursor.
             let named =
-                try await StoreFixture.store(cached, manager, name: "毛肚王", categoryID: category)["id"] as! String
+                try await StoreFixture.store(cached, manager, name: "毛肚王", categoryID: category).id
             _ = try await cached.send(.put, "/v1/stores/\(named)/favorite", token: eater.token)
             let paths = [
                 "/v1/stores/\(id)", "/v1/stores/\(id)/comments", "/v1/stores/\(id)/comments?sort=helpful&limit=1",
@@ -164,7 +164,7 @@ import Testing
             // setup
             let manager = try await client.register("店长", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category).id
             func counted(_ result: String) async throws -> Double {
                 let text = try await client.send(.get, "/metrics").text
                 let prefix = "chidian_cache_lookups_total{cache=\"reads\",result=\"\(result)\"} "
@@ -221,7 +221,7 @@ import Testing
             // setup: the store page is cached
             let manager = try await client.register("店长", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "老灶", categoryID: category).id
             #expect(try await client.send(.get, "/v1/stores/\(id)").json()["name"] as? String == "老灶")
             // MUT: `chidian store archive`'s work, then the bound
             #expect(try await StoreAdmin(database: app.database).archiveStore(id: id))

@@ -50,7 +50,7 @@ import Testing
                 ("小龙坎火锅", hotpot), ("毛肚王", hotpot), ("老灶火锅", hotpot), ("鱼乡", sichuan), ("江湖菜馆", sichuan),
             ] {
                 created.append(
-                    try await StoreFixture.store(cached, manager, name: name, categoryID: category)["id"] as! String)
+                    try await StoreFixture.store(cached, manager, name: name, categoryID: category).id)
             }
             let stores = created
             // Writes beside the server (psql, the CLI): reviews by new authors, an edit, a hide, a rating change.

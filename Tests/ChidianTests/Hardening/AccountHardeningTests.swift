@@ -35,7 +35,7 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let categoryID = try await StoreFixture.category(app, "面")
             let storeID =
-                try await StoreFixture.store(client, manager, name: "Noodles", categoryID: categoryID)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Noodles", categoryID: categoryID).id
             let cases: [(String, HTTPRequest.Method, String, [String: Any], String)] = [
                 ("store name", .patch, "/v1/stores/\(storeID)", ["name": Self.accented(64, marks: 8)], "invalid_name"),
                 (

@@ -88,8 +88,7 @@ import Testing
             for i in 0..<24 {
                 let categoryID = try await StoreFixture.category(app, "类\(i)")
                 let storeID =
-                    try await StoreFixture.store(client, manager, name: "Store \(i)", categoryID: categoryID)["id"]
-                    as! String
+                    try await StoreFixture.store(client, manager, name: "Store \(i)", categoryID: categoryID).id
                 let review = try await client.send(
                     .post, "/v1/stores/\(storeID)/comments", body: ["rating": 4, "body": "fine \(i)"],
                     token: viewer.token)

@@ -26,7 +26,7 @@ import Testing
         let user = try await client.register("食客")
         let categoryID = try await StoreFixture.category(app, "火锅")
         let store = try await StoreFixture.store(client, manager, name: "小龙坎", categoryID: categoryID)
-        return World(manager: manager, user: user, categoryID: categoryID, storeID: store["id"] as! String)
+        return World(manager: manager, user: user, categoryID: categoryID, storeID: store.id)
     }
 
     static func insights(
@@ -131,8 +131,7 @@ import Testing
             var ids: [String] = []
             for name in ["甲", "乙", "丙", "丁"] {
                 ids.append(
-                    try await StoreFixture.store(client, w.manager, name: name, categoryID: w.categoryID)["id"]
-                        as! String)
+                    try await StoreFixture.store(client, w.manager, name: name, categoryID: w.categoryID).id)
             }
             for (id, amount) in [(ids[0], 500), (ids[1], 300), (ids[2], 300)] {
                 let bought = try await client.send(
@@ -258,7 +257,7 @@ import Testing
             let counter = InsightCounter()
             let flusher = InsightFlusher(counter: counter, database: app.database, interval: .seconds(1))
             let other =
-                try await StoreFixture.store(client, w.manager, name: "大店", categoryID: w.categoryID)["id"] as! String
+                try await StoreFixture.store(client, w.manager, name: "大店", categoryID: w.categoryID).id
             // MUT: 1,000 distinct visitors on one store, 20,000 on another, flushed in batches as servers would
             for batch in 0..<20 {
                 for i in 0..<1_000 {

@@ -71,8 +71,8 @@ import Testing
             let manager = try await cached.register("店长", role: "manager")
             let category = try await StoreFixture.category(app, "面馆")
             let stores = [
-                try await StoreFixture.store(cached, manager, name: "兰州拉面", categoryID: category)["id"] as! String,
-                try await StoreFixture.store(cached, manager, name: "重庆小面", categoryID: category)["id"] as! String,
+                try await StoreFixture.store(cached, manager, name: "兰州拉面", categoryID: category).id,
+                try await StoreFixture.store(cached, manager, name: "重庆小面", categoryID: category).id,
             ]
             let reader = try await cached.register("读者")
             let authors = [

@@ -23,8 +23,7 @@ import Testing
         var extra: [String: Any] = ["location": ["lat": lat, "lng": lng]]
         if let hours { extra["hours"] = hours }
         let id =
-            try await StoreFixture.store(client, manager, name: name, categoryID: category, extra: extra)["id"]
-            as! String
+            try await StoreFixture.store(client, manager, name: name, categoryID: category, extra: extra).id
         if let price {
             try await app.database.query(
                 "UPDATE stores SET price_count = 1, price_sum = \(price) WHERE id = \(id)")
@@ -34,10 +33,8 @@ import Testing
     }
 
     static func pickedIDs(_ response: TestResponse) throws -> [String] {
-        let body = try response.json()
-        let store = try #require(body["store"] as? [String: Any])
-        let alternatives = try #require(body["alternatives"] as? [[String: Any]])
-        return [store["id"] as! String] + alternatives.map { $0["id"] as! String }
+        let answer = try response.decode(PickService.Answer.self)
+        return [answer.store.id] + answer.alternatives.map(\.id)
     }
 
     @Test func everyAnswerKeepsTheRules() async throws {
@@ -76,7 +73,7 @@ import Testing
                 #expect(never.isDisjoint(with: ids), "\(ids)")
                 if n % 2 == 0 { #expect(!ids.contains(other), "a skipped store never comes back") }
                 let body = try response.json()
-                let store = body["store"] as! [String: Any]
+                let store = try #require(body["store"] as? [String: Any])
                 #expect(store["openNow"] as? Bool == true)
                 #expect((store["distanceMeters"] as? Int).map { $0 <= 3000 } == true)
                 #expect((store["pricePerPerson"] as? Int).map { $0 <= 100 } == true)
@@ -200,13 +197,13 @@ import Testing
                 .get, "/v1/pick?near=30.6635,104.081", token: eater.token,
                 headers: [.acceptLanguage: "en-US,en;q=0.9"])
             // validate
-            let texts = (try chinese.json()["reasons"] as! [[String: String]]).map { $0["text"]! }
+            let texts = try chinese.decode(PickService.Answer.self).reasons.map(\.text)
             #expect(texts.contains("你常看火锅"), "\(texts)")
             #expect(texts.contains("500 m"), "\(texts)")
             #expect(texts.contains("24 小时营业"))
             #expect(texts.contains("人均 ¥97"))
             #expect(texts.contains("4.7 分"))
-            let englishTexts = (try english.json()["reasons"] as! [[String: String]]).map { $0["text"]! }
+            let englishTexts = try english.decode(PickService.Answer.self).reasons.map(\.text)
             #expect(englishTexts.contains("You often look at 火锅"), "\(englishTexts)")
             #expect(englishTexts.contains("¥97 per person"))
         }

@@ -21,14 +21,15 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
             // MUT
-            let created = try await StoreFixture.store(
+            let created = try await StoreFixture.created(
                 client, manager, name: "蜀香", categoryID: category,
                 extra: [
                     "location": ["lat": 30.659, "lng": 104.081], "hours": Self.alwaysOpen,
                     "timeZone": "Asia/Urumqi",
-                ])
-            let id = created["id"] as! String
-            let plain = try await StoreFixture.store(client, manager, name: "无名", categoryID: category)
+                ]
+            ).json()
+            let id = try StoreFixture.store(created).id
+            let plain = try await StoreFixture.created(client, manager, name: "无名", categoryID: category).json()
             let read = try await client.send(.get, "/v1/stores/\(id)").json()
             // validate
             for store in [created, read] {
@@ -49,7 +50,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "蜀香", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "蜀香", categoryID: category).id
             let path = "/v1/stores/\(id)"
             // MUT
             let set = try await client.send(
@@ -83,7 +84,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "蜀香", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "蜀香", categoryID: category).id
             let before = try await client.send(.get, "/v1/stores/\(id)").json()
             let refusals: [([String: Any], String)] = [
                 (["location": ["lat": 91, "lng": 0]], "invalid_location"),
@@ -153,11 +154,10 @@ import Testing
             var extra: [String: Any] = ["location": ["lat": lat, "lng": lng]]
             if let schedule = hours[name] { extra["hours"] = schedule }
             ids[name] =
-                try await StoreFixture.store(client, manager, name: name, categoryID: category, extra: extra)["id"]
-                as? String
+                try await StoreFixture.store(client, manager, name: name, categoryID: category, extra: extra).id
         }
         ids["nowhere"] =
-            try await StoreFixture.store(client, manager, name: "nowhere", categoryID: hotpot)["id"] as? String
+            try await StoreFixture.store(client, manager, name: "nowhere", categoryID: hotpot).id
         return (ids, manager, hotpot, noodles)
     }
 

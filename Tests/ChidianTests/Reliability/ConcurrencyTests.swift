@@ -32,7 +32,7 @@ import Testing
             var ids: [String] = []
             for name in ["A", "B", "C"] {
                 ids.append(
-                    try await StoreFixture.store(client, manager, name: name, categoryID: category)["id"] as! String)
+                    try await StoreFixture.store(client, manager, name: name, categoryID: category).id)
             }
             let storeIDs = ids
             let token = manager.token
@@ -117,7 +117,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             var fans: [Session] = []
             for n in 0..<8 { fans.append(try await client.register("Fan\(n)")) }
             var jobs: [@Sendable () async throws -> TestResponse] = []
@@ -155,8 +155,7 @@ import Testing
                 // setup: a fresh review and store at version 1
                 let reviewID = try await world.review(3, "第\(round)轮")["id"] as! String
                 let storeID =
-                    try await StoreFixture.store(client, manager, name: "店\(round)", categoryID: category)["id"]
-                    as! String
+                    try await StoreFixture.store(client, manager, name: "店\(round)", categoryID: category).id
                 let user = world.user.token
                 let boss = manager.token
                 let v1: HTTPFields = [.ifMatch: "\"1\""]

@@ -26,7 +26,7 @@ import Testing
             let user = try await client.register("Eater")
             let categoryID = try await StoreFixture.category(app, "火锅")
             let storeID =
-                try await StoreFixture.store(client, manager, name: "Hot", categoryID: categoryID)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Hot", categoryID: categoryID).id
             let review = try await client.send(
                 .post, "/v1/stores/\(storeID)/comments", body: ["rating": 4, "body": "ok"], token: user.token)
             return Scene(

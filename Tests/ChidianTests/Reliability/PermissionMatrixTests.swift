@@ -51,7 +51,7 @@ import Testing
             let category = try await StoreFixture.category(app, "cat-\(suffix)")
             let store = try await StoreFixture.store(client, manager, name: "店-\(suffix)", categoryID: category)
             let review = try await client.send(
-                .post, "/v1/stores/\(store["id"] as! String)/comments", body: ["rating": 4, "body": "好吃"],
+                .post, "/v1/stores/\(store.id)/comments", body: ["rating": 4, "body": "好吃"],
                 token: user.token)
             guard review.status == .created else { throw TestFailure("review: \(review.status) \(review.text)") }
             return World(
@@ -62,7 +62,7 @@ import Testing
                     .user: "correct horse", .otherUser: "correct horse", .manager: "correct horse",
                     .otherManager: "correct horse", .admin: "admin password",
                 ],
-                storeID: store["id"] as! String, reviewID: try #require(review.json()["id"] as? String),
+                storeID: store.id, reviewID: try #require(review.json()["id"] as? String),
                 userImageID: try await StoreFixture.image(app, uploaderID: user.id), suffix: suffix)
         }
     }

@@ -77,7 +77,7 @@ import Testing
             let manager = try await client.register("限流店长", role: "manager")
             let category = try await StoreFixture.category(app, "川菜")
             let store =
-                try await StoreFixture.store(client, manager, name: "限流小馆", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "限流小馆", categoryID: category).id
             let png = TestImages.png(width: 4, height: 4)
             // MUT / validate: each route's second request within the hour
             Self.expectLimited(

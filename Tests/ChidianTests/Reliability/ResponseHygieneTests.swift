@@ -64,7 +64,7 @@ import Testing
         let manager = try await client.register("Boss", role: "manager")
         let user = try await client.register("Eater")
         let category = try await StoreFixture.category(app, "火锅")
-        let storeID = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+        let storeID = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
         let image = try await client.execute(
             uri: "/v1/images", method: .post,
             headers: [.contentType: "image/gif", .authorization: "Bearer \(user.token)"],

@@ -28,7 +28,7 @@ import Testing
         let category = try await StoreAdmin(database: app.database).addCategory(name: "家常菜").id
         var stores: [String: String] = [:]
         for (name, bodies) in plan {
-            let id = try await StoreFixture.store(client, manager, name: name, categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: name, categoryID: category).id
             stores[name] = id
             for (n, body) in bodies.enumerated() {
                 // One author per review, as a store's rating counts each author once.

@@ -40,7 +40,7 @@ import Testing
         ]
         for (name, category, reviews) in plan {
             let store = try await StoreFixture.store(client, manager, name: name, categoryID: category)
-            let id = store["id"] as! String
+            let id = store.id
             world.stores[name] = id
             for (n, (rating, body)) in reviews.enumerated() {
                 // One author per review, as a store's rating counts each author once.

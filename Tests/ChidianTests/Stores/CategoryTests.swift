@@ -21,7 +21,7 @@ import Testing
             var hotpots: [String] = []
             for n in 0..<3 {
                 hotpots.append(
-                    try await StoreFixture.store(client, manager, name: "H\(n)", categoryID: hotpot)["id"] as! String)
+                    try await StoreFixture.store(client, manager, name: "H\(n)", categoryID: hotpot).id)
             }
             _ = try await StoreFixture.store(client, manager, name: "B", categoryID: bbq)
             _ = try await client.send(.delete, "/v1/stores/\(hotpots[0])", token: manager.token)

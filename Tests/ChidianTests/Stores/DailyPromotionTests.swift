@@ -75,9 +75,9 @@ import Testing
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
             let bossStore =
-                try await StoreFixture.store(client, boss, name: "Boss's", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, boss, name: "Boss's", categoryID: category).id
             let rivalStore =
-                try await StoreFixture.store(client, rival, name: "Rival's", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, rival, name: "Rival's", categoryID: category).id
             _ = try await client.send(
                 .post, "/v1/stores/\(bossStore)/promotions", body: ["amount": 200], token: boss.token)
             _ = try await client.send(

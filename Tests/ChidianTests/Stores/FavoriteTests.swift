@@ -16,7 +16,7 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let fan = try await client.register("Fan")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             func state() async throws -> (Int?, Bool?) {
                 let store = try await client.send(.get, "/v1/stores/\(id)", token: fan.token).json()
                 return (store["favoriteCount"] as? Int, store["favorited"] as? Bool)
@@ -41,7 +41,7 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let fan = try await client.register("Fan")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             for method in [HTTPRequest.Method.put, .delete] {
                 for headers in [HTTPFields(), StoreFixture.visitor()] {
                     let response = try await client.send(method, "/v1/stores/\(id)/favorite", headers: headers)
@@ -67,7 +67,7 @@ import Testing
             var fans: [Session] = []
             for n in 0..<6 { fans.append(try await client.register("Fan\(n)")) }
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let fanTokens = fans.map(\.token)
             // MUT: every fan favorites five times at once.
             let added = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -112,7 +112,7 @@ import Testing
             var ids: [String] = []
             for n in 0..<5 {
                 ids.append(
-                    try await StoreFixture.store(client, manager, name: "S\(n)", categoryID: category)["id"] as! String)
+                    try await StoreFixture.store(client, manager, name: "S\(n)", categoryID: category).id)
             }
             for id in [ids[3], ids[0], ids[4], ids[1]] {
                 _ = try await client.send(.put, "/v1/stores/\(id)/favorite", token: fan.token)

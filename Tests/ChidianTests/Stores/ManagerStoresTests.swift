@@ -20,8 +20,7 @@ import Testing
             var mine: [String] = []
             for n in 0..<5 {
                 mine.append(
-                    try await StoreFixture.store(client, manager, name: "Mine \(n)", categoryID: category)["id"]
-                        as! String)
+                    try await StoreFixture.store(client, manager, name: "Mine \(n)", categoryID: category).id)
             }
             _ = try await StoreFixture.store(client, rival, name: "Theirs", categoryID: category)
             _ = try await client.send(

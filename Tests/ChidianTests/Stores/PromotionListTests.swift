@@ -19,7 +19,7 @@ import Testing
             let user = try await client.register("Eater")
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             var bought: [String] = []
             for amount in [10, 20, 30] {
                 let response = try await client.send(

@@ -16,7 +16,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             // MUT
             let first = try await client.send(
                 .post, "/v1/stores/\(id)/promotions", body: ["amount": 1], token: manager.token)
@@ -46,7 +46,7 @@ import Testing
             let user = try await client.register("Eater")
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let path = "/v1/stores/\(id)/promotions"
             // MUT
             let refused = [
@@ -79,7 +79,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let bodies = [
                 #"{"amount": "5"}"#, #"{"amount": 5.5}"#, #"{"amount": null}"#, #"{}"#, #"{"amount": 0}"#,
                 #"{"amount": -1}"#, #"{"amount": 1000001}"#, #"{"amount": true}"#, #"{"amount": [5]}"#,
@@ -105,7 +105,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let token = manager.token
             // MUT
             let totals = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -64,9 +64,9 @@ import Testing
             let critic = try await client.register("Critic")
             let category = try await StoreFixture.category(app, "火锅")
             let first =
-                try await StoreFixture.store(client, manager, name: "First", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "First", categoryID: category).id
             let second =
-                try await StoreFixture.store(client, manager, name: "Second", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Second", categoryID: category).id
             try await StoreFixture.review(app, storeID: first, authorID: critic.id, ratings: [4, 5])
             _ = try await client.send(
                 .post, "/v1/stores/\(first)/promotions", body: ["amount": 42], token: manager.token)

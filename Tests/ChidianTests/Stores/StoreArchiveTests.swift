@@ -18,9 +18,9 @@ import Testing
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
             let kept =
-                try await StoreFixture.store(client, manager, name: "Kept", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Kept", categoryID: category).id
             let gone =
-                try await StoreFixture.store(client, manager, name: "Gone", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Gone", categoryID: category).id
             for id in [kept, gone] {
                 #expect(try await client.send(.put, "/v1/stores/\(id)/favorite", token: fan.token).status == .noContent)
                 #expect(
@@ -77,7 +77,7 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
             let id =
-                try await StoreFixture.store(client, manager, name: "Phoenix", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Phoenix", categoryID: category).id
             #expect(
                 try await client.send(.delete, "/v1/stores/\(id)", token: manager.token, headers: [.ifMatch: "\"1\""])
                     .status == .noContent)

@@ -139,8 +139,8 @@ import Testing
                     "imageIds": images,
                 ])
             // validate
-            #expect((store["name"] as? String)?.count == 64)
-            #expect((store["imageUrls"] as? [String]) == images.map { "/v1/images/\($0)" })
+            #expect(store.name.count == 64)
+            #expect(store.imageUrls == images.map { "/v1/images/\($0)" })
         }
     }
 }

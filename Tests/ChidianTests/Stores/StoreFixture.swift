@@ -30,11 +30,26 @@ enum StoreFixture {
         return ids
     }
 
-    /// Creates a store through the API and returns its JSON.
+    /// Creates a store through the API and returns it as the API's type.
     static func store(
         _ client: any TestClientProtocol, _ manager: Session, name: String, categoryID: String,
         extra: [String: Any] = [:]
-    ) async throws -> [String: Any] {
+    ) async throws -> StoreView {
+        try await created(client, manager, name: name, categoryID: categoryID, extra: extra).decode(StoreView.self)
+    }
+
+    /// A store's JSON, read as the API's type.
+    static func store(_ json: [String: Any]) throws -> StoreView {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(StoreView.self, from: try JSONSerialization.data(withJSONObject: json))
+    }
+
+    /// The answer to creating a store, for the tests of its JSON's very shape (a null against a missing key).
+    static func created(
+        _ client: any TestClientProtocol, _ manager: Session, name: String, categoryID: String,
+        extra: [String: Any] = [:]
+    ) async throws -> TestResponse {
         var body = extra
         body["name"] = name
         body["categoryId"] = categoryID
@@ -42,7 +57,7 @@ enum StoreFixture {
         guard response.status == .created else {
             throw TestFailure("create store \(name): \(response.status) \(response.text)")
         }
-        return try response.json()
+        return response
     }
 
     /// Reviews with these ratings, the first by `authorID` and each other by a user of its own (a store's rating
@@ -72,12 +87,23 @@ enum StoreFixture {
         return items
     }
 
+    /// A page of stores, as the API's type.
+    static func stores(_ response: TestResponse) throws -> [StoreView] {
+        try response.decode(Page<StoreView>.self).items
+    }
+
+    /// The ids of any page's items, in order.
     static func ids(_ response: TestResponse) throws -> [String] {
-        try items(response).map { $0["id"] as! String }
+        try response.decode(Page<Identified>.self).items.map(\.id)
+    }
+
+    /// What every listed thing has.
+    struct Identified: Codable, Sendable {
+        let id: String
     }
 
     static func nextCursor(_ response: TestResponse) throws -> String? {
-        try response.json()["nextCursor"] as? String
+        try response.decode(Page<Identified>.self).nextCursor
     }
 
     /// Every page of `path` (which has a `?`), `limit` at a time; fails on a repeated id.

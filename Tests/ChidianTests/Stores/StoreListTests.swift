@@ -45,16 +45,14 @@ struct Listed {
     let name: String
     let score: Double
     let favorites: Int
-    let createdAt: String
     let price: Int?
 
-    init(_ json: [String: Any]) {
-        id = json["id"] as! String
-        name = json["name"] as! String
-        score = (json["rating"] as! [String: Any])["score"] as! Double
-        favorites = json["favoriteCount"] as! Int
-        createdAt = json["createdAt"] as! String
-        price = json["pricePerPerson"] as? Int
+    init(_ store: StoreView) {
+        id = store.id
+        name = store.name
+        score = store.rating.score
+        favorites = store.favoriteCount
+        price = store.pricePerPerson
     }
 }
 
@@ -93,7 +91,7 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             let createdAt = Dictionary(
                 uniqueKeysWithValues: try await app.database.query("SELECT id, created_at FROM stores")
                     .map { try $0.decode((String, Date).self) })
-            let all = try StoreFixture.items(try await client.send(.get, "/v1/stores?limit=100")).map(Listed.init)
+            let all = try StoreFixture.stores(try await client.send(.get, "/v1/stores?limit=100")).map(Listed.init)
             #expect(all.count == 25)
             for sort in StoreSort.allCases where sort != .distance {
                 let expected = expectedOrder(all, sort, createdAt: createdAt)
@@ -127,9 +125,7 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             for name in ["烧烤", "b", "Z", "ä", "火锅", "a", "B"] {
                 _ = try await StoreFixture.store(client, manager, name: name, categoryID: category)
             }
-            let names = try StoreFixture.items(try await client.send(.get, "/v1/stores?sort=name")).map {
-                $0["name"] as! String
-            }
+            let names = try StoreFixture.stores(try await client.send(.get, "/v1/stores?sort=name")).map(\.name)
             #expect(names == ["B", "Z", "a", "b", "ä", "火锅", "烧烤"])
         }
     }
@@ -143,7 +139,7 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             var ids: [String] = []
             for name in ["Old", "Middle", "New"] {
                 ids.append(
-                    try await StoreFixture.store(client, manager, name: name, categoryID: category)["id"] as! String)
+                    try await StoreFixture.store(client, manager, name: name, categoryID: category).id)
             }
             for fan in fans { _ = try await client.send(.put, "/v1/stores/\(ids[0])/favorite", token: fan.token) }
             _ = try await client.send(.put, "/v1/stores/\(ids[1])/favorite", token: fans[0].token)
@@ -202,7 +198,7 @@ func expectedOrder(_ stores: [Listed], _ sort: StoreSort, createdAt: [String: Da
             let fan = try await client.register("Fan")
             let other = try await client.register("Other")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             _ = try await client.send(.put, "/v1/stores/\(id)/favorite", token: fan.token)
             for (token, headers, expected) in [
                 (fan.token, HTTPFields(), true), (other.token, HTTPFields(), false), (nil, HTTPFields(), false),

@@ -28,7 +28,7 @@ import Testing
             let user = try await client.register("Eater")
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let bought = try await client.send(
                 .post, "/v1/stores/\(id)/promotions", body: ["amount": 300], token: manager.token)
             #expect(bought.status == .created)
@@ -61,8 +61,8 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let fan = try await client.register("Fan")
             let category = try await StoreFixture.category(app, "火锅")
-            let a = try await StoreFixture.store(client, manager, name: "A", categoryID: category)["id"] as! String
-            let b = try await StoreFixture.store(client, manager, name: "B", categoryID: category)["id"] as! String
+            let a = try await StoreFixture.store(client, manager, name: "A", categoryID: category).id
+            let b = try await StoreFixture.store(client, manager, name: "B", categoryID: category).id
             let image = try await StoreFixture.image(app, uploaderID: manager.id)
             _ = try await client.send(.patch, "/v1/stores/\(b)", body: ["imageIds": [image]], token: manager.token)
             _ = try await client.send(.put, "/v1/stores/\(b)/favorite", token: fan.token)
@@ -90,9 +90,9 @@ import Testing
             let critic = try await client.register("Critic")
             let category = try await StoreFixture.category(app, "火锅")
             let one =
-                try await StoreFixture.store(client, manager, name: "One five", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "One five", categoryID: category).id
             let fifty =
-                try await StoreFixture.store(client, manager, name: "Fifty", categoryID: category)["id"] as! String
+                try await StoreFixture.store(client, manager, name: "Fifty", categoryID: category).id
             try await StoreFixture.review(app, storeID: one, authorID: critic.id, ratings: [5])
             // Fifty reviews averaging 4.6: thirty 5s and twenty 4s.
             try await StoreFixture.review(

@@ -20,7 +20,7 @@ import Testing
             let created = try await StoreFixture.store(
                 client, manager, name: "Old", categoryID: hotpot,
                 extra: ["description": "keep me", "imageIds": [images[0], images[1]]])
-            let id = created["id"] as! String
+            let id = created.id
             // MUT
             let response = try await client.send(
                 .patch, "/v1/stores/\(id)",
@@ -29,14 +29,14 @@ import Testing
             // validate
             #expect(response.status == .ok, "\(response.text)")
             #expect(StoreFixture.etag(response) == "\"2\"")
-            let store = try response.json()
-            #expect(store["name"] as? String == "New")
-            #expect(store["description"] as? String == "keep me")
-            #expect(store["address"] as? String == "街口")
-            #expect(store["category"] as? [String: String] == ["id": bbq, "name": "烧烤"])
-            #expect(store["imageUrls"] as? [String] == [images[2], images[0]].map(ImageURL.path))
-            #expect(store["version"] as? Int == 2)
-            #expect(store["createdAt"] as? String == created["createdAt"] as? String)
+            let store = try response.decode(StoreView.self)
+            #expect(store.name == "New")
+            #expect(store.description == "keep me")
+            #expect(store.address == "街口")
+            #expect(store.category == .init(id: bbq, name: "烧烤"))
+            #expect(store.imageUrls == [images[2], images[0]].map(ImageURL.path))
+            #expect(store.version == 2)
+            #expect(store.createdAt == created.createdAt)
             // The API shows whole seconds; the database shows the update moved updated_at.
             let moved = try await app.database.query("SELECT updated_at > created_at FROM stores WHERE id = \(id)")
             #expect(try moved[0].decode(Bool.self))
@@ -56,7 +56,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let first = try await client.send(
                 .patch, "/v1/stores/\(id)", body: ["name": "Hotter"], token: manager.token, headers: [.ifMatch: "\"1\""]
             )
@@ -93,7 +93,7 @@ import Testing
             // setup
             let manager = try await client.register("Boss", role: "manager")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             // MUT
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for n in 0..<8 {
@@ -121,7 +121,7 @@ import Testing
             let user = try await client.register("Eater")
             let admin = try await app.admin(client)
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             // MUT
             let byRival = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "Mine"], token: rival.token)
             let byUser = try await client.send(.patch, "/v1/stores/\(id)", body: ["name": "Mine"], token: user.token)
@@ -154,7 +154,7 @@ import Testing
             let manager = try await client.register("Boss", role: "manager")
             let other = try await client.register("Other")
             let category = try await StoreFixture.category(app, "火锅")
-            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category)["id"] as! String
+            let id = try await StoreFixture.store(client, manager, name: "Hot", categoryID: category).id
             let theirs = try await StoreFixture.image(app, uploaderID: other.id)
             let cases: [([String: Any], String)] = [
                 (["name": " "], "name_required"),
