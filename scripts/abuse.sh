@@ -22,7 +22,8 @@ out=.bench
 say() { echo "abuse: $*" >&2; }
 
 [[ "$BENCH_DB" =~ ^[a-z_][a-z0-9_]*$ ]] || { say "BENCH_DB must be a plain identifier"; exit 1; }
-command -v wrk >/dev/null || { say "wrk is missing: make bench installs it"; exit 1; }
+. scripts/lib/common.sh
+need_package wrk wrk
 if [ ! -x "$BIN" ]; then
     say "building the release binary"
     swift build -c release --scratch-path .build-release --product chidian >/dev/null
@@ -51,8 +52,7 @@ stop_server() { if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$p
 trap 'stop_server; kill $(jobs -p) 2>/dev/null || true' EXIT
 
 start_server() {
-    port=18600
-    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+    port=$(free_port 18600)
     env DATABASE_URL="$url" LOG_LEVEL=error "$@" "$BIN" serve --host 127.0.0.1 --port "$port" >"$out/abuse-server.log" 2>&1 &
     pid=$!
     for _ in $(seq 1 100); do curl -fsS -m 1 "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0; sleep 0.1; done

@@ -28,17 +28,13 @@ here=scripts/bench
 work=.bench/insights
 mkdir -p "$work"
 [ -x "$BIN" ] || die "$BIN is missing: swift build -c release --product chidian --build-path .build-release"
-command -v wrk >/dev/null || die "wrk is missing (make bench installs it)"
-[ -x /usr/sbin/nginx ] || { say "installing nginx"; apt-get install -y -qq nginx >/dev/null; }
+. scripts/lib/common.sh
+need_package wrk wrk
+need_package /usr/sbin/nginx nginx
 sql() { "$pgbin/psql" -X -q -At -v ON_ERROR_STOP=1 "$url" -c "$1"; }
 sql "SELECT 1" >/dev/null || die "no database $DB at ${base%/*}: run make bench first (it imports 1M reviews)"
 DATABASE_URL=$url "$BIN" migrate >/dev/null
 
-free_port() {
-    local port=$1
-    while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-    echo "$port"
-}
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done

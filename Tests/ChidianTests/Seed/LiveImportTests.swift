@@ -79,14 +79,6 @@ import Testing
         }
     }
 
-    /// `work`'s result. No stopwatch: a read or write stuck behind the import's lock never answers while the import
-    /// waits at its pause for it, a hang the suite's watchdog names with this test (`label` says which step).
-    static func answered<T: Sendable>(_ label: String, _ work: @escaping @Sendable () async throws -> T) async throws
-        -> T
-    {
-        try await work()
-    }
-
     static func login(_ client: any TestClientProtocol, _ name: String, _ password: String) async throws -> String {
         let response = try await client.send(.post, "/v1/auth/login", body: ["name": name, "password": password])
         guard response.status == .ok, let token = try response.json()["token"] as? String else {
@@ -151,7 +143,9 @@ import Testing
                 // MUT: the import, held at each pause while other sessions read and write.
                 let waiting = Waiting()
                 try await ImportPause.$hook.withValue({ point in
-                    try await Self.answered("reads at \(point)") {
+                    // No stopwatch: a read or write stuck behind the import's lock never answers while the import
+                    // waits at its pause for it, a hang the suite's watchdog names with this test.
+                    do {
                         for uri in [
                             "/v1/stores/s001", "/v1/stores/s001/comments", "/v1/stores/s004",
                             "/v1/stores/s004/comments",
@@ -172,10 +166,8 @@ import Testing
                     switch point {
                     case .commentsMerged:
                         // A review of a store the import does not touch is written at once...
-                        let posted = try await Self.answered("a review of s004") {
-                            try await client.send(
-                                .post, "/v1/stores/s004/comments", body: ["rating": 2, "body": "毛肚一般"], token: user1)
-                        }
+                        let posted = try await client.send(
+                            .post, "/v1/stores/s004/comments", body: ["rating": 2, "body": "毛肚一般"], token: user1)
                         #expect(posted.status == .created)
                         // ...while a new review and a body-only edit of s001 wait for the import to commit.
                         await waiting.add(
@@ -191,10 +183,8 @@ import Testing
                             })
                     case .summariesIndexed:
                         // Written to the old summaries, copied into the new ones at the swap.
-                        let posted = try await Self.answered("a second review of s004") {
-                            try await client.send(
-                                .post, "/v1/stores/s004/comments", body: ["rating": 5, "body": "鸭肠很脆"], token: user2)
-                        }
+                        let posted = try await client.send(
+                            .post, "/v1/stores/s004/comments", body: ["rating": 5, "body": "鸭肠很脆"], token: user2)
                         #expect(posted.status == .created)
                     case .beforeCommit:
                         break
