@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// A request's query string, read at the edge by one parser per kind of parameter: ids, lists of ids, positions,
-/// integers (money, limits), choices and texts. Each refuses what it cannot read with the 400 the caller names, so
+/// integers (money, limits) and choices (search reads its text with `SearchQuery`). Each refuses what it cannot read with the 400 the caller names, so
 /// nothing unchecked reaches SQL or a problem's detail. The API, the web and the pick's form all read through it.
 package struct QueryParameters: Sendable {
     /// The first value of each name, percent-decoded.
@@ -60,13 +60,6 @@ package struct QueryParameters: Sendable {
         guard let raw = emptyIsAbsent ? present(name) : values[name] else { return nil }
         guard raw.utf8.count <= 64, let choice = Choice(rawValue: raw) else { throw refusal() }
         return choice
-    }
-
-    /// A free text of at most `maxLength` characters without control characters; absent or empty is nil.
-    package func text(_ name: String, maxLength: Int, orElse refusal: @autoclosure () -> any Error) throws -> String? {
-        guard let raw = present(name) else { return nil }
-        guard raw.count <= maxLength, PlausibleID.check(raw) else { throw refusal() }
-        return raw
     }
 
     /// `near` and `radius`: a position and how far from it (`NearQuery`'s 400s).
