@@ -10,7 +10,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let insights = app.insights
     let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
     let visits = StoreVisits(database: database)
-    let signals = InterestSignals(interests: interests, visits: visits)
+    let signals = InterestSignals(interests: interests, visits: visits, buffer: app.visits)
     let stores = StoreRepository(database: database, cache: reads)
     let comments = CommentRepository(database: database, cache: reads)
     let likes = CommentLikes(database: database)

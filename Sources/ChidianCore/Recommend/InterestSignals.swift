@@ -41,12 +41,24 @@ public enum InterestSignal: Sendable, Equatable {
 public struct InterestSignals: Sendable {
     package let interests: InterestRepository
     package let visits: StoreVisits
+    /// Where opens wait for their batch (nil: written at once, as the CLI's tools do).
+    package let buffer: VisitBuffer?
     package let logger: Logger
 
-    public init(interests: InterestRepository, visits: StoreVisits) {
+    public init(interests: InterestRepository, visits: StoreVisits, buffer: VisitBuffer? = nil) {
         self.interests = interests
         self.visits = visits
+        self.buffer = buffer
         logger = interests.database.logger
+    }
+
+    /// An open: into the buffer, or written now without one.
+    private func opened(_ key: String, storeID: String, at now: Date) async throws {
+        if let buffer {
+            buffer.record(.init(viewer: key, storeID: storeID, at: now))
+        } else {
+            try await visits.record(viewer: key, storeID: storeID, at: now)
+        }
     }
 
     public func record(_ signal: InterestSignal, viewer: Viewer, storeID: String, at now: Date) async {
@@ -55,7 +67,7 @@ public struct InterestSignals: Sendable {
             if signal.weight != 0 {
                 try await interests.signal(viewer: key, about: .store(storeID), weight: signal.weight, at: now)
             }
-            if signal == .storeOpened { try await visits.record(viewer: key, storeID: storeID, at: now) }
+            if signal == .storeOpened { try await opened(key, storeID: storeID, at: now) }
         } catch {
             logger.warning(
                 "interest signal not recorded", metadata: ["error": "\(String(reflecting: type(of: error)))"])
@@ -66,7 +78,7 @@ public struct InterestSignals: Sendable {
     public func openedReview(viewer: Viewer, storeID: String, at now: Date) async {
         guard let key = viewer.interestKey else { return }
         do {
-            try await visits.record(viewer: key, storeID: storeID, at: now)
+            try await opened(key, storeID: storeID, at: now)
         } catch {
             logger.warning("store visit not recorded", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }

@@ -258,6 +258,7 @@ import Testing
                 "SELECT id FROM comments WHERE store_id = \(c) AND kind = 'review' LIMIT 1")[0].decode(String.self)
             _ = try await client.send(.get, "/v1/comments/\(review)", headers: [.xVisitorID: "viewer-04"])
             try await open("viewer-04", a)
+            try await app.flushSignals()
             // validate: a–b and a–c two viewers each (id descending breaks the tie), b–c one; never a itself, never
             // d (opened two days after a)
             func also(_ store: String, _ query: String = "") async throws -> [String] {

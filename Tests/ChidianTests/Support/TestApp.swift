@@ -63,6 +63,13 @@ struct TestApp: Sendable {
         await services.caching?.listener.fence(database: database)
     }
 
+    /// Writes the store opens this server holds, as `serve` does every few seconds ("also viewed" and 猜你喜欢 may lag
+    /// by that interval), then waits until the caches have heard of the write.
+    func flushSignals() async throws {
+        try await services.visitFlusher.flush()
+        await settle()
+    }
+
     /// Runs `body` against the router (no sockets) with the pool running.
     static func run(
         configure: @Sendable (inout AppConfiguration) -> Void = { _ in },

@@ -26,6 +26,7 @@ import Testing
                 #expect(try await browser.get("/stores/\(first)").status == .ok)
                 #expect(try await browser.get("/stores/\(second)").status == .ok)
             }
+            try await app.flushSignals()
             // validate: the other store is named in the section, the page's own store is not
             let page = try await untouched.get("/stores/\(first)").text
             let section = try #require(page.firstRange(of: "id=\"also-viewed\"")).lowerBound
