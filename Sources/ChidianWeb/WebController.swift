@@ -29,7 +29,7 @@ package struct WebController {
         WebAccountPages(pages: pages, accounts: services.accounts, sessions: sessions).addRoutes(to: group)
         WebMePages(
             pages: pages, accounts: services.accounts, stores: stores, comments: comments, images: services.images,
-            interests: services.feed.interests, clock: services.feed.clock, myData: services.myData
+            signals: services.feed.signals, clock: services.feed.clock, myData: services.myData
         ).addRoutes(to: group)
         WebPeoplePages(pages: pages, notifications: services.notifications, follows: services.follows)
             .addRoutes(to: group)

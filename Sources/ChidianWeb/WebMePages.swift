@@ -11,7 +11,7 @@ struct WebMePages {
     let stores: StoreRepository
     let comments: CommentService
     let images: ImageService
-    let interests: InterestRepository
+    let signals: InterestSignals
     let clock: @Sendable () -> Date
     let myData: MyDataService
 
@@ -84,7 +84,7 @@ struct WebMePages {
     @Sendable func resetInterests(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request, context: context)
         guard let key = context.viewer.interestKey else { throw Problem.loginRequired }
-        try await interests.reset(viewer: key)
+        try await signals.reset(viewer: key, at: clock())
         return WebPages.redirect(to: WebController.localPath(form["back"]) ?? "/")
     }
 
@@ -110,7 +110,7 @@ struct WebMePages {
         guard let view = try await accounts.users.view(id: user.id) else { throw Problem.invalidToken }
         async let favorites = stores.favorites(of: user.id, page: PageRequest(limit: 20), viewer: user)
         async let written = comments.comments.userComments(userID: user.id, page: PageRequest(limit: 20))
-        let current = try await interests.interests(viewer: "u:\(user.id)", at: clock())
+        let current = try await signals.interests.interests(viewer: "u:\(user.id)", at: clock())
         let mine = try await comments.likes.mark(written.items, viewerID: user.id)
         var model: TemplateFields = [
             "profile": ProfileModel(view, language: language),

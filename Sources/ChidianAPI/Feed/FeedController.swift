@@ -54,7 +54,7 @@ struct FeedController {
         -> HTTPResponse.Status
     {
         guard let viewer = context.viewer.interestKey else { throw Problem.loginRequired }
-        try await service.interests.reset(viewer: viewer)
+        try await service.signals.reset(viewer: viewer, at: service.clock())
         return .noContent
     }
 }

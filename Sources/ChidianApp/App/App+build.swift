@@ -22,8 +22,8 @@ public struct AppServices: Sendable {
     public let caching: Caching?
     /// This server's insight counts, written by `InsightFlusher`.
     public let insights: InsightCounter
-    /// Store opens waiting for `VisitFlusher` (issue #44): a request records an open in memory.
-    public let visits: VisitBuffer
+    /// What requests teach the recommender, waiting for `SignalFlusher` (issue #44): recorded in memory.
+    public let signals: SignalBuffer
     /// The rate-limit buckets every limit counts in (sign-in, uploads, follows).
     public let buckets: RateBuckets
     /// This server's notification streams and their listener.
@@ -44,17 +44,17 @@ public struct AppServices: Sendable {
         _ = MetricsRegistry.shared
         caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
         insights = InsightCounter(enabled: config.insightsEnabled, clock: clock)
-        visits = VisitBuffer()
+        signals = SignalBuffer()
         notifications = NotificationHub(
             client: database.client, logger: logger, perUser: config.streamsPerUser, total: config.streamsMax,
             heartbeat: config.streamHeartbeat)
     }
 
-    /// Writes `visits` on the insights' schedule and once more on a clean stop.
-    public var visitFlusher: VisitFlusher {
-        VisitFlusher(
-            buffer: visits, visits: StoreVisits(database: database), interval: config.insightsFlushInterval,
-            logger: logger)
+    /// Writes `signals` every `SIGNALS_FLUSH_SECONDS` and once more on a clean stop.
+    public var signalFlusher: SignalFlusher {
+        SignalFlusher(
+            buffer: signals, queue: SignalQueue(database: database, halfLife: config.interestHalfLife),
+            interval: config.signalsFlushInterval, clock: clock, logger: logger)
     }
 
     /// Writes `insights` on a schedule and once more on a clean stop.
@@ -133,7 +133,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
         // After the pool (stopped before it) and before the server (stopped after it drains).
-        app.addServices(services.insightFlusher, services.visitFlusher)
+        app.addServices(services.insightFlusher, services.signalFlusher)
         if let replicas = services.database.replicas {
             let pools = replicas.databases.map { PoolService(client: $0.client, logger: services.logger) }
             app.addServices(pools + [ReplicaMonitor(replicas: replicas)] as [any Service])

@@ -10,7 +10,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let insights = app.insights
     let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
     let visits = StoreVisits(database: database)
-    let signals = InterestSignals(interests: interests, visits: visits, buffer: app.visits)
+    let signals = InterestSignals(interests: interests, visits: visits, buffer: app.signals)
     let stores = StoreRepository(database: database, cache: reads)
     let comments = CommentRepository(database: database, cache: reads)
     let likes = CommentLikes(database: database)
@@ -19,12 +19,12 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let accounts = AccountService(
         users: UserRepository(database: database), sessions: sessions,
         passwords: Passwords(cost: config.bcryptCost, pool: app.bcrypt), throttle: app.loginThrottle,
-        interests: interests)
+        signals: signals, clock: clock)
     return Services(
         accounts: accounts,
         comments: CommentService(
             comments: comments, likes: likes,
-            replies: CommentReplies(database: database), interests: interests, signals: signals, clock: clock),
+            replies: CommentReplies(database: database), signals: signals, clock: clock),
         images: ImageService(
             images: ImageRepository(database: database), buckets: app.buckets,
             uploadsPerDay: config.rateLimits.uploadsPerDay, cache: app.caching?.images),
@@ -41,7 +41,8 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             insights: insights),
         feed: FeedService(
             feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
-            interests: interests, explorePlaces: config.feedExplorePlaces, insights: insights, clock: clock),
+            interests: interests, signals: signals, explorePlaces: config.feedExplorePlaces, insights: insights,
+            clock: clock),
         recommend: RecommendService(
             stores: stores, visits: visits, candidates: candidates,
             interests: interests, insights: insights, clock: clock),

@@ -7,17 +7,20 @@ package struct AccountService: Sendable {
     package let passwords: Passwords
     package let throttle: LoginThrottle
     /// A visitor who signs up or in on the same device keeps what the recommender learned of them.
-    package let interests: InterestRepository?
+    package let signals: InterestSignals?
+    /// The time a merge is queued at: the one the signals before it were recorded with.
+    package let clock: @Sendable () -> Date
 
     package init(
         users: UserRepository, sessions: SessionRepository, passwords: Passwords, throttle: LoginThrottle,
-        interests: InterestRepository? = nil
+        signals: InterestSignals? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.users = users
         self.sessions = sessions
         self.passwords = passwords
         self.throttle = throttle
-        self.interests = interests
+        self.signals = signals
+        self.clock = clock
     }
 
     /// Registration's rules, for the API and the web client alike.
@@ -43,16 +46,11 @@ package struct AccountService: Sendable {
         return nil
     }
 
-    /// Moves the visitor's interests, opens and exploration counts to the account. Sign-in stands if this fails
-    /// (the transaction then moved nothing); the failure is logged.
+    /// Moves the visitor's interests, opens and exploration counts to the account (within the signals' interval).
+    /// Sign-in stands if this fails; the failure is logged.
     func adopt(visitor: String?, userID: String) async {
-        guard let visitor, let interests else { return }
-        do {
-            try await interests.merge(visitor: visitor, intoUser: userID, at: Date())
-        } catch {
-            interests.database.logger.warning(
-                "visitor history not merged", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-        }
+        guard let visitor, let signals else { return }
+        await signals.merge(visitor: visitor, intoUser: userID, at: clock())
     }
 
     /// Sign-in's rules and throttle, for the API and the web client alike.

@@ -6,19 +6,17 @@ package struct CommentService: Sendable {
     package let likes: CommentLikes
     package let replies: CommentReplies
     /// Opening a review counts as a click for the feed's recommender.
-    package let interests: InterestRepository
     /// Likes and one's own reviews teach the recommender too.
     package let signals: InterestSignals
     package let clock: @Sendable () -> Date
 
     package init(
-        comments: CommentRepository, likes: CommentLikes, replies: CommentReplies, interests: InterestRepository,
+        comments: CommentRepository, likes: CommentLikes, replies: CommentReplies,
         signals: InterestSignals, clock: @escaping @Sendable () -> Date
     ) {
         self.comments = comments
         self.likes = likes
         self.replies = replies
-        self.interests = interests
         self.signals = signals
         self.clock = clock
     }
@@ -102,10 +100,8 @@ package struct CommentService: Sendable {
     package func open(id: String, viewer: Viewer, track: Bool) async throws -> CommentView {
         guard let found = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
         let view = try await likes.mark(found, viewerID: viewer.user?.id)
-        if view.kind == .review, track, let key = viewer.interestKey {
-            let now = clock()
-            try await interests.recordOpen(viewer: key, commentID: view.id, at: now)
-            await signals.openedReview(viewer: viewer, storeID: view.storeId, at: now)
+        if view.kind == .review, track {
+            await signals.openedReview(viewer: viewer, commentID: view.id, storeID: view.storeId, at: clock())
         }
         return view
     }

@@ -52,6 +52,9 @@ public struct AppConfiguration: Sendable {
     public var insightsEnabled = true
     /// How often each server writes its counts (`INSIGHTS_FLUSH_SECONDS`): what a crash may lose at most.
     public var insightsFlushInterval: Duration = .seconds(5)
+    /// How often each server writes what requests taught the recommender (`SIGNALS_FLUSH_SECONDS`): how long a
+    /// viewer's own interests may lag (the contract allows 5 s) and the most a crash can lose.
+    public var signalsFlushInterval: Duration = .seconds(1)
 
     /// The rows a search page may read counting a text in reviews (`SEARCH_ROW_BUDGET`); beyond it the page is
     /// approximate.
@@ -189,6 +192,7 @@ public struct AppConfiguration: Sendable {
         case let other?: problems.append("INSIGHTS=\(other) is not on or off")
         }
         integer("INSIGHTS_FLUSH_SECONDS", 1...10) { config.insightsFlushInterval = .seconds($0) }
+        integer("SIGNALS_FLUSH_SECONDS", 1...4) { config.signalsFlushInterval = .seconds($0) }
         integer("STREAMS_PER_USER", 1...100_000) { config.streamsPerUser = $0 }
         integer("STREAMS_MAX", 1...1_000_000) { config.streamsMax = $0 }
         integer("STREAM_HEARTBEAT_SECONDS", 1...300) { config.streamHeartbeat = .seconds($0) }

@@ -4,6 +4,8 @@ import Foundation
 package struct FeedService: Sendable {
     package let feed: FeedRepository
     package let interests: InterestRepository
+    /// Where what a first page showed is recorded (batched in `serve`).
+    package let signals: InterestSignals
     package let candidates: FeedCandidates
     package let clock: @Sendable () -> Date
     /// The first page's places that explore (`FeedPlanner.places`).
@@ -12,13 +14,14 @@ package struct FeedService: Sendable {
     package let insights: InsightCounter?
 
     package init(
-        feed: FeedRepository, candidates: FeedCandidates, interests: InterestRepository,
+        feed: FeedRepository, candidates: FeedCandidates, interests: InterestRepository, signals: InterestSignals,
         explorePlaces: Int = FeedPlanner.explorePlaces.count, insights: InsightCounter? = nil,
         clock: @escaping @Sendable () -> Date
     ) {
         self.feed = feed
         self.candidates = candidates
         self.interests = interests
+        self.signals = signals
         self.explorePlaces = FeedPlanner.places(exploring: explorePlaces)
         self.insights = insights
         self.clock = clock
@@ -104,9 +107,9 @@ package struct FeedService: Sendable {
         let result = try await feed.page(plan: plan, limit: page.limit, viewerID: viewerID)
         if let key = viewer.interestKey {
             // The top category fills the first ten's other places (when it has that many reviews; close enough).
-            try await interests.recordShown(
+            await signals.shown(
                 viewer: key, own: own, places: FeedRepository.pinnedReach - shown.count, explored: shown.sorted(),
-                at: now, shard: Int16.random(in: 0..<16, using: &generator))
+                at: now)
         }
         return FeedPage(
             items: result.items, nextCursor: result.nextCursor,

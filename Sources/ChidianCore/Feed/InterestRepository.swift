@@ -21,74 +21,13 @@ public struct InterestRepository: Sendable {
         public let clicks: Int
     }
 
-    /// Counts `viewer` opening review `commentID` at `now`, in one statement: the open is recorded unless the
-    /// viewer's last counted open of it was under ten seconds ago, and then the category's score is decayed to
-    /// `now` and incremented. Row locks serialise concurrent opens, so none is lost or counted twice. A review of a
-    /// category shown to this viewer to explore in the last day counts as that showing's click, once.
-    /// Returns whether it counted.
+    /// Counts `viewer` opening review `commentID` at `now`: the open is recorded unless the viewer's last counted
+    /// open of it was under ten seconds ago, and then the category's score is decayed to `now` and incremented. A
+    /// review of a category shown to this viewer to explore in the last day counts as that showing's click, once
+    /// (sql/027). Returns whether it counted. A server batches these (`SignalBuffer`); this writes one at once.
     @discardableResult
     public func recordOpen(viewer: String, commentID: String, at now: Date) async throws -> Bool {
-        try await database.run(RecordOpen(viewer: viewer, commentID: commentID, at: now, halfLife: halfLife))
-            .first == 1
-    }
-
-    /// The statement of `recordOpen`, run on every review opened.
-    struct RecordOpen: PostgresPreparedStatement {
-        package static let name = "record_open"
-        package static let sql = """
-            WITH review AS (
-                SELECT id, category_id FROM comments
-                WHERE id = $2 AND kind = 'review' AND hidden_at IS NULL AND NOT store_archived
-            ), opened AS (
-                INSERT INTO viewer_opens AS o (viewer, comment_id, opened_at)
-                SELECT $1, id, $3 FROM review
-                ON CONFLICT (viewer, comment_id) DO UPDATE SET opened_at = EXCLUDED.opened_at
-                WHERE o.opened_at <= EXCLUDED.opened_at - make_interval(secs => $4)
-                RETURNING 1
-            ), counted AS (
-                INSERT INTO viewer_interests AS i (viewer, category_id, score, score_at, clicks)
-                SELECT $1, category_id, 1, $3, 1 FROM review WHERE EXISTS (SELECT 1 FROM opened)
-                ON CONFLICT (viewer, category_id) DO UPDATE SET
-                    score = i.score * power(0.5, greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / $5) + 1,
-                    score_at = greatest(i.score_at, EXCLUDED.score_at),
-                    clicks = i.clicks + 1
-                RETURNING 1
-            ), explored AS (
-                UPDATE viewer_explore e SET
-                    shown = e.shown * power(0.5, greatest(0, extract(epoch FROM $3 - e.updated_at)) / $5),
-                    clicked = least(e.shown, e.clicked + 1)
-                        * power(0.5, greatest(0, extract(epoch FROM $3 - e.updated_at)) / $5),
-                    updated_at = greatest(e.updated_at, $3)
-                FROM review r
-                WHERE e.viewer = $1 AND e.category_id = r.category_id AND EXISTS (SELECT 1 FROM opened)
-                    AND e.pending_at > $3 - interval '1 day'
-                RETURNING e.category_id, e.exploring AS first
-            ), explored_everyone AS (
-                INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
-                SELECT category_id, $6, 0, 1 FROM explored WHERE first
-                ON CONFLICT (category_id, shard) DO UPDATE SET clicked = g.clicked + 1
-            )
-            SELECT count(*)::int FROM counted
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8, .int2]
-
-        package var viewer: String
-        package var commentID: String
-        package var at: Date
-        package var halfLife: Double
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 6)
-            bindings.append(viewer)
-            bindings.append(commentID)
-            bindings.append(at)
-            bindings.append(InterestRepository.dedupeWindow)
-            bindings.append(halfLife)
-            bindings.append(Int16.random(in: 0..<16))
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Int { try row.decodeAll(Int.self) }
+        try await apply([.openedReview(viewer: viewer, commentID: commentID, at: now)]) == 1
     }
 
     /// The viewer's interests decayed to `now`, highest first (ties by category id), above the threshold.

@@ -228,6 +228,7 @@ public struct AccountDeletion: Sendable {
         try await run("DELETE FROM viewer_opens WHERE viewer = \(viewer)")
         try await run("DELETE FROM viewer_store_opens WHERE viewer = \(viewer)")
         try await run("DELETE FROM viewer_explore WHERE viewer = \(viewer)")
+        try await run("DELETE FROM viewer_event_queue WHERE viewer = \(viewer) OR subject = \(viewer)")
     }
 
     /// The user's uploads that no other user's live content shows (a store's photo stays), and the bytes of each

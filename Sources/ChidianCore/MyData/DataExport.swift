@@ -154,6 +154,9 @@ public struct DataExport: Sendable {
             name: "exploration",
             sql: "SELECT to_jsonb(e)::text FROM viewer_explore e WHERE e.viewer = $2 ORDER BY e.category_id"),
         Section(
+            name: "signals_pending",
+            sql: "SELECT to_jsonb(q)::text FROM viewer_event_queue q WHERE q.viewer = $2 ORDER BY q.at, q.id"),
+        Section(
             name: "rate_limits",
             sql: """
                 SELECT jsonb_build_object('key', t.key, 'tokens', t.tokens, 'refilled_at', t.refilled_at)::text

@@ -9,7 +9,7 @@ public struct StoreVisits: Sendable {
     /// Two opens by one viewer at most this far apart make a pair.
     public static let window: TimeInterval = 86_400
     /// The most earlier stores one open pairs with: bounds an open's work whatever a client does.
-    static let maxPairs = 50
+    package static let maxPairs = 50
 
     public init(database: Database) {
         self.database = database

@@ -105,79 +105,9 @@ extension InterestRepository {
 
     /// Counts what a first page showed: `places` places of the viewer's own top category and one place of each
     /// category explored (everyone's counts take those), decaying the viewer's earlier counts to now; opens of
-    /// their reviews within a day count as clicks (`RecordOpen`). Statistics, not the user's data: committed
-    /// without waiting for the disk, and rows another request of the same viewer is updating are skipped rather
-    /// than waited for (a burst of one viewer's feeds must not queue on their own rows).
-    /// `shard` picks one of everyone's 16 count rows (drawn from the request's generator: the system's is a syscall).
-    public func recordShown(
-        viewer: String, own: String?, places: Int, explored: [String], at now: Date, shard: Int16
-    ) async throws {
+    /// their reviews within a day count as clicks (sql/027). A server batches these; this writes one at once.
+    public func recordShown(viewer: String, own: String?, places: Int, explored: [String], at now: Date) async throws {
         guard own != nil || !explored.isEmpty else { return }
-        _ = try await database.run(
-            RecordShown(
-                viewer: viewer, own: own, places: places, explored: explored, at: now, halfLife: halfLife,
-                shard: shard))
-    }
-
-    struct RecordShown: PostgresPreparedStatement {
-        package static let name = "record_shown"
-        package static let sql = """
-            WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
-            given AS (
-                SELECT k.id, CASE WHEN k.id = $2 THEN $3 ELSE 1 END AS places, k.id IS DISTINCT FROM $2 AS exploring
-                FROM categories k, quick
-                WHERE k.id = ANY($4) OR k.id = $2
-            ), locked AS (
-                SELECT e.category_id FROM viewer_explore e
-                WHERE e.viewer = $1 AND e.category_id IN (SELECT id FROM given)
-                ORDER BY e.category_id
-                FOR UPDATE SKIP LOCKED
-            ), updated AS (
-                UPDATE viewer_explore e SET
-                    shown = e.shown * power(0.5, greatest(0, extract(epoch FROM $5 - e.updated_at)) / $6) + g.places,
-                    clicked = e.clicked * power(0.5, greatest(0, extract(epoch FROM $5 - e.updated_at)) / $6),
-                    exploring = g.exploring, pending_at = $5, updated_at = greatest(e.updated_at, $5)
-                FROM given g
-                WHERE e.viewer = $1 AND e.category_id = g.id AND e.category_id IN (SELECT category_id FROM locked)
-                RETURNING e.category_id, e.exploring
-            ), inserted AS (
-                INSERT INTO viewer_explore (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)
-                SELECT $1, g.id, g.places, 0, g.exploring, $5, $5 FROM given g
-                WHERE NOT EXISTS (SELECT 1 FROM viewer_explore e WHERE e.viewer = $1 AND e.category_id = g.id)
-                ORDER BY g.id
-                ON CONFLICT DO NOTHING
-                RETURNING category_id, exploring
-            )
-            INSERT INTO category_explore AS g (category_id, shard, shown, clicked)
-            SELECT category_id, $7, 1, 0 FROM (SELECT * FROM updated UNION ALL SELECT * FROM inserted) s
-            WHERE exploring ORDER BY category_id
-            ON CONFLICT (category_id, shard) DO UPDATE SET shown = g.shown + 1
-            """
-        static let bindingDataTypes: [PostgresDataType] = [
-            .text, .text, .int4, .textArray, .timestamptz, .float8, .int2,
-        ]
-
-        package var viewer: String
-        package var own: String?
-        package var places: Int
-        package var explored: [String]
-        package var at: Date
-        package var halfLife: Double
-        /// A random shard of everyone's counts: concurrent feeds spread over 16 rows.
-        var shard: Int16
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
-            bindings.append(viewer)
-            bindings.append(own)
-            bindings.append(Int32(places))
-            bindings.append(explored)
-            bindings.append(at)
-            bindings.append(halfLife)
-            bindings.append(shard)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Int { 0 }
+        try await apply([.shown(viewer: viewer, own: own, places: places, explored: explored, at: now)])
     }
 }

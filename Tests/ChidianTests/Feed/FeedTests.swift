@@ -116,6 +116,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                 #expect(try await client.send(.get, "/v1/comments/\(id)", token: viewer.token).status == .ok)
             }
             _ = try await client.send(.get, "/v1/comments/\(sichuan[0])", token: viewer.token)
+            try await app.flushSignals()
             // validate
             let feed = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
             let rest = world.all.filter { !hotpot.contains($0) && !sichuan.contains($0) }
@@ -153,12 +154,14 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
             _ = try await client.send(.get, "/v1/comments/\(review)?track=false", token: viewer.token)
             _ = try await client.send(.get, "/v1/comments/\(world.notice)", token: viewer.token)
+            try await app.flushSignals()
             var items =
                 try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
                 as? [[String: Any]]
             #expect(items?.map { $0["clicks"] as? Int } == [1])
             clock.advance(0.2)
             _ = try await client.send(.get, "/v1/comments/\(review)", token: viewer.token)
+            try await app.flushSignals()
             items =
                 try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
                 as? [[String: Any]]
@@ -173,6 +176,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             let viewer = try await client.register("Viewer")
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![0])", token: viewer.token)
             clock.advance(86_400)
+            try await app.flushSignals()
             var items =
                 try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
                 as? [[String: Any]]
@@ -180,12 +184,14 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             // A new click decays the old score to now and adds one.
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![1])", token: viewer.token)
             clock.advance(86_400)
+            try await app.flushSignals()
             items =
                 try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
                 as? [[String: Any]]
             #expect(abs((items?.first?["score"] as? Double ?? 0) - 0.75) < 1e-9)
             // A category clicked long ago falls below a fresh one.
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["甜品"]![0])", token: viewer.token)
+            try await app.flushSignals()
             let feed = try await client.send(.get, "/v1/feed/featured?limit=2", token: viewer.token)
             #expect(feed.itemIDs == Array(world.reviews["甜品"]!.prefix(2)))
         }
@@ -196,6 +202,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             let world = try await FeedWorld.make(app, client)
             let visitor: HTTPFields = [.xVisitorID: "visitor-0001"]
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["川菜"]![0])", headers: visitor)
+            try await app.flushSignals()
             let feed = try await client.send(.get, "/v1/feed/featured?limit=3", headers: visitor)
             #expect(feed.itemIDs == Array(world.reviews["川菜"]!.prefix(3)))
             let nobody = try await client.send(.get, "/v1/feed/featured?limit=50")
@@ -212,6 +219,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             let world = try await FeedWorld.make(app, client)
             let viewer = try await client.register("Viewer")
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["甜品"]![0])", token: viewer.token)
+            try await app.flushSignals()
             let expected = world.reviews["甜品"]! + world.all.filter { !world.reviews["甜品"]!.contains($0) }
             var seen: [String] = []
             var cursor: String? = nil
@@ -224,6 +232,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                 // Clicking another category mid-walk must not disturb the walk.
                 _ = try await client.send(
                     .get, "/v1/comments/\(world.reviews["火锅"]![seen.count % 4])", token: viewer.token)
+                try await app.flushSignals()
             } while cursor != nil
             #expect(seen == expected)
             let bad = try await client.send(.get, "/v1/feed/featured?cursor=nonsense", token: viewer.token)
@@ -249,6 +258,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                 #expect(
                     try await client.send(.put, "/v1/comments/\(id)/like", token: viewer.token).status == .noContent)
             }
+            try await app.flushSignals()
             // MUT: the walk through the API, three reviews a page
             var pages: [[String: Any]] = []
             var cursor: String? = nil
@@ -280,20 +290,24 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
             try await WireCounter.run(to: app.url) { counter, url in
                 let config = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
                 try await withDatabase(config, logger: TestDatabase.logger, poolSize: 1) { database in
+                    let interests = InterestRepository(
+                        database: database, halfLife: app.services.config.interestHalfLife)
+                    // What a page showed goes to a buffer, as in `serve`: no statement in the request.
                     let feed = FeedService(
                         feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
-                        interests: InterestRepository(
-                            database: database, halfLife: app.services.config.interestHalfLife),
+                        interests: interests,
+                        signals: InterestSignals(
+                            interests: interests, visits: StoreVisits(database: database), buffer: SignalBuffer()),
                         explorePlaces: 0, clock: app.services.clock)
                     let user = Viewer.user(AuthUser(id: viewer.id, name: viewer.name, role: .user, tokenHash: []))
                     let second = try #require(pages[1]["nextCursor"] as? String)
-                    // A cold first page reads the state, cold start's candidates and the walk with its pinned reviews
-                    // (a visitor's also counts what it showed); a first page with clicks, the state, the walk and
-                    // the count of what it showed (exploring is off here).
+                    // A cold first page reads the state, cold start's candidates and the walk with its pinned reviews;
+                    // a first page with clicks, the state and the walk (exploring is off here). What a page showed
+                    // is buffered, not written in the request.
                     let kinds: [(String, Viewer, String?, Int)] = [
                         ("anonymous first page", .nobody, nil, 3),
-                        ("visitor first page", .visitor("visitor-0001"), nil, 4),
-                        ("signed-in first page", user, nil, 3),
+                        ("visitor first page", .visitor("visitor-0001"), nil, 3),
+                        ("signed-in first page", user, nil, 2),
                         ("signed-in cursor page", user, pages[0]["nextCursor"] as? String, 1),
                         ("anonymous cursor page", .nobody, second, 1),
                     ]
@@ -349,6 +363,7 @@ let withoutExploring: @Sendable (inout AppConfiguration) -> Void = { $0.feedExpl
                 }
                 try await group.waitForAll()
             }
+            try await app.flushSignals()
             let items =
                 try (await client.send(.get, "/v1/me/interests", token: viewer.token)).json()["items"]
                 as? [[String: Any]]

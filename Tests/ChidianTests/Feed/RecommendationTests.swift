@@ -16,9 +16,11 @@ import Testing
         try await app.database.query("SELECT id FROM stores WHERE name = \(name)")[0].decode(String.self)
     }
 
-    static func interests(_ client: any TestClientProtocol, token: String? = nil, headers: HTTPFields = [:])
-        async throws -> [String: Double]
-    {
+    /// The viewer's interests once the server has written what it learnt (the contract lets them lag 5 s).
+    static func interests(
+        _ client: any TestClientProtocol, _ app: TestApp, token: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> [String: Double] {
+        try await app.flushSignals()
         let items =
             try await client.send(.get, "/v1/me/interests", token: token, headers: headers).json()["items"]
             as? [[String: Any]] ?? []
@@ -42,16 +44,16 @@ import Testing
                 try await client.send(.put, "/v1/stores/\(hotpot)/favorite", token: viewer.token).status == .noContent)
             #expect(
                 try await client.send(.put, "/v1/stores/\(hotpot)/favorite", token: viewer.token).status == .noContent)
-            #expect(try await Self.interests(client, token: viewer.token) == ["火锅": 6])
+            #expect(try await Self.interests(client, app, token: viewer.token) == ["火锅": 6])
             // taking it back takes the six back (to nothing, which is no interest)
             _ = try await client.send(.delete, "/v1/stores/\(hotpot)/favorite", token: viewer.token)
             _ = try await client.send(.delete, "/v1/stores/\(hotpot)/favorite", token: viewer.token)
-            #expect(try await Self.interests(client, token: viewer.token) == [:])
+            #expect(try await Self.interests(client, app, token: viewer.token) == [:])
             // a like counts three; opening a store page a half (not with track=false)
             _ = try await client.send(.put, "/v1/comments/\(world.reviews["川菜"]![0])/like", token: viewer.token)
             _ = try await client.send(.get, "/v1/stores/\(sweets)", token: viewer.token)
             _ = try await client.send(.get, "/v1/stores/\(sweets)?track=false", token: viewer.token)
-            #expect(try await Self.interests(client, token: viewer.token) == ["川菜": 3, "甜品": 0.5])
+            #expect(try await Self.interests(client, app, token: viewer.token) == ["川菜": 3, "甜品": 0.5])
             // one's own review: five stars add four, one star takes six (never below nothing)
             let five = try await client.send(
                 .post, "/v1/stores/\(sweets)/comments", body: ["rating": 5, "body": "好吃"], token: viewer.token)
@@ -59,8 +61,9 @@ import Testing
             let one = try await client.send(
                 .post, "/v1/stores/\(sichuan)/comments", body: ["rating": 1, "body": "难吃"], token: viewer.token)
             #expect(one.status == .created)
-            #expect(try await Self.interests(client, token: viewer.token) == ["甜品": 4.5])
+            #expect(try await Self.interests(client, app, token: viewer.token) == ["甜品": 4.5])
             // clicks stay opens of reviews
+            try await app.flushSignals()
             let items =
                 try await client.send(.get, "/v1/me/interests", token: viewer.token).json()["items"]
                 as? [[String: Any]]
@@ -78,15 +81,15 @@ import Testing
                 _ = try await client.send(.get, "/v1/comments/\(id)", headers: device)
             }
             _ = try await client.send(.get, "/v1/stores/\(try await Self.storeID(app, "川菜1"))", headers: device)
-            #expect(try await Self.interests(client, headers: device) == ["火锅": 2, "川菜": 0.5])
+            #expect(try await Self.interests(client, app, headers: device) == ["火锅": 2, "川菜": 0.5])
             // MUT: signing up on that device
             let response = try await client.send(
                 .post, "/v1/auth/register", body: ["name": "Newbie", "password": "correct horse"], headers: device)
             #expect(response.status == .created)
             let token = try #require(try response.json()["token"] as? String)
             // validate: the account has it, the visitor no longer
-            #expect(try await Self.interests(client, token: token) == ["火锅": 2, "川菜": 0.5])
-            #expect(try await Self.interests(client, headers: device) == [:])
+            #expect(try await Self.interests(client, app, token: token) == ["火锅": 2, "川菜": 0.5])
+            #expect(try await Self.interests(client, app, headers: device) == [:])
             // MUT: another device's visitor signs in as the same user: added, not replaced
             let other: HTTPFields = [.xVisitorID: "device-0002"]
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![2])", headers: other)
@@ -95,13 +98,14 @@ import Testing
                 .post, "/v1/auth/login", body: ["name": "Newbie", "password": "correct horse"], headers: other)
             #expect(login.status == .ok)
             // validate
-            #expect(try await Self.interests(client, token: token) == ["火锅": 3, "川菜": 0.5, "甜品": 1])
+            #expect(try await Self.interests(client, app, token: token) == ["火锅": 3, "川菜": 0.5, "甜品": 1])
+            try await app.flushSignals()
             let clicks =
                 try await client.send(.get, "/v1/me/interests", token: token).json()["items"] as? [[String: Any]]
             #expect(clicks?.first?["clicks"] as? Int == 3)
             // the opens moved too: re-opening within ten seconds still counts once
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![2])", token: token)
-            #expect(try await Self.interests(client, token: token)["火锅"] == 3)
+            #expect(try await Self.interests(client, app, token: token)["火锅"] == 3)
         }
     }
 
@@ -118,6 +122,7 @@ import Testing
                     _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token)
                 }
             }
+            try await app.flushSignals()
             let categoryOf = Dictionary(
                 uniqueKeysWithValues: world.reviews.flatMap { name, ids in ids.map { ($0, name) } })
             // MUT: a whole first page
@@ -153,6 +158,7 @@ import Testing
             #expect(categoryOf[seen[3]] != "火锅" && categoryOf[seen[6]] != "火锅")
 
             // validate: the showing was counted (eight places of hot pot, one of each explored category)
+            try await app.flushSignals()
             func counts(_ name: String) async throws -> (Double, Double) {
                 let rows = try await app.database.query(
                     """
@@ -164,6 +170,7 @@ import Testing
             #expect(try await counts("火锅") == (8, 0))
             // MUT: opening an explored review is a click of that showing, and of everyone's
             _ = try await client.send(.get, "/v1/comments/\(seen[3])", token: second.token)
+            try await app.flushSignals()
             // validate
             #expect(try await counts(categoryOf[seen[3]]!) == (1, 1))
             let everyone = try await app.database.query(
@@ -171,6 +178,7 @@ import Testing
             #expect(try everyone[0].decodeAll((Int, Int).self) == (4, 1))
             // MUT / validate: a hot-pot open within the day is a click of its eight places
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![3])", token: second.token)
+            try await app.flushSignals()
             #expect(try await counts("火锅") == (8, 1))
         }
     }
@@ -180,6 +188,7 @@ import Testing
             let world = try await FeedWorld.make(app, client)
             let viewer = try await client.register("Viewer")
             _ = try await client.send(.get, "/v1/comments/\(world.reviews["甜品"]![0])", token: viewer.token)
+            try await app.flushSignals()
             let page = try await client.send(.get, "/v1/feed/featured?limit=50", token: viewer.token)
             #expect(page.itemIDs == world.reviews["甜品"]! + world.all.filter { !world.reviews["甜品"]!.contains($0) })
             #expect((page.personalization["explore"] as? [Any])?.isEmpty == true)
@@ -286,6 +295,7 @@ import Testing
             let viewer = try await client.register("Viewer")
             let (hotpot0, hotpot1) = (try await Self.storeID(app, "火锅0"), try await Self.storeID(app, "火锅1"))
             _ = try await client.send(.put, "/v1/stores/\(hotpot0)/favorite", token: viewer.token)
+            try await app.flushSignals()
             try await app.database.query(
                 """
                 UPDATE stores SET location = ST_SetSRID(ST_MakePoint(104.081, 30.659), 4326)::geography

@@ -7,8 +7,11 @@ import Testing
 /// Batched opens leave exactly what opening one by one leaves (issue #44): the same random sequence, recorded open
 /// by open in one fresh database and written in batches of random sizes in another.
 @Suite struct StoreVisitsBatchTests {
-    /// 12 live stores and 1 archived, the same ids in every database.
+    /// 12 live stores and 1 archived, the same ids in every database; users 1 and 2 (a deleted user's opens drop).
     static func stores(_ database: Database) async throws {
+        try await database.query(
+            "INSERT INTO users (id, name, password_hash, role) VALUES ('1', 'one', '$2b$04$fixture', 'user'), ('2', 'two', '$2b$04$fixture', 'user')"
+        )
         try await database.query(
             """
             WITH c AS (INSERT INTO categories (name) VALUES ('火锅') RETURNING id),

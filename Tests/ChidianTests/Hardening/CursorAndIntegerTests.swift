@@ -95,6 +95,7 @@ import Testing
                 reviews.append(try #require(review.json()["id"] as? String))
             }
             for id in reviews { _ = try await client.send(.get, "/v1/comments/\(id)", token: viewer.token) }
+            try await app.flushSignals()
             // MUT
             let first = try await client.send(.get, "/v1/feed/featured?limit=3", token: viewer.token)
             // validate

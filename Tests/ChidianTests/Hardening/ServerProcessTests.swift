@@ -16,9 +16,11 @@ import Testing
 final class ServerProcess: Sendable {
     let child: ChildProcess
     let port: Int
+    let databaseURL: DatabaseURL
 
     init(databaseURL: DatabaseURL, environment extra: [String: String] = [:]) async throws {
         port = try Self.freePort()
+        self.databaseURL = databaseURL
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL.description
         environment["BCRYPT_COST"] = "4"

@@ -45,6 +45,7 @@ enum UserColumns {
         "viewer_store_opens.viewer": "opened_stores",
         "viewer_covisits.viewer": "store_pairs",
         "viewer_explore.viewer": "exploration",
+        "viewer_event_queue.viewer": "signals_pending",
         "rate_tokens.key": "rate_limits",
         "rate_buckets.key": "rate_limits",
     ]

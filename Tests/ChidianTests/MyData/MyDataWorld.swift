@@ -100,6 +100,9 @@ struct MyDataWorld {
             INSERT INTO viewer_explore (viewer, category_id, shown, clicked, exploring, updated_at)
             VALUES ('u:' || \(me.id), \(categoryID), 3, 1, true, now())
             """)
+        // A signal a server queued and nobody drained yet.
+        try await SignalQueue(database: database, halfLife: 7 * 86_400)
+            .push(.init(events: [.signal(viewer: "u:\(me.id)", about: .store(storeID), weight: 3, at: now)]))
         try await database.query("SELECT rate_token('export|u:' || \(me.id), 3, 0.1)")
         try await database.query(
             """

@@ -143,6 +143,7 @@ import Testing
             await app.settle()
             let eater = try await client.register("Eater")
             _ = try await client.send(.put, "/v1/stores/\(hotpots[0])/favorite", token: eater.token)
+            try await app.flushSignals()
             // MUT
             var answers: [[String]] = []
             for _ in 0..<20 {
@@ -191,6 +192,7 @@ import Testing
                 let commentID = try row.decode(String.self)
                 _ = try await client.send(.get, "/v1/comments/\(commentID)", token: eater.token)
             }
+            try await app.flushSignals()
             // MUT
             let chinese = try await client.send(.get, "/v1/pick?near=30.6635,104.081", token: eater.token)
             let english = try await client.send(

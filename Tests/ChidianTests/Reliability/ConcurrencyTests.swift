@@ -99,6 +99,7 @@ import Testing
             }
             // MUT
             let statuses = try await Self.race(jobs)
+            try await app.flushSignals()
             // validate: every open answered, and each viewer has exactly one click on the category.
             #expect(statuses.allSatisfy { $0 == 200 })
             for visitor in visitors {

@@ -80,12 +80,19 @@ import Testing
             let first = try a.request("GET", "/v1/comments/c001", bytes: nil, contentType: nil, headers: visitor)
             let again = try b.request("GET", "/v1/comments/c001", bytes: nil, contentType: nil, headers: visitor)
             let other = try b.request("GET", "/v1/comments/c002", bytes: nil, contentType: nil, headers: visitor)
-            // validate
+            // validate: each server queues what it learnt and a clean stop applies it (while running, within a
+            // second or two: the contract's bound is 5 s, a property of load that the benchmarks measure)
             #expect(first.status == 200 && again.status == 200 && other.status == 200)
-            let interests = try a.request("GET", "/v1/me/interests", bytes: nil, contentType: nil, headers: visitor)
-            let items = try #require(interests.json["items"] as? [[String: Any]])
-            let clicks = items.compactMap { $0["clicks"] as? Int }.reduce(0, +)
-            #expect(clicks == 2, "\(interests.body)")
+            a.stop()
+            b.stop()
+            let (clicks, opens) = try await TestDatabase.withPool(a.databaseURL) { database in
+                try await database.query(
+                    """
+                    SELECT (SELECT sum(clicks) FROM viewer_interests WHERE viewer = 'v:two-servers-visitor')::int,
+                        (SELECT count(*) FROM viewer_opens WHERE viewer = 'v:two-servers-visitor')::int
+                    """)[0].decode((Int?, Int).self)
+            }
+            #expect(clicks == 2 && opens == 2)
         }
     }
 

@@ -63,10 +63,10 @@ struct TestApp: Sendable {
         await services.caching?.listener.fence(database: database)
     }
 
-    /// Writes the store opens this server holds, as `serve` does every few seconds ("also viewed" and 猜你喜欢 may lag
-    /// by that interval), then waits until the caches have heard of the write.
+    /// Writes the signals this server holds, as `serve` does every second (interests, "also viewed" and 猜你喜欢 may
+    /// lag by that interval), then waits until the caches have heard of the write.
     func flushSignals() async throws {
-        try await services.visitFlusher.flush()
+        try await services.signalFlusher.flush()
         await settle()
     }
 

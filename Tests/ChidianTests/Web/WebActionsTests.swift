@@ -30,6 +30,7 @@ import Testing
             #expect(browser.cookie("chidian_visitor") != nil)
             // MUT: the visitor opens three hot-pot reviews
             for id in hotpot { #expect(try await browser.get("/comments/\(id)").status == .ok) }
+            try await app.flushSignals()
             // validate
             let after = featured(try await browser.get("/").text)
             #expect(after.contains("<li class=\"chip\">火锅</li>"))

@@ -1,0 +1,47 @@
+import Foundation
+import PostgresNIO
+
+/// The queue every server appends its signals to and one server at a time drains in time order (sql/027), so what
+/// requests teach is applied as if one by one in the order they happened, whichever server took them.
+public struct SignalQueue: Sendable {
+    package let database: Database
+    package let halfLife: Double
+    /// The most events one drain call applies (a call runs in one transaction).
+    package static let drainLimit = 20_000
+
+    public init(database: Database, halfLife: Double) {
+        self.database = database
+        self.halfLife = halfLife
+    }
+
+    /// Appends a server's batch in one statement.
+    package func push(_ batch: SignalBuffer.Pending) async throws {
+        let c = ViewerEventColumns(batch.events, opens: batch.opens)
+        guard !c.isEmpty else { return }
+        try await database.query(
+            """
+            INSERT INTO viewer_event_queue (kind, viewer, subject, number, at, list)
+            SELECT * FROM unnest(\(c.kinds)::text[], \(c.viewers)::text[], \(c.subjects)::text[],
+                \(c.numbers)::float8[], \(c.times)::timestamptz[], \(c.lists)::text[])
+            """)
+    }
+
+    /// Applies everything queued with a time before `cutoff`, in calls of `drainLimit`; returns how many events it
+    /// applied, or nil when another server was draining (it will have applied them).
+    @discardableResult
+    package func drain(before cutoff: Date) async throws -> Int? {
+        var total = 0
+        while true {
+            let rows = try await database.query(
+                """
+                SELECT drain_viewer_events(\(cutoff)::timestamptz, \(Self.drainLimit)::int4,
+                    \(InterestRepository.dedupeWindow)::float8, \(halfLife)::float8,
+                    \(Int16.random(in: 0..<16))::int2, \(StoreVisits.window)::float8, \(StoreVisits.maxPairs)::int4)
+                """)
+            let taken = try rows.first?.decode(Int.self) ?? 0
+            if taken < 0 { return total == 0 ? nil : total }
+            total += taken
+            if taken < Self.drainLimit { return total }
+        }
+    }
+}
