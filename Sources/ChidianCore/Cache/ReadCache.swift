@@ -44,6 +44,11 @@ public final class ReadCache: Sendable {
     private let state: Mutex<LRU>
     /// Reads in flight by key (`entry`): each a `Task<Entry<Value>, any Error>`.
     let flights = Mutex<[String: any Sendable]>([:])
+    /// Search pages a review's or a score's event dropped (issue #44), by key, kept to answer (`approximate`) while
+    /// their refill waits its turn at the search gate; a fill of the key, a structural change (`search`, `*`) or a
+    /// lost listener takes them away. Bounded by `shelfLimit` entries (past it, emptied).
+    private let shelf = Mutex<[String: any Sendable]>([:])
+    static let shelfLimit = 20_000
     /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
     private let heard = Atomic<Int64>(Int64.min)
 
@@ -156,11 +161,27 @@ public final class ReadCache: Sendable {
         guard isLive, !(bypassable && Self.bypass) else { return }
         let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
         guard cost <= capacity / 8 else { return }
-        state.withLock { lru in
+        let kept = state.withLock { lru -> Bool in
             guard lru.unchanged(tags, since: ticket.sequence), lru.unmatched(entry, since: ticket.sequence) else {
-                return
+                return false
             }
             lru.insert(key, value: entry, tags: tags, cost: cost, capacity: capacity)
+            return true
+        }
+        if holdsSearches, kept { _ = shelf.withLock { $0.removeValue(forKey: key) } }
+    }
+
+    /// The page `key` held before an event dropped it, while it is not refilled.
+    public func stale<Value: Sendable>(_ key: String, as type: Value.Type = Value.self) -> Entry<Value>? {
+        guard holdsSearches, isLive, !(bypassable && Self.bypass) else { return nil }
+        return shelf.withLock { $0[key] as? Entry<Value> }
+    }
+
+    private func shelve(_ dropped: [(key: String, value: any Sendable)]) {
+        guard holdsSearches, !dropped.isEmpty else { return }
+        shelf.withLock { shelf in
+            if shelf.count + dropped.count > Self.shelfLimit { shelf = [:] }
+            for (key, value) in dropped { shelf[key] = value }
         }
     }
 
@@ -168,7 +189,8 @@ public final class ReadCache: Sendable {
 
     public func invalidate(_ tag: String) {
         if tag == "*" { return removeAll() }
-        state.withLock { $0.invalidate(tag) }
+        if holdsSearches && tag == "search" { shelf.withLock { $0 = [:] } }
+        _ = state.withLock { $0.invalidate(tag) }
     }
 
     /// Drops every entry `matches` picks (search pages a write can change: `SearchInvalidation`), and refuses fills
@@ -182,10 +204,11 @@ public final class ReadCache: Sendable {
             return window.spent >= scanBudget
         }
         if over {
+            // Too many events to judge one by one: all pages go, each kept on the shelf like a judged one.
             fallbacks.increment()
-            return invalidate(fallback)
+            return shelve(state.withLock { $0.invalidate(fallback) })
         }
-        state.withLock { $0.invalidate(matching: matches) }
+        shelve(state.withLock { $0.invalidate(matching: matches) })
         let spent = Monotonic.nanoseconds - started
         scanTime.withLock { $0.spent += spent }
     }
@@ -196,6 +219,7 @@ public final class ReadCache: Sendable {
     public func removeAll() {
         wipes.increment()
         state.withLock { $0.removeAll() }
+        shelf.withLock { $0 = [:] }
     }
 
     public var bytes: Int { state.withLock { $0.bytes } }
@@ -249,7 +273,10 @@ private struct LRU: ~Copyable {
         return true
     }
 
-    mutating func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool) {
+    /// Returns what it dropped.
+    mutating func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool)
+        -> [(key: String, value: any Sendable)]
+    {
         sequence += 1
         if predicates.count >= 1024 {
             predicates.removeFirst(predicates.count - 1023)
@@ -260,7 +287,9 @@ private struct LRU: ~Copyable {
         for slot in nodes.indices {
             if let value = nodes[slot]?.value, matches(value) { doomed.append(slot) }
         }
+        let dropped = doomed.map { (key: nodes[$0]!.key, value: nodes[$0]!.value) }
         for slot in doomed { remove(slot) }
+        return dropped
     }
 
     mutating func insert(_ key: String, value: any Sendable, tags: [String], cost: Int, capacity: Int) {
@@ -281,10 +310,18 @@ private struct LRU: ~Copyable {
         while bytes > capacity, oldest != -1, oldest != slot { remove(oldest) }
     }
 
-    mutating func invalidate(_ tag: String) {
+    /// Returns what it dropped.
+    mutating func invalidate(_ tag: String) -> [(key: String, value: any Sendable)] {
         remember(tag)
-        guard let keys = byTag[tag] else { return }
-        for key in keys { if let slot = index[key] { remove(slot) } }
+        guard let keys = byTag[tag] else { return [] }
+        var dropped: [(key: String, value: any Sendable)] = []
+        for key in keys {
+            if let slot = index[key] {
+                dropped.append((key, nodes[slot]!.value))
+                remove(slot)
+            }
+        }
+        return dropped
     }
 
     mutating func removeAll() {

@@ -139,17 +139,22 @@ public struct SearchRepository: Sendable {
     }
 
     /// The page's hits, cached under `search` (a name, a category, archival, the vocabulary, an import: every page)
-    /// and dropped one by one by the events of the reviews and scores they can see (`SearchInvalidation`). The
+    /// and dropped one by one by the events of the reviews and scores they can see (`SearchInvalidation`); a page
+    /// so dropped answers, `approximate`, while its refill waits at a full gate (`ReadCache.entryOrStale`). The
     /// stores themselves come from their own entries (`StoreRepository.views`), so a search entry is a few hundred
     /// bytes and ten thousand texts fit beside the stores.
     package func hits(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
         guard let cache else { return try await read(query, page: page) }
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
         let key = "q:\(page.limit):\(page.cacheKey):\(query.text)"
-        let entry = try await cache.entry(
-            key, tags: { _ in ["search"] }, cost: { $0.cost },
+        let (entry, stale) = try await cache.entryOrStale(
+            key, busy: query.countsReviews && gate.isFull, tags: { _ in ["search"] }, cost: { $0.cost },
             load: { try await read(query, page: page) })
-        return entry.value
+        guard stale else { return entry.value }
+        // A page a review or a score changed since: its counts may be a little behind, as a cut page's are.
+        var hits = entry.value
+        hits.approximate = true
+        return hits
     }
 
     /// One page's hits from PostgreSQL.

@@ -35,6 +35,9 @@ public final class AdmissionGate: Sendable {
         self.rest = rest
     }
 
+    /// Whether a task arriving now would wait (or be refused).
+    public var isFull: Bool { state.withLock { $0.inside >= limit } }
+
     public func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         guard await enter() else { throw Busy() }
         let started = ContinuousClock.now

@@ -86,6 +86,54 @@ import Testing
         #expect(spent.get("a", as: String.self) == nil && spent.get("b", as: String.self) == nil)
     }
 
+    /// Issue #44: a search page an event dropped answers, marked stale, until a fill replaces it; a structural
+    /// change (`search`), a wipe or the judged-by-fallback path behave as the rules say.
+    @Test func aDroppedSearchPageStaysOnTheShelfUntilItIsRefilled() async throws {
+        let searches = ReadCache(name: "test", capacityBytes: 1 << 20, freshness: .seconds(3600), holdsSearches: true)
+        let reads = Self.live()
+        for cache in [searches, reads] {
+            cache.heard(sentAt: Monotonic.nanoseconds)
+            for key in ["a", "b"] {
+                cache.insert(key, Self.entry(key + "1"), tags: ["search"], cost: 10, since: cache.ticket())
+            }
+            // MUT: an event that picks "a"
+            cache.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "a1" }, fallback: "search")
+        }
+        // validate: gone from the cache, on the searches' shelf only
+        #expect(searches.get("a", as: String.self) == nil)
+        #expect(searches.stale("a", as: String.self)?.value == "a1")
+        #expect(searches.stale("b", as: String.self) == nil)
+        #expect(reads.stale("a", as: String.self) == nil)
+        // entryOrStale answers from the shelf when busy, and refills beside the request
+        let (answer, stale) = try await searches.entryOrStale(
+            "a", busy: true, tags: { _ in ["search"] }, cost: { _ in 10 }, load: { "a2" })
+        #expect(answer.value == "a1" && stale)
+        var refilled: String? = nil
+        while refilled == nil {
+            // timing: a poll with no bound; it ends when the refill task has run
+            try await Task.sleep(for: .milliseconds(1))
+            refilled = searches.get("a", as: String.self)?.value
+        }
+        #expect(refilled == "a2")
+        #expect(searches.stale("a", as: String.self) == nil, "a fill takes the page off the shelf")
+        // not busy: a miss reads, whatever the shelf holds
+        searches.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "b1" }, fallback: "search")
+        #expect(searches.stale("b", as: String.self)?.value == "b1")
+        let (fresh, wasStale) = try await searches.entryOrStale(
+            "b", busy: false, tags: { _ in ["search"] }, cost: { _ in 10 }, load: { "b2" })
+        #expect(fresh.value == "b2" && !wasStale)
+        // a structural change empties the shelf
+        searches.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "b2" }, fallback: "search")
+        #expect(searches.stale("b", as: String.self)?.value == "b2")
+        searches.invalidate("search")
+        #expect(searches.stale("b", as: String.self) == nil)
+        // a write request never reads a stale page
+        searches.insert("c", Self.entry("c1"), tags: ["search"], cost: 10, since: searches.ticket())
+        searches.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "c1" }, fallback: "search")
+        ReadCache.$bypass.withValue(true) { #expect(searches.stale("c", as: String.self) == nil) }
+        #expect(searches.stale("c", as: String.self)?.value == "c1")
+    }
+
     @Test func nothingIsServedOnceTheHeartbeatIsOlderThanTheFreshness() {
         // A freshness far longer than a loaded machine's pause between two lines of this test.
         let cache = ReadCache(name: "test", capacityBytes: 1 << 20, freshness: .seconds(30))
