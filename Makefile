@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate schema seed bench bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
+.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
 	backup deploy restore-test alert-test deploy-test
 
 build:
@@ -80,6 +80,12 @@ migrate: db-start build
 # The production-scale benchmark against pgbench and raw COPY; writes docs/BENCHMARKS.md (see scripts/bench.sh).
 bench: db-start
 	scripts/bench.sh
+
+# Thirty minutes of the mixed scenario with every signal on (issue #44): RSS, errors and the signal queue, into
+# docs/BENCHMARKS.md's soak section only (the 1M-review database of make bench, kept).
+soak: db-start
+	BENCH_SCENARIOS=soak BENCH_SOAK_SECONDS=$${BENCH_SOAK_SECONDS:-1800} BENCH_CACHE_MODES=on BENCH_SKIP_IMPORT=1 \
+		BENCH_SKIP_LIVE=1 BENCH_SKIP_INSIGHTS=1 scripts/bench.sh
 
 # Insights' targets alone (scripts/bench-insights.sh; make bench runs them too), into docs/BENCHMARKS.md.
 bench-insights: db-start

@@ -38,8 +38,14 @@ CREATE FUNCTION write_store_opens(
         -- A deleted account's last opens, still in a server's memory when it went, are dropped.
         WHERE i.viewer NOT LIKE 'u:%' OR EXISTS (SELECT 1 FROM users u WHERE u.id = substr(i.viewer, 3))
     ), seen AS (
-        SELECT o.viewer, o.store_id, o.opened_at AS at, 0::int8 AS ord FROM viewer_store_opens o
-        WHERE o.viewer IN (SELECT viewer FROM input)
+        -- Of what is stored, an open can pair only with the viewer's p_cap + 1 most recent stores (its own store
+        -- may be one of them): everything older is behind at least p_cap others.
+        SELECT v.viewer, o.store_id, o.opened_at AS at, 0::int8 AS ord
+        FROM (SELECT DISTINCT viewer FROM input) v
+        CROSS JOIN LATERAL (
+            SELECT o.store_id, o.opened_at FROM viewer_store_opens o
+            WHERE o.viewer = v.viewer ORDER BY o.opened_at DESC LIMIT p_cap + 1
+        ) o
         UNION ALL
         SELECT viewer, store_id, at, ord FROM input
     ), recent AS (

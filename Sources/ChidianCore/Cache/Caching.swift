@@ -68,16 +68,17 @@ extension ReadCache {
 
 extension ReadCache {
     /// `entry`; but when `busy` says a read would queue, on a miss the page an event dropped (`stale`, its second
-    /// value true) while a refill waits its turn beside the request: under load, a search that misses answers at
-    /// once instead of queueing at the gate behind other texts (and a 503 once it waited a second). Unloaded, every
+    /// value true) while `refill` runs beside the request: under load, a search that misses answers at once instead
+    /// of queueing at the gate behind other texts (and a 503 once it waited a second). `refill` should not queue
+    /// (a slot free now, or nothing: the next request tries again), so first reads keep the queue. Unloaded, every
     /// miss reads, so a page equals the database after every write as before.
     package func entryOrStale<Value: Sendable>(
         _ key: String, busy: Bool, tags: @escaping @Sendable (Value) -> [String],
-        cost: @escaping @Sendable (Value) -> Int, load: @escaping @Sendable () async throws -> Value
+        cost: @escaping @Sendable (Value) -> Int, load: @escaping @Sendable () async throws -> Value,
+        refill: @escaping @Sendable () async throws -> Value
     ) async throws -> (Entry<Value>, stale: Bool) {
         if busy, get(key, as: Value.self) == nil, let stale = stale(key, as: Value.self) {
-            // The refill shares the flight of any other; if the gate refuses it, the next request tries again.
-            Task { _ = try? await self.entry(key, tags: tags, cost: cost, load: load) }
+            Task { _ = try? await self.entry(key, tags: tags, cost: cost, load: refill) }
             return (stale, true)
         }
         return (try await entry(key, tags: tags, cost: cost, load: load), false)

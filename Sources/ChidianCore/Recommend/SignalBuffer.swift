@@ -4,13 +4,20 @@ import Synchronization
 
 /// What requests teach the recommender, held in memory until `SignalFlusher` queues it (issue #44): store opens
 /// (`StoreVisits.Open`) and viewer events (review opens, interest signals, feed showings). Recording costs a
-/// request one lock and an append instead of statements in its path. Bounded: past
-/// `capacity` entries, new ones are dropped (and counted) until the next flush; a failed flush puts its entries
-/// back in front, in order.
+/// request one lock and an append instead of statements in its path. Bounded: past `capacity` entries, or past
+/// `perViewer` of one viewer's since the last `take` (no person opens 50 pages a second; a script that does must not
+/// flood the batch), new ones are dropped (and counted) until the next flush; a failed flush puts its entries back
+/// in front, in order.
 public final class SignalBuffer: Sendable {
     package let capacity: Int
-    private let pending = Mutex<Pending>(.init())
+    package let perViewer: Int
+    private let state = Mutex<State>(.init())
     private let dropped = Counter(label: "chidian_signals_dropped_total")
+
+    private struct State {
+        var pending = Pending()
+        var counts: [String: Int] = [:]
+    }
 
     package struct Pending: Sendable, Equatable {
         package var opens: [StoreVisits.Open] = []
@@ -20,22 +27,24 @@ public final class SignalBuffer: Sendable {
         package var isEmpty: Bool { opens.isEmpty && events.isEmpty }
     }
 
-    public init(capacity: Int = 200_000) {
+    public init(capacity: Int = 200_000, perViewer: Int = 50) {
         self.capacity = capacity
+        self.perViewer = perViewer
     }
 
     package func record(_ open: StoreVisits.Open) {
-        keep { pending in pending.opens.append(open) }
+        keep(open.viewer) { pending in pending.opens.append(open) }
     }
 
     package func record(_ event: ViewerEvent) {
-        keep { pending in pending.events.append(event) }
+        keep(event.viewer) { pending in pending.events.append(event) }
     }
 
-    private func keep(_ append: (inout Pending) -> Void) {
-        let kept = pending.withLock { pending -> Bool in
-            guard pending.count < capacity else { return false }
-            append(&pending)
+    private func keep(_ viewer: String, _ append: (inout Pending) -> Void) {
+        let kept = state.withLock { state -> Bool in
+            guard state.pending.count < capacity, state.counts[viewer, default: 0] < perViewer else { return false }
+            state.counts[viewer, default: 0] += 1
+            append(&state.pending)
             return true
         }
         if !kept { dropped.increment() }
@@ -43,21 +52,21 @@ public final class SignalBuffer: Sendable {
 
     /// Everything pending, in the order it happened; the buffer is empty after.
     package func take() -> Pending {
-        pending.withLock { pending in
-            defer { pending = .init() }
-            return pending
+        state.withLock { state in
+            defer { state = .init() }
+            return state.pending
         }
     }
 
     /// A batch that was not written, back in front of what came since (as much as fits, oldest first).
     package func restore(_ batch: Pending) {
-        pending.withLock { pending in
-            let opens = batch.opens + pending.opens
-            let events = batch.events + pending.events
+        state.withLock { state in
+            let opens = batch.opens + state.pending.opens
+            let events = batch.events + state.pending.events
             let room = max(0, capacity - opens.count)
-            pending = .init(opens: Array(opens.prefix(capacity)), events: Array(events.prefix(room)))
+            state.pending = .init(opens: Array(opens.prefix(capacity)), events: Array(events.prefix(room)))
         }
     }
 
-    package var count: Int { pending.withLock { $0.count } }
+    package var count: Int { state.withLock { $0.pending.count } }
 }

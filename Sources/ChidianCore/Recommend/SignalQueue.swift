@@ -6,8 +6,8 @@ import PostgresNIO
 public struct SignalQueue: Sendable {
     package let database: Database
     package let halfLife: Double
-    /// The most events one drain call applies (a call runs in one transaction).
-    package static let drainLimit = 20_000
+    /// The most events one drain call applies: a call is one transaction, well inside a write's deadline.
+    package static let drainLimit = 500
 
     public init(database: Database, halfLife: Double) {
         self.database = database

@@ -14,6 +14,14 @@ package enum ViewerEvent: Sendable, Equatable {
     case merged(visitor: String, into: String, at: Date)
     /// The viewer forgot their interests and opens.
     case reset(viewer: String, at: Date)
+
+    package var viewer: String {
+        switch self {
+        case .openedReview(let viewer, _, _), .signal(let viewer, _, _, _), .shown(let viewer, _, _, _, _),
+            .merged(let viewer, _, _), .reset(let viewer, _):
+            viewer
+        }
+    }
 }
 
 /// Events as the columns of `viewer_event_queue` and the arrays of `apply_viewer_events` (sql/027); an empty

@@ -149,7 +149,7 @@ public struct SearchRepository: Sendable {
         let key = "q:\(page.limit):\(page.cacheKey):\(query.text)"
         let (entry, stale) = try await cache.entryOrStale(
             key, busy: query.countsReviews && gate.isFull, tags: { _ in ["search"] }, cost: { $0.cost },
-            load: { try await read(query, page: page) })
+            load: { try await read(query, page: page) }, refill: { try await read(query, page: page, waiting: false) })
         guard stale else { return entry.value }
         // A page a review or a score changed since: its counts may be a little behind, as a cut page's are.
         var hits = entry.value
@@ -158,7 +158,8 @@ public struct SearchRepository: Sendable {
     }
 
     /// One page's hits from PostgreSQL.
-    private func read(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
+    /// `waiting: false`: refused at once when the gate is full (a refill beside a request).
+    private func read(_ query: SearchQuery, page: PageRequest, waiting: Bool = true) async throws -> Hits {
         let after = try Self.position(page.cursor, query: query)
         guard query.canMatch else {
             let scope = Scope(query: query, dishes: [], start: after, end: nil)
@@ -171,7 +172,8 @@ public struct SearchRepository: Sendable {
         let database = self.database.forReads
         let rows =
             query.countsReviews
-            ? try await gate.run { try await database.run(statement) } : try await database.run(statement)
+            ? try await gate.run(waiting: waiting) { try await database.run(statement) }
+            : try await database.run(statement)
         var hits: [Hit] = []
         var approximate = false
         for row in rows {

@@ -38,8 +38,10 @@ public final class AdmissionGate: Sendable {
     /// Whether a task arriving now would wait (or be refused).
     public var isFull: Bool { state.withLock { $0.inside >= limit } }
 
-    public func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard await enter() else { throw Busy() }
+    /// Runs `body` inside; `waiting: false` is refused at once rather than queued (work that can wait for a
+    /// free slot without anyone waiting on it, such as a refill beside a request).
+    public func run<T: Sendable>(waiting: Bool = true, _ body: () async throws -> T) async throws -> T {
+        guard await enter(waiting: waiting) else { throw Busy() }
         let started = ContinuousClock.now
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
@@ -56,7 +58,7 @@ public final class AdmissionGate: Sendable {
         return try result.get()
     }
 
-    private func enter() async -> Bool {
+    private func enter(waiting: Bool) async -> Bool {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -67,7 +69,7 @@ public final class AdmissionGate: Sendable {
                     state.inside += 1
                     return true
                 }
-                guard state.waiting.count < queue else { return false }
+                guard waiting, state.waiting.count < queue else { return false }
                 state.waiting.append(Waiter(id: id, continuation: continuation))
                 return nil
             }

@@ -106,7 +106,7 @@ import Testing
         #expect(reads.stale("a", as: String.self) == nil)
         // entryOrStale answers from the shelf when busy, and refills beside the request
         let (answer, stale) = try await searches.entryOrStale(
-            "a", busy: true, tags: { _ in ["search"] }, cost: { _ in 10 }, load: { "a2" })
+            "a", busy: true, tags: { _ in ["search"] }, cost: { _ in 10 }, load: { "a3" }, refill: { "a2" })
         #expect(answer.value == "a1" && stale)
         var refilled: String? = nil
         while refilled == nil {
@@ -120,7 +120,7 @@ import Testing
         searches.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "b1" }, fallback: "search")
         #expect(searches.stale("b", as: String.self)?.value == "b1")
         let (fresh, wasStale) = try await searches.entryOrStale(
-            "b", busy: false, tags: { _ in ["search"] }, cost: { _ in 10 }, load: { "b2" })
+            "b", busy: false, tags: { _ in ["search"] }, cost: { _ in 10 }, load: { "b2" }, refill: { "b3" })
         #expect(fresh.value == "b2" && !wasStale)
         // a structural change empties the shelf
         searches.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "b2" }, fallback: "search")

@@ -22,6 +22,16 @@ import Testing
         #expect(buffer.take().isEmpty)
     }
 
+    @Test func oneViewerPastItsShareIsDropped() {
+        let buffer = SignalBuffer(capacity: 100, perViewer: 3)
+        for n in 0..<5 { buffer.record(StoreVisits.Open(viewer: "v:bot", storeID: "s\(n)", at: Date())) }
+        buffer.record(Self.event(0))
+        #expect(buffer.count == 4)
+        _ = buffer.take()
+        buffer.record(StoreVisits.Open(viewer: "v:bot", storeID: "s9", at: Date()))
+        #expect(buffer.count == 1, "a new flush interval, a new share")
+    }
+
     @Test func aRestoredBatchGoesBackInFront() {
         let buffer = SignalBuffer(capacity: 10)
         for n in 0..<3 { buffer.record(Self.open(n)) }

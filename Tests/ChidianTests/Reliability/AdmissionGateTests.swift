@@ -43,11 +43,27 @@ import Testing
         // timing: a poll of the gate's own state with no bound: it ends once the second waits
         while gate.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
         await #expect(throws: AdmissionGate.Busy.self) { try await gate.run { 3 } }
+        #expect(gate.isFull)
         // validate: the waiter gets the slot when the holder leaves
         holder.letGo()
         try await held
         #expect(try await waited == 2)
         #expect(try await gate.run { 4 } == 4)
+    }
+
+    /// A refill beside a request never queues: refused while the slot is taken, even with room in the queue.
+    @Test func workThatMustNotWaitIsRefusedWhileTheSlotIsTaken() async throws {
+        let gate = AdmissionGate(limit: 1, queue: 8, maxWait: .seconds(10))
+        let holder = Holder()
+        async let held: Void = holder.hold(gate)
+        try await holder.waitUntilInside()
+        // MUT / validate
+        await #expect(throws: AdmissionGate.Busy.self) { try await gate.run(waiting: false) { 1 } }
+        #expect(gate.waiting == 0)
+        holder.letGo()
+        try await held
+        #expect(!gate.isFull)
+        #expect(try await gate.run(waiting: false) { 2 } == 2)
     }
 
     @Test func aWaiterGivesUpAfterMaxWait() async throws {
