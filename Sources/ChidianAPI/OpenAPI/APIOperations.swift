@@ -253,7 +253,9 @@ public enum APIOperations {
                 descending (the tie-break of `GET /v1/stores?sort=rating`). A text of 3 or more characters that \
                 is not a vocabulary dish is counted in reviews within a budget of rows read \
                 (`SEARCH_ROW_BUDGET`); past it the page says `approximate: true` and its counts are lower \
-                bounds. Such searches run one at a time per server: 503 `busy` when too many wait.
+                bounds. Such searches run one at a time per server: 503 `busy` when too many wait. While one \
+                runs, a page that a new or changed review made stale answers as it was, also \
+                `approximate: true` (its counts may be a review or two behind), and is read again beside.
                 """,
             access: .anyone,
             parameters: [
