@@ -192,7 +192,7 @@ public struct AppConfiguration: Sendable {
         case let other?: problems.append("INSIGHTS=\(other) is not on or off")
         }
         integer("INSIGHTS_FLUSH_SECONDS", 1...10) { config.insightsFlushInterval = .seconds($0) }
-        integer("SIGNALS_FLUSH_SECONDS", 1...4) { config.signalsFlushInterval = .seconds($0) }
+        integer("SIGNALS_FLUSH_SECONDS", 1...2) { config.signalsFlushInterval = .seconds($0) }
         integer("STREAMS_PER_USER", 1...100_000) { config.streamsPerUser = $0 }
         integer("STREAMS_MAX", 1...1_000_000) { config.streamsMax = $0 }
         integer("STREAM_HEARTBEAT_SECONDS", 1...300) { config.streamHeartbeat = .seconds($0) }
