@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// Opens written in batches (issue #44): the effect of `record` run once per open in arrival order, in one
-/// statement per batch (`write_store_opens`, sql/027; scripts/prototypes/batched-visits.sql checks it in SQL too).
+/// statement per batch (`write_store_opens`, sql/027; `StoreVisitsBatchTests` compares the two).
 extension StoreVisits {
     /// One store opened by one viewer.
     package struct Open: Sendable, Equatable {
