@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PostgresNIO
 
 /// The queue every server appends its signals to and one server at a time drains in time order (sql/027), so what
@@ -8,22 +9,31 @@ public struct SignalQueue: Sendable {
     package let halfLife: Double
     /// The most events one drain call applies: a call is one transaction, well inside a write's deadline.
     package static let drainLimit = 500
+    /// The most events the queue holds: past it, while the drain is behind, batches are dropped (and counted).
+    package static let capacity = 100_000
+    private static let dropped = Counter(label: "chidian_signals_dropped_total")
 
     public init(database: Database, halfLife: Double) {
         self.database = database
         self.halfLife = halfLife
     }
 
-    /// Appends a server's batch in one statement.
+    /// Appends a server's batch in one statement, unless the queue is full (the drain behind: dropped, counted).
     package func push(_ batch: SignalBuffer.Pending) async throws {
         let c = ViewerEventColumns(batch.events, opens: batch.opens)
         guard !c.isEmpty else { return }
-        try await database.query(
+        let rows = try await database.query(
             """
-            INSERT INTO viewer_event_queue (kind, viewer, subject, number, at, list)
-            SELECT * FROM unnest(\(c.kinds)::text[], \(c.viewers)::text[], \(c.subjects)::text[],
-                \(c.numbers)::float8[], \(c.times)::timestamptz[], \(c.lists)::text[])
+            WITH added AS (
+                INSERT INTO viewer_event_queue (kind, viewer, subject, number, at, list)
+                SELECT * FROM unnest(\(c.kinds)::text[], \(c.viewers)::text[], \(c.subjects)::text[],
+                    \(c.numbers)::float8[], \(c.times)::timestamptz[], \(c.lists)::text[])
+                WHERE NOT EXISTS (SELECT 1 FROM viewer_event_queue OFFSET \(Self.capacity - 1) LIMIT 1)
+                RETURNING 1
+            )
+            SELECT count(*)::int FROM added
             """)
+        if try rows.first?.decode(Int.self) == 0 { Self.dropped.increment(by: c.kinds.count) }
     }
 
     /// Applies everything queued with a time before `cutoff`, in calls of `drainLimit`; returns how many events it

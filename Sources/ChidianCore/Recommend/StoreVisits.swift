@@ -8,8 +8,10 @@ public struct StoreVisits: Sendable {
 
     /// Two opens by one viewer at most this far apart make a pair.
     public static let window: TimeInterval = 86_400
-    /// The most earlier stores one open pairs with: bounds an open's work whatever a client does.
-    package static let maxPairs = 50
+    /// The most earlier stores one open pairs with (its browsing session, in effect): bounds an open's work whatever a
+    /// client does. 50 until issue #44's soak: pairs are most of what learning costs, and at 50 the drain fell
+    /// behind the mix on two cores (docs/BENCHMARKS.md).
+    package static let maxPairs = 10
 
     public init(database: Database) {
         self.database = database
