@@ -46,7 +46,7 @@ public final class ReadCache: Sendable {
     let flights = Mutex<[String: any Sendable]>([:])
     /// Search pages a review's or a score's event dropped (issue #44), by key, kept to answer (`approximate`) while
     /// their refill waits its turn at the search gate; a fill of the key, a structural change (`search`, `*`) or a
-    /// lost listener takes them away. Bounded by `shelfLimit` entries (past it, emptied).
+    /// lost listener takes them away. Bounded by `shelfLimit` entries (past it, arbitrary ones leave).
     private let shelf = Mutex<[String: any Sendable]>([:])
     static let shelfLimit = 20_000
     /// When the last heartbeat heard was sent (`Monotonic.nanoseconds`).
@@ -180,7 +180,9 @@ public final class ReadCache: Sendable {
     private func shelve(_ dropped: [(key: String, value: any Sendable)]) {
         guard holdsSearches, !dropped.isEmpty else { return }
         shelf.withLock { shelf in
-            if shelf.count + dropped.count > Self.shelfLimit { shelf = [:] }
+            // Room by dropping arbitrary pages, not all of them: an emptied shelf sends every miss to the gate.
+            let excess = shelf.count + dropped.count - Self.shelfLimit
+            if excess > 0 { for key in Array(shelf.keys.prefix(excess)) { shelf[key] = nil } }
             for (key, value) in dropped { shelf[key] = value }
         }
     }

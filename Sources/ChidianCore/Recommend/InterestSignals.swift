@@ -103,7 +103,7 @@ public struct InterestSignals: Sendable {
         buffer?.record(.reset(viewer: key, at: now))
     }
 
-    /// What a feed's first page showed (`InterestRepository.recordShown`).
+    /// What a feed's first page showed: the viewer's and everyone's exploration counts (sql/027, `shown`).
     package func shown(viewer key: String, own: String?, places: Int, explored: [String], at now: Date) async {
         guard own != nil || !explored.isEmpty else { return }
         await write(.shown(viewer: key, own: own, places: places, explored: explored, at: now), open: nil)
@@ -115,16 +115,5 @@ extension InterestRepository {
     package enum Subject: Sendable, Equatable {
         case store(String)
         case comment(String)
-    }
-
-    /// Adds `weight` to the viewer's interest in the subject's category, decayed like a click; never below zero.
-    package func signal(viewer: String, about subject: Subject, weight: Double, at now: Date) async throws {
-        try await apply([.signal(viewer: viewer, about: subject, weight: weight, at: now)])
-    }
-
-    /// Gives a visitor's history to the account they signed up or signed in as, on the same device: interests
-    /// are decayed to `now` and added, opens and exploration counts joined; the visitor's rows are gone after.
-    public func merge(visitor: String, intoUser userID: String, at now: Date) async throws {
-        try await apply([.merged(visitor: "v:\(visitor)", into: "u:\(userID)", at: now)])
     }
 }

@@ -102,12 +102,4 @@ extension InterestRepository {
                 exploredAt: exploredAt, globalShown: globalShown, globalClicked: globalClicked, reviewed: reviewed)
         }
     }
-
-    /// Counts what a first page showed: `places` places of the viewer's own top category and one place of each
-    /// category explored (everyone's counts take those), decaying the viewer's earlier counts to now; opens of
-    /// their reviews within a day count as clicks (sql/027). A server batches these; this writes one at once.
-    public func recordShown(viewer: String, own: String?, places: Int, explored: [String], at now: Date) async throws {
-        guard own != nil || !explored.isEmpty else { return }
-        try await apply([.shown(viewer: viewer, own: own, places: places, explored: explored, at: now)])
-    }
 }
