@@ -41,7 +41,14 @@ import Testing
         #expect(reviews.count == 2)
         // MUT: open the reviews (each open counts as a click for this visitor), then pull to refresh
         for review in reviews { _ = try await client.comment(review.id) }
-        let refreshed = try await client.featuredPage(limit: 10)
+        // timing: the server learns beside the request and the contract lets a viewer's interests lag 5 s, so the
+        // refresh is pulled again until they show; the bound is only there so a broken server fails, not hangs
+        var refreshed = try await client.featuredPage(limit: 10)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while refreshed.personalization.categories.first?.id != categoryId, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
+            refreshed = try await client.featuredPage(limit: 10)
+        }
         // validate
         #expect(refreshed.personalization.categories.first?.id == categoryId)
         #expect(refreshed.items.first?.store.category.id == categoryId)
