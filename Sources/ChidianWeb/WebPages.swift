@@ -56,17 +56,32 @@ package struct WebPages: Sendable {
         status: HTTPResponse.Status = .ok, query: String = ""
     ) -> Response {
         let language = context.web?.language ?? .zh
-        let csrf = context.web?.csrfToken ?? ""
-        let viewer = context.viewer.user.map { ViewerModel($0) }
+        let body = render(
+            template, model: model, language: language, csrf: context.web?.csrfToken ?? "",
+            viewer: context.viewer.user)
+        return page(body: body, title: title, context: context, status: status, query: query)
+    }
+
+    /// `template` alone, with the language's words, the CSRF token and the viewer (none: as any visitor sees it).
+    func render(_ template: String, model: TemplateFields, language: Language, csrf: String, viewer: AuthUser?)
+        -> [UInt8]
+    {
         var root = model
         root["t"] = language.templateStrings
         root["csrf"] = csrf
-        root["viewer"] = viewer
-        let body = library.render(template, .object(root))
+        root["viewer"] = viewer.map { ViewerModel($0) }
+        return library.render(template, .object(root))
+    }
+
+    /// A rendered `body` inside the layout, which shows the viewer and carries their CSRF token.
+    func page(
+        body: [UInt8], title: String, context: AppRequestContext, status: HTTPResponse.Status = .ok, query: String = ""
+    ) -> Response {
+        let language = context.web?.language ?? .zh
         let layout: TemplateFields = [
             "t": language.templateStrings, "lang": language.rawValue, "title": title, "body": TemplateValue.bytes(body),
-            "query": query, "csrf": csrf, "css": assetURL("app.css"), "js": assetURL("app.js"),
-            "icon": assetURL("favicon.svg"), "viewer": viewer,
+            "query": query, "csrf": context.web?.csrfToken ?? "", "css": assetURL("app.css"), "js": assetURL("app.js"),
+            "icon": assetURL("favicon.svg"), "viewer": context.viewer.user.map { ViewerModel($0) },
         ]
         let html = library.render("layout", .object(layout))
         return Self.response(html, status: status, language: language)

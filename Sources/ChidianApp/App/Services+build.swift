@@ -9,7 +9,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let clock = app.clock
     let insights = app.insights
     let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
-    let visits = StoreVisits(database: database)
+    let visits = StoreVisits(database: database, cache: reads)
     let signals = InterestSignals(interests: interests, visits: visits, buffer: app.signals)
     let stores = StoreRepository(database: database, cache: reads)
     let comments = CommentRepository(database: database, cache: reads)
@@ -57,5 +57,6 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         storeAdmin: StoreAdmin(database: database, categories: categories),
         follows: FollowRepository(
             database: database, buckets: app.buckets, perDay: config.followsPerDay, cache: reads),
-        notifications: NotificationRepository(database: database, comments: comments, likes: likes))
+        notifications: NotificationRepository(database: database, comments: comments, likes: likes),
+        pieces: RenderedPieces(cache: reads))
 }

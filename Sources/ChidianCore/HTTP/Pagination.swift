@@ -8,7 +8,7 @@ public struct PageRequest: Sendable {
     public var cursor: Cursor?
 
     /// The cursor's keys as one string, for cache keys (its token's JSON key order may vary between encodings).
-    var cacheKey: String { cursor.map { ([$0.list] + $0.keys).joined(separator: "\u{1F}") } ?? "" }
+    package var cacheKey: String { cursor.map { ([$0.list] + $0.keys).joined(separator: "\u{1F}") } ?? "" }
 
     public init(limit: Int = 20, cursor: Cursor? = nil) {
         self.limit = limit

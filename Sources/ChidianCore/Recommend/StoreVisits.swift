@@ -5,6 +5,8 @@ import PostgresNIO
 /// per pair of stores, updated by each open (never recomputed from every open on a request).
 public struct StoreVisits: Sendable {
     package let database: Database
+    /// Lists are cached under `v:<store>` (migration 028 says when one may change).
+    package let cache: ReadCache?
 
     /// Two opens by one viewer at most this far apart make a pair.
     public static let window: TimeInterval = 86_400
@@ -13,8 +15,9 @@ public struct StoreVisits: Sendable {
     /// behind the mix on two cores (docs/BENCHMARKS.md).
     package static let maxPairs = 10
 
-    public init(database: Database) {
+    public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
+        self.cache = cache
     }
 
     /// Records `viewer` opening `storeID` at `now`, in one statement: the open itself, the pairs it makes with the
@@ -58,7 +61,11 @@ public struct StoreVisits: Sendable {
     /// The live stores most viewers of `storeID` also opened, most shared viewers first (then id descending);
     /// never the store itself.
     public func alsoViewed(storeID: String, limit: Int) async throws -> [String] {
-        try await database.forReads.run(AlsoViewed(storeID: storeID, limit: limit))
+        let load = { @Sendable in try await database.forReads.run(AlsoViewed(storeID: storeID, limit: limit)) }
+        guard let cache else { return try await load() }
+        return try await cache.entry(
+            "v:\(storeID):\(limit)", tags: { _ in ["v:" + storeID] }, cost: { 64 + 48 * $0.count }, load: load
+        ).value
     }
 
     /// Prepared: planning it took five times as long as running it.

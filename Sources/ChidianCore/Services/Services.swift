@@ -17,12 +17,15 @@ package struct Services: Sendable {
     package let storeAdmin: StoreAdmin
     package let follows: FollowRepository
     package let notifications: NotificationRepository
+    /// What front ends render the same for every viewer (the web's store page for visitors).
+    package let pieces: RenderedPieces
 
     package init(
         accounts: AccountService, comments: CommentService, images: ImageService, stores: StoreService,
         favorites: FavoriteService, promotions: PromotionService, search: SearchService, feed: FeedService,
         recommend: RecommendService, pick: PickService, insights: InsightService, myData: MyDataService,
-        moderation: Moderation, storeAdmin: StoreAdmin, follows: FollowRepository, notifications: NotificationRepository
+        moderation: Moderation, storeAdmin: StoreAdmin, follows: FollowRepository, notifications: NotificationRepository,
+        pieces: RenderedPieces
     ) {
         self.accounts = accounts
         self.comments = comments
@@ -40,5 +43,6 @@ package struct Services: Sendable {
         self.storeAdmin = storeAdmin
         self.follows = follows
         self.notifications = notifications
+        self.pieces = pieces
     }
 }

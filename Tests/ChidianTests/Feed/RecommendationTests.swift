@@ -281,6 +281,11 @@ import Testing
             // an archived store is never listed; an unknown or archived one is 404
             try await CommentFixture.archive(app, storeID: b)
             #expect(try await also(a) == [c])
+            // restored, it is listed again (the lists are cached: the restore says so)
+            try await app.database.query("UPDATE stores SET archived_at = NULL WHERE id = \(b)")
+            await app.settle()
+            #expect(try await also(a) == [b, c].sorted(by: >))
+            try await CommentFixture.archive(app, storeID: b)
             #expect(try await client.send(.get, "/v1/stores/\(b)/also-viewed").problemCode == "store_not_found")
             #expect(try await client.send(.get, "/v1/stores/nope/also-viewed").problemCode == "store_not_found")
             #expect(try await client.send(.get, "/v1/stores/\(a)/also-viewed?limit=51").status == .badRequest)

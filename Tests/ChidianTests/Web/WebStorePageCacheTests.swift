@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import ChidianAPI
+@testable import ChidianApp
+@testable import ChidianCore
+@testable import ChidianTools
+@testable import ChidianWeb
+
+/// Issue 44: a store page's body is rendered once for every visitor and kept under the tags of what it shows, so
+/// each write to any of it shows on the next visitor's page; a signed-in viewer's page is their own.
+@Suite struct WebStorePageCacheTests {
+    @Test func visitorsShareOneRenderedBodyThatEveryWriteToWhatItShowsDrops() async throws {
+        try await TestApp.run { client, app in
+            // setup: a store with one review, read by a visitor
+            let world = try await CommentWorld.make(client, app)
+            let review = try await world.review(4, "第一条评价")["id"] as! String
+            let path = "/stores/\(world.storeID)"
+            func visitorPage() async throws -> String {
+                let page = try await WebBrowser(client).get(path)
+                #expect(page.status == .ok)
+                return page.text
+            }
+            #expect(try await visitorPage().contains("第一条评价"))
+            let key = "h:store:\(world.storeID):newest:20::zh-CN"
+            if let reads = app.services.caching?.reads {
+                #expect(reads.get(key, as: RenderedPieces.Piece.self) != nil, "the visitor's body is not shared")
+            }
+            // MUT + validate: each write shows on the next visitor's page
+            let other = try await client.register("路人")
+            _ = try await world.review(2, "第二条评价", as: other)
+            #expect(try await visitorPage().contains("第二条评价"))
+            let liked = try await client.send(.put, "/v1/comments/\(review)/like", token: other.token)
+            #expect(liked.status.code < 300)
+            #expect(try await visitorPage().contains("data-count=\"1\""))
+            let replied = try await client.send(
+                .put, "/v1/comments/\(review)/reply", body: ["body": "谢谢光临"], token: world.manager.token)
+            #expect(replied.status.code < 300)
+            #expect(try await visitorPage().contains("谢谢光临"))
+            let renamed = try await client.send(.patch, "/v1/me", body: ["name": "美食家"], token: world.user.token)
+            #expect(renamed.status == .ok)
+            #expect(try await visitorPage().contains(">美食家</a>"))
+            try await app.database.query("UPDATE stores SET name = '小龙坎老火锅' WHERE id = \(world.storeID)")
+            await app.settle()
+            #expect(try await visitorPage().contains("<h1>小龙坎老火锅</h1>"))
+            // a signed-in viewer gets their own page: like buttons with their token, never shared with visitors
+            let browser = WebBrowser(client)
+            _ = try await browser.get("/login")
+            let signedIn = try await browser.post("/login", ["name": "路人", "password": "correct horse"])
+            #expect(signedIn.status == .seeOther)
+            let own = try await browser.get(path).text
+            let csrf = try #require(browser.cookie("chidian_csrf"))
+            #expect(own.contains("/comments/\(review)/unlike") && own.contains(csrf))
+            let visitor = try await visitorPage()
+            #expect(!visitor.contains("/comments/\(review)/unlike") && !visitor.contains("/comments/\(review)/like\""))
+            #expect(!visitor.contains(csrf) && !visitor.contains(">路人</a></nav>"))
+        }
+    }
+}
