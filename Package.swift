@@ -28,6 +28,8 @@ let package = Package(
         // The OpenAPI types /openapi.json is built from (and validated with); without the ExternalLoading trait
         // (remote $refs), which the document does not use and which builds much slower.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", .upToNextMinor(from: "6.4.0"), traits: []),
+        // zlib for the rendered pages kept in the read cache (a fifth of their size).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", .upToNextMinor(from: "1.5.0")),
     ],
     targets: [
         // The dependency rule: Core knows no HTTP routes and no pages; the API and the web each depend on Core and
@@ -44,6 +46,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: ours,
             plugins: ["EmbedResources"]

@@ -227,8 +227,21 @@ psql "$bench_url" -c "DELETE FROM viewer_store_opens WHERE viewer = 'u:$viewer_i
 # transaction instead of 100,000), then the counts on users set from the rows, as the triggers keep them.
 follow_many_id=$(create_user benchfollows1000)
 follow_fan_id=$(create_user benchfan)
-celeb_id=$(sql "$bench_url" "SELECT author_id FROM comments WHERE kind = 'review' AND hidden_at IS NULL
-    GROUP BY author_id ORDER BY count(*) DESC, author_id LIMIT 1")
+# Never a bench user: benchwriter's posts pile up over runs, and once it was the author with the most reviews every
+# post it made told 100,000 followers, a fan-out backlog that took a core from every scenario after it.
+celeb_id=$(sql "$bench_url" "SELECT c.author_id FROM comments c JOIN users u ON u.id = c.author_id
+    WHERE c.kind = 'review' AND c.hidden_at IS NULL AND u.name NOT LIKE 'bench%'
+    GROUP BY c.author_id ORDER BY count(*) DESC, c.author_id LIMIT 1")
+if [ "$(sql "$bench_url" "SELECT count(*) FROM follows f JOIN users u ON u.id = f.followee_id
+    WHERE u.name LIKE 'bench%'")" != 0 ]; then
+    say "following: the bench users' followers go (a bench user once became the 100,000-follower author)"
+    psql -q "$bench_url" -v ON_ERROR_STOP=1 -c "BEGIN" -c "
+        DELETE FROM follows WHERE followee_id IN (SELECT id FROM users WHERE name LIKE 'bench%')" -c "
+        DELETE FROM notification_fanout WHERE comment_id IN (SELECT c.id FROM comments c JOIN users u
+            ON u.id = c.author_id WHERE u.name LIKE 'bench%')" -c "
+        UPDATE users u SET follower_count = (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)
+        WHERE u.name LIKE 'bench%'" -c "COMMIT" >/dev/null
+fi
 if [ "$(sql "$bench_url" "SELECT count(*) FROM follows WHERE followee_id = '$celeb_id'")" -lt 100000 ]; then
     say "following: 1,000 follows for benchfollows1000, 100,000 followers for $celeb_id"
     psql -q "$bench_url" -v ON_ERROR_STOP=1 -c "BEGIN" -c "SET LOCAL session_replication_role = replica" -c "
@@ -766,7 +779,6 @@ t_stale() {
     quotient "Store page HTML ÷ JSON store page" store-html store 0.5
     quotient "Store page HTML ÷ JSON store reviews page" store-html reviews 0.5
     quotient "Store page HTML ÷ JSON also-viewed (the slowest route it draws from)" store-html also 0.5
-    quotient "Store page HTML ÷ JSON store page" store-html store 0.5
     row home-html "Home page as HTML (\`/\`: daily promotions, 猜你喜欢 and the featured feed, a new visitor)" "" "$(t_p95 on home-html 20); $(t_p95 off home-html 20)"
     quotient "Home page HTML ÷ JSON daily promotions" home-html daily 0.5
     for i in "${!search_queries[@]}"; do

@@ -83,52 +83,49 @@ package struct WebController {
         let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
         let sort = CommentSort(rawValue: sortName) ?? .newest
         let page = try PageRequest(request)
-        let body: [UInt8]
+        let main: [UInt8]
         if context.viewer.user == nil {
-            // A visitor sees what every visitor sees: the page's body is one shared piece, dropped by any write to
-            // what it shows (the store, its reviews and their authors, also-viewed and those stores).
+            // A visitor sees what every visitor sees: one shared piece, dropped by any write to what it shows (the
+            // store, its reviews and their authors).
             let key = "store:\(id):\(sort.rawValue):\(page.limit):\(page.cacheKey):\(language.rawValue)"
-            body = try await services.pieces.piece(key) { [self] in
+            main = try await services.pieces.piece(key) { [self] in
                 let view = try await stores.requireView(id: id, viewer: nil)
-                let parts = try await storeParts(view, sort: sort, page: page, viewer: .nobody)
-                let tags = ["s:" + id, "c:" + id, "v:" + id] + parts.alsoViewed.map { "s:" + $0.id }
-                    + Set(parts.list.items.map(\.author.id)).map { "a:" + $0 }
+                // Read for the piece, not kept beside it.
+                let list = try await comments.comments.storeComments(storeID: id, kind: nil, sort: sort, page: page)
                 let bytes = pages.render(
-                    "store", model: storeModel(view, parts, sort: sort, viewer: .nobody, language: language),
+                    "store", model: storeModel(view, list, list.items, sort: sort, viewer: .nobody, language: language),
                     language: language, csrf: "", viewer: nil)
-                return (bytes, tags)
+                return (bytes, ["s:" + id, "c:" + id] + Set(list.items.map(\.author.id)).map { "a:" + $0 })
             }
         } else {
-            let parts = try await storeParts(view, sort: sort, page: page, viewer: context.viewer)
-            body = pages.render(
-                "store", model: storeModel(view, parts, sort: sort, viewer: context.viewer, language: language),
+            let list = try await comments.comments.storeCommentViews(storeID: id, kind: nil, sort: sort, page: page)
+            let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
+            main = pages.render(
+                "store", model: storeModel(view, list, items, sort: sort, viewer: context.viewer, language: language),
                 language: language, csrf: context.web?.csrfToken ?? "", viewer: context.viewer.user)
         }
-        return pages.page(body: body, title: view.name, context: context)
-    }
-
-    /// What a store page shows besides the store: a page of its reviews (marked with the viewer's likes) and the
-    /// stores its viewers also opened.
-    private func storeParts(_ view: StoreView, sort: CommentSort, page: PageRequest, viewer: Viewer) async throws
-        -> (list: Page<CommentView>, items: [CommentView], alsoViewed: [StoreView])
-    {
-        let alsoViewed = try await services.recommend.alsoViewed(storeID: view.id, limit: 10, viewer: viewer)
-        let list = try await comments.comments.storeCommentViews(storeID: view.id, kind: nil, sort: sort, page: page)
-        let items = try await comments.likes.mark(list.items, viewerID: viewer.user?.id)
-        return (list, items, alsoViewed)
+        // "Also viewed" looks the same to everyone and changes with every batch of opens: a piece of its own, so
+        // those batches re-render ten cards, not the reviews.
+        let also = try await services.pieces.piece("also:\(id):\(language.rawValue)") { [self] in
+            let stores = try await services.recommend.alsoViewed(storeID: id, limit: 10, viewer: .nobody, keep: false)
+            let model: TemplateFields = [
+                "alsoViewed": stores.map { StoreCardModel($0, language: language) }, "hasAlsoViewed": !stores.isEmpty,
+            ]
+            let bytes = pages.render("alsoViewed", model: model, language: language, csrf: "", viewer: nil)
+            return (bytes, ["v:" + id] + stores.map { "s:" + $0.id })
+        }
+        return pages.page(body: main + also, title: view.name, context: context)
     }
 
     private func storeModel(
-        _ view: StoreView, _ parts: (list: Page<CommentView>, items: [CommentView], alsoViewed: [StoreView]),
-        sort: CommentSort, viewer: Viewer, language: Language
+        _ view: StoreView, _ list: Page<CommentView>, _ items: [CommentView], sort: CommentSort, viewer: Viewer,
+        language: Language
     ) -> TemplateFields {
         let path = "/stores/\(Self.escapePath(view.id))"
         return [
             "store": StorePageModel(view, language: language),
-            "comments": parts.items.map { CommentCardModel($0, viewer: viewer, language: language) },
-            "hasComments": !parts.items.isEmpty,
-            "alsoViewed": parts.alsoViewed.map { StoreCardModel($0, language: language) },
-            "hasAlsoViewed": !parts.alsoViewed.isEmpty,
+            "comments": items.map { CommentCardModel($0, viewer: viewer, language: language) },
+            "hasComments": !items.isEmpty,
             "sorts": [CommentSort.newest, .rating, .helpful].map { option in
                 [
                     "href": "\(path)?sort=\(option.rawValue)",
@@ -137,9 +134,7 @@ package struct WebController {
                     "current": option == sort,
                 ] as TemplateFields
             },
-            "next": parts.list.nextCursor.map {
-                "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))"
-            },
+            "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" },
             "back": path,
             "loginHref": "/login?next=\(Self.escapeQuery(path))",
             "write": Self.writeForm(store: view, viewer: viewer.user, path: path, language: language),

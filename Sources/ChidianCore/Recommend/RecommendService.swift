@@ -23,12 +23,15 @@ package struct RecommendService: Sendable {
     }
 
     /// Stores viewers of this one also opened (404 `store_not_found` for an unknown or archived store).
-    package func alsoViewed(storeID: String, limit: Int, viewer: Viewer) async throws -> [StoreView] {
+    /// `keep` false: the stores listed are not added to the cache (a page that shows them is cached whole).
+    package func alsoViewed(storeID: String, limit: Int, viewer: Viewer, keep: Bool = true) async throws
+        -> [StoreView]
+    {
         guard PlausibleID.check(storeID), try await stores.view(id: storeID, viewer: nil) != nil else {
             throw StoreError.notFound(id: storeID)
         }
         let ids = try await visits.alsoViewed(storeID: storeID, limit: limit)
-        return try await stores.views(ids: ids, viewer: viewer.user).filter { $0.id != storeID }
+        return try await stores.views(ids: ids, viewer: viewer.user, keep: keep).filter { $0.id != storeID }
     }
 
     /// 猜你喜欢 for the viewer (or nobody), nearest-aware when `near` is given.

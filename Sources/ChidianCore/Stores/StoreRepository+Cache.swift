@@ -5,16 +5,17 @@ import PostgresNIO
 /// kept), tagged `s:<id>`; each viewer's part is added by `personalised`.
 extension StoreRepository {
     /// The live stores among `ids` as everyone sees them, in order; misses are read in one statement.
-    func sharedViews(ids: [String]) async throws -> [StoreView] {
+    func sharedViews(ids: [String], keep: Bool = true) async throws -> [StoreView] {
         guard cache != nil else {
             return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
         }
-        return try await sharedEntries(ids: ids).map(\.value)
+        return try await sharedEntries(ids: ids, keep: keep).map(\.value)
     }
 
     /// The cache entries of the live stores among `ids`, in order: each with its anonymous JSON, which a page for
-    /// everyone copies instead of writing the store again. Misses are read in one statement.
-    package func sharedEntries(ids: [String]) async throws -> [ReadCache.Entry<StoreView>] {
+    /// everyone copies instead of writing the store again. Misses are read in one statement, and kept unless
+    /// `keep` is false.
+    package func sharedEntries(ids: [String], keep: Bool = true) async throws -> [ReadCache.Entry<StoreView>] {
         var found: [String: ReadCache.Entry<StoreView>] = [:]
         if let cache {
             for id in ids where found[id] == nil {
@@ -32,7 +33,7 @@ extension StoreRepository {
             for view in read {
                 let entry = try ReadCache.Entry(value: view) { try JSONWriter.bytes(of: $0.personalised(for: nil)) }
                 found[view.id] = entry
-                if let cache, let ticket {
+                if keep, let cache, let ticket {
                     cache.insert(
                         "s:" + view.id, entry, tags: ["s:" + view.id], cost: 2 * entry.json.count, since: ticket)
                 }

@@ -17,11 +17,12 @@ public struct StoreRepository: Sendable {
     /// Full store views for `ids`, in the order given (duplicates kept), skipping ids that are unknown or archived.
     /// One query: the carousel comes from one ordered aggregate per row and `favorited` from one EXISTS per row.
     /// Search and the feed reuse this after choosing their ids. With the cache, only the stores it lacks are read,
-    /// and `favorited` is one small statement for the whole list.
-    public func views(ids: [String], viewer: AuthUser?) async throws -> [StoreView] {
+    /// and `favorited` is one small statement for the whole list; `keep` false leaves the ones it read out of the
+    /// cache (a piece that shows them is cached instead).
+    public func views(ids: [String], viewer: AuthUser?, keep: Bool = true) async throws -> [StoreView] {
         let ids = ids.filter(PlausibleID.check)
         guard !ids.isEmpty else { return [] }
-        if cache != nil { return try await personalised(try await sharedViews(ids: ids), for: viewer) }
+        if cache != nil { return try await personalised(try await sharedViews(ids: ids, keep: keep), for: viewer) }
         if ids.count == 1 { return try await database.forReads.run(StoreStatements.ByID(id: ids[0], viewer: viewer)) }
         return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: viewer))
     }
