@@ -53,12 +53,28 @@ public struct CommentLikes: Sendable {
         }
     }
 
-    /// Which of `ids` the user liked: one statement.
+    /// Which of `ids` the user liked: one prepared statement (beside every signed-in list, so never planned twice).
     package func likedIDs(_ ids: [String], by userID: String) async throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
-        let rows = try await database.query(
-            "SELECT comment_id FROM comment_likes WHERE user_id = \(userID) AND comment_id = ANY(\(ids)::text[])")
-        return Set(try rows.map { try $0.decode(String.self) })
+        return Set(try await database.run(LikedIDs(userID: userID, ids: ids)))
+    }
+
+    struct LikedIDs: PostgresPreparedStatement {
+        static let name = "liked_ids"
+        static let sql = "SELECT comment_id FROM comment_likes WHERE user_id = $1 AND comment_id = ANY($2::text[])"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray]
+
+        var userID: String
+        var ids: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(userID)
+            bindings.append(ids)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 
     public func mark(_ page: Page<CommentView>, viewerID: String?) async throws -> Page<CommentView> {

@@ -38,6 +38,13 @@ public struct CommentRepository: Sendable {
         try await views(ids: [id]).first
     }
 
+    /// The comment as `viewerID` sees it (`liked` theirs), in one statement; as everyone sees it without a viewer.
+    package func view(id: String, viewerID: String?) async throws -> CommentView? {
+        guard let viewerID else { return try await view(id: id) }
+        guard PlausibleID.check(id) else { return nil }
+        return try await database.forReads.run(CommentStatements.ByIDFor(id: id, viewerID: viewerID)).first
+    }
+
     /// A store's comments, optionally of one kind.
     public func storeComments(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws
         -> Page<CommentView>

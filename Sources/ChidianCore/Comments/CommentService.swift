@@ -98,8 +98,9 @@ package struct CommentService: Sendable {
 
     /// A comment as its viewer sees it; opening a review counts as a click unless `track` is false.
     package func open(id: String, viewer: Viewer, track: Bool) async throws -> CommentView {
-        guard let found = try await comments.view(id: id) else { throw CommentError.notFound(id: id) }
-        let view = try await likes.mark(found, viewerID: viewer.user?.id)
+        guard let view = try await comments.view(id: id, viewerID: viewer.user?.id) else {
+            throw CommentError.notFound(id: id)
+        }
         if view.kind == .review, track {
             await signals.openedReview(viewer: viewer, commentID: view.id, storeID: view.storeId, at: clock())
         }

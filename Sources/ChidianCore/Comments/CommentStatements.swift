@@ -97,6 +97,36 @@ enum CommentStatements {
         func decodeRow(_ row: PostgresRow) throws -> CommentView { try CommentRow.decode(row).view }
     }
 
+    /// One visible comment as a signed-in viewer sees it: its view and whether they liked it, in one round trip
+    /// (opening a review is the commonest signed-in read; two statements cost it a fifth of its rate).
+    struct ByIDFor: PostgresPreparedStatement {
+        package static let name = "comment_by_id_for"
+        package static let sql = """
+            SELECT \(CommentRow.columns),
+                EXISTS (SELECT 1 FROM comment_likes l WHERE l.user_id = $2 AND l.comment_id = c.id)
+            \(CommentRow.from)
+            WHERE c.id = $1 AND \(CommentRow.visible)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text]
+
+        package var id: String
+        package var viewerID: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(viewerID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> CommentView {
+            var view = try CommentRow.decode(row, trailing: 1).view
+            let cells = row.makeRandomAccess()
+            view.liked = try cells[cells.count - 1].decode(Bool.self)
+            return view
+        }
+    }
+
     /// A store's comments of the given kinds, newest first.
     struct StoreNewest: PostgresPreparedStatement {
         package static let name = "store_comments_newest"

@@ -59,9 +59,26 @@ extension StoreRepository {
 
     /// Which of `ids` the user has favorited.
     package func favorited(_ ids: [String], by userID: String) async throws -> Set<String> {
-        let rows = try await database.query(
-            "SELECT store_id FROM favorites WHERE user_id = \(userID) AND store_id = ANY(\(ids)::text[])")
-        return Set(try rows.map { try $0.decode(String.self) })
+        Set(try await database.run(Favorited(userID: userID, ids: ids)))
+    }
+
+    /// Prepared: it runs beside every signed-in store page and list (planned once per connection, not per call).
+    struct Favorited: PostgresPreparedStatement {
+        static let name = "favorited_ids"
+        static let sql = "SELECT store_id FROM favorites WHERE user_id = $1 AND store_id = ANY($2::text[])"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .textArray]
+
+        var userID: String
+        var ids: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(userID)
+            bindings.append(ids)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 }
 
