@@ -447,7 +447,8 @@ run_ryw() {
     # Named itself, or as part of the mixed scenario it runs beside.
     want ryw || want "${1%%.*}" || return 0
     sql "$bench_url" "SELECT DISTINCT store_id FROM comments WHERE author_id = '$ryw_id'" >"$paths/ryw-reviewed"
-    timeout $(($2 + 60)) python3 "$here/ryw.py" --api "$api" --token "$ryw_token" --user "$ryw_id" \
+    # `--token=`: a token may start with "-", which argparse would take for an option.
+    timeout $(($2 + 60)) python3 "$here/ryw.py" --api "$api" --token="$ryw_token" --user "$ryw_id" \
         --stores "$paths/store" --reviewed "$paths/ryw-reviewed" --seconds "$2" --seed "$1" \
         --out "$res/$1.ryw" --log "$res/$1.ryw.log" 2>>"$res/$1.ryw.log" || say "ryw $1 exited with $?"
 }
