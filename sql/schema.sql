@@ -32,9 +32,13 @@
 --   search_dishes: search_dish_named AFTER INSERT OR UPDATE OF name FOR EACH ROW EXECUTE FUNCTION search_name_needs_pinyin()
 --   search_dishes: search_dishes_cache_notify AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE FOR EACH STATEMENT EXECUTE FUNCTION search_vocabulary_cache_notify()
 --   sessions: sessions_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION sessions_cache_notify()
+--   store_covisits: store_covisits_deleted AFTER DELETE REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION store_covisits_cache_notify()
+--   store_covisits: store_covisits_inserted AFTER INSERT REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION store_covisits_cache_notify()
+--   store_covisits: store_covisits_updated AFTER UPDATE REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION store_covisits_cache_notify()
 --   store_images: store_images_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION store_images_cache_notify()
 --   stores: search_store_named AFTER INSERT FOR EACH ROW EXECUTE FUNCTION search_store_named()
 --   stores: search_store_renamed AFTER UPDATE OF name FOR EACH ROW WHEN ((old.name IS DISTINCT FROM new.name)) EXECUTE FUNCTION search_store_named()
+--   stores: stores_also_viewed_notify AFTER UPDATE OF archived_at FOR EACH ROW WHEN (((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL))) EXECUTE FUNCTION stores_also_viewed_notify()
 --   stores: stores_bump_version BEFORE INSERT OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_bump_version()
 --   stores: stores_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_cache_notify()
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
@@ -1771,6 +1775,22 @@ BEGIN
 END $$;
 
 --
+-- Name: store_covisits_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.store_covisits_cache_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        PERFORM cache_notify('*');
+        RETURN NULL;
+    END IF;
+    PERFORM cache_notify('v:' || d.store_id) FROM (SELECT DISTINCT store_id FROM changed) d;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: store_dishes_changed(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1998,6 +2018,21 @@ CREATE FUNCTION public.store_week_minutes(hours jsonb) RETURNS int4multirange
         SELECT int4range(0, span.stop - 10080) WHERE span.stop > 10080
     ) AS parts (part)
 $$;
+
+--
+-- Name: stores_also_viewed_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_also_viewed_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        RETURN NULL;  -- stores_cache_notify says '*'
+    END IF;
+    PERFORM cache_notify('v:' || c.store_id) FROM store_covisits c WHERE c.other_id = NEW.id;
+    RETURN NULL;
+END $$;
 
 --
 -- Name: stores_bump_version(); Type: FUNCTION; Schema: public; Owner: -
@@ -3743,6 +3778,24 @@ CREATE TRIGGER search_store_renamed AFTER UPDATE OF name ON public.stores FOR EA
 CREATE TRIGGER sessions_cache_notify AFTER DELETE OR UPDATE ON public.sessions FOR EACH ROW EXECUTE FUNCTION public.sessions_cache_notify();
 
 --
+-- Name: store_covisits store_covisits_deleted; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER store_covisits_deleted AFTER DELETE ON public.store_covisits REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.store_covisits_cache_notify();
+
+--
+-- Name: store_covisits store_covisits_inserted; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER store_covisits_inserted AFTER INSERT ON public.store_covisits REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.store_covisits_cache_notify();
+
+--
+-- Name: store_covisits store_covisits_updated; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER store_covisits_updated AFTER UPDATE ON public.store_covisits REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.store_covisits_cache_notify();
+
+--
 -- Name: comments store_dishes_changed_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3765,6 +3818,12 @@ CREATE TRIGGER store_images_cache_notify AFTER INSERT OR DELETE OR UPDATE ON pub
 --
 
 CREATE TRIGGER store_review_inserted AFTER INSERT ON public.comments FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION public.store_review_inserted();
+
+--
+-- Name: stores stores_also_viewed_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_also_viewed_notify AFTER UPDATE OF archived_at ON public.stores FOR EACH ROW WHEN (((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL))) EXECUTE FUNCTION public.stores_also_viewed_notify();
 
 --
 -- Name: stores stores_bump_version; Type: TRIGGER; Schema: public; Owner: -

@@ -24,8 +24,8 @@ package struct Services: Sendable {
         accounts: AccountService, comments: CommentService, images: ImageService, stores: StoreService,
         favorites: FavoriteService, promotions: PromotionService, search: SearchService, feed: FeedService,
         recommend: RecommendService, pick: PickService, insights: InsightService, myData: MyDataService,
-        moderation: Moderation, storeAdmin: StoreAdmin, follows: FollowRepository, notifications: NotificationRepository,
-        pieces: RenderedPieces
+        moderation: Moderation, storeAdmin: StoreAdmin, follows: FollowRepository,
+        notifications: NotificationRepository, pieces: RenderedPieces
     ) {
         self.accounts = accounts
         self.comments = comments
