@@ -8,11 +8,14 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
+.PHONY: run test lint fuzz faults screenshots build swift-deps db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
 	backup deploy restore-test alert-test deploy-test
 
-build:
+build: swift-deps
 	swift build $(SWIFT_FLAGS) --product chidian
+
+swift-deps:
+	scripts/swift-deps.sh
 
 run: db-start build
 	DATABASE_URL=$(DB_URL) $(BIN) migrate
@@ -26,7 +29,7 @@ run: db-start build
 # (scripts/web-test.sh), the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling
 # deploys under load and a point-in-time restore (docs/OPERATIONS.md); the Swift suite runs twice, with CACHE=off and
 # with the cache; every part runs, the Swift summary stays the last line, and any failure fails the target.
-test: db-start
+test: db-start swift-deps
 	swift build $(SWIFT_FLAGS) --build-tests
 	@status=0; \
 	$(MAKE) --no-print-directory lint || status=1; \
@@ -58,7 +61,7 @@ lint:
 	swift format lint --strict --recursive ChidianClient/Package.swift ChidianClient/Sources ChidianClient/Tests
 
 # schemathesis (installed into .venv/) against a freshly seeded server, every operation, anonymous and signed in.
-fuzz: db-start
+fuzz: db-start swift-deps
 	swift build $(SWIFT_FLAGS) --product chidian
 	DATABASE_URL=$(DB_URL) scripts/fuzz.sh
 
@@ -78,26 +81,26 @@ migrate: db-start build
 	DATABASE_URL=$(DB_URL) $(BIN) migrate
 
 # The production-scale benchmark against pgbench and raw COPY; writes docs/BENCHMARKS.md (see scripts/bench.sh).
-bench: db-start
+bench: db-start swift-deps
 	scripts/bench.sh
 
 # Thirty minutes of the mixed scenario with every signal on (issue #44): RSS, errors and the signal queue, into
 # docs/BENCHMARKS.md's soak section only (the 1M-review database of make bench, kept).
-soak: db-start
+soak: db-start swift-deps
 	BENCH_SCENARIOS=soak BENCH_SOAK_SECONDS=$${BENCH_SOAK_SECONDS:-1800} BENCH_CACHE_MODES=on BENCH_SKIP_IMPORT=1 \
 		BENCH_SKIP_LIVE=1 BENCH_SKIP_INSIGHTS=1 scripts/bench.sh
 
 # Insights' targets alone (scripts/bench-insights.sh; make bench runs them too), into docs/BENCHMARKS.md.
-bench-insights: db-start
+bench-insights: db-start swift-deps
 	scripts/bench-insights.sh
 
 # The same scenarios at 0.1M, 1M and 5M reviews and on 200,000 stores, side by side (docs/BENCHMARKS.md).
-bench-growth: db-start
+bench-growth: db-start swift-deps
 	scripts/bench-growth.sh
 
 # The attacks of docs/RELIABILITY.md against a release server on the benchmark's 1M-review database (make bench
 # first), with the protections off and on.
-abuse: db-start
+abuse: db-start swift-deps
 	scripts/abuse.sh
 
 db-start:
