@@ -37,6 +37,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             search: SearchRepository(
                 database: database, stores: stores, budget: config.searchRowBudget,
                 gate: AdmissionGate(limit: config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
+                glances: AdmissionGate(limit: config.searchConcurrency, queue: 64, maxWait: .seconds(1), rest: 1),
                 caching: app.caching),
             insights: insights),
         feed: FeedService(

@@ -18,6 +18,10 @@ public struct SearchRepository: Sendable {
     package let budget: Int
     /// Searches that count reviews run a few at a time (`SEARCH_CONCURRENCY`), so they cannot take every core.
     package let gate: AdmissionGate
+    /// A text that finds `gate` full and nothing cached is answered by a glance: the same page read with
+    /// `budget / glanceShare` rows, approximate when cut, a few at a time behind this gate (past it, 503 `busy`).
+    package let glances: AdmissionGate
+    static let glanceShare = 8
 
     /// Search pages' hits (`Caching.searches`, their own share so a flood of store views cannot push them out);
     /// nil reads PostgreSQL every time.
@@ -25,11 +29,13 @@ public struct SearchRepository: Sendable {
 
     public init(
         database: Database, stores: StoreRepository, budget: Int = AppConfiguration.defaultSearchRowBudget,
-        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero), caching: Caching? = nil
+        gate: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero),
+        glances: AdmissionGate = AdmissionGate(limit: .max, queue: 0, maxWait: .zero), caching: Caching? = nil
     ) {
         self.database = database
         self.budget = budget
         self.gate = gate
+        self.glances = glances
         cache = caching?.searches
         self.stores = stores
     }
@@ -144,22 +150,58 @@ public struct SearchRepository: Sendable {
     /// stores themselves come from their own entries (`StoreRepository.views`), so a search entry is a few hundred
     /// bytes and ten thousand texts fit beside the stores.
     package func hits(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
-        guard let cache else { return try await read(query, page: page) }
+        guard let cache else { return try await readOrGlance(query, page: page) }
         _ = try Self.position(page.cursor, query: query)  // a cursor of another query is refused before any lookup
         let key = "q:\(page.limit):\(page.cacheKey):\(query.text)"
-        let (entry, stale) = try await cache.entryOrStale(
-            key, busy: query.countsReviews && gate.isFull, tags: { _ in ["search"] }, cost: { $0.cost },
-            load: { try await read(query, page: page) }, refill: { try await read(query, page: page, waiting: false) })
-        guard stale else { return entry.value }
+        let busy = query.countsReviews && gate.isFull
+        let tags: @Sendable (Hits) -> [String] = { _ in ["search"] }
+        let cost: @Sendable (Hits) -> Int = { $0.cost }
+        let refill: @Sendable () async throws -> Hits = { try await read(query, page: page, waiting: false) }
+        if busy, cache.get(key, as: Hits.self) == nil, cache.stale(key, as: Hits.self) == nil {
+            // A text nobody asked for lately: a glance now, the whole page beside it for the next asker when a
+            // slot is free, rather than a place in the queue behind other texts.
+            Task { _ = try? await cache.entry(key, tags: tags, cost: cost, load: refill) }
+            return try await glance(query, page: page)
+        }
+        let found: (ReadCache.Entry<Hits>, stale: Bool)
+        do {
+            found = try await cache.entryOrStale(
+                key, busy: busy, tags: tags, cost: cost, load: { try await read(query, page: page) }, refill: refill)
+        } catch is AdmissionGate.Busy {
+            return try await glance(query, page: page)
+        }
+        guard found.stale else { return found.0.value }
         // A page a review or a score changed since: its counts may be a little behind, as a cut page's are.
-        var hits = entry.value
+        var hits = found.0.value
         hits.approximate = true
         return hits
     }
 
+    /// `read`, or a glance when the gate turned it away.
+    private func readOrGlance(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
+        do {
+            return try await read(query, page: page)
+        } catch is AdmissionGate.Busy {
+            return try await glance(query, page: page)
+        }
+    }
+
+    /// The page read with a share of the budget behind `glances`; never kept (the next asker reads it whole).
+    private func glance(_ query: SearchQuery, page: PageRequest) async throws -> Hits {
+        Self.glanceCount.increment()
+        return try await glances.run {
+            try await read(query, page: page, budget: max(1, budget / Self.glanceShare), gated: false)
+        }
+    }
+
+    static let glanceCount = Counter(label: "chidian_search_glances_total")
+
     /// One page's hits from PostgreSQL.
-    /// `waiting: false`: refused at once when the gate is full (a refill beside a request).
-    private func read(_ query: SearchQuery, page: PageRequest, waiting: Bool = true) async throws -> Hits {
+    /// `waiting: false`: refused at once when the gate is full (a refill beside a request); `gated: false` reads
+    /// without it (a glance, behind its own gate).
+    private func read(
+        _ query: SearchQuery, page: PageRequest, waiting: Bool = true, budget: Int? = nil, gated: Bool = true
+    ) async throws -> Hits {
         let after = try Self.position(page.cursor, query: query)
         guard query.canMatch else {
             let scope = Scope(query: query, dishes: [], start: after, end: nil)
@@ -168,10 +210,11 @@ public struct SearchRepository: Sendable {
         // Names queued by a write since the last pinyin query get their pinyin first.
         if query.pinyin != nil { try await PinyinIndex.refresh(database: database) }
         let limit = page.limit
-        let statement = SearchPageStatement(query: query, after: after, limit: limit + 1, budget: budget)
+        let statement = SearchPageStatement(
+            query: query, after: after, limit: limit + 1, budget: budget ?? self.budget)
         let database = self.database.forReads
         let rows =
-            query.countsReviews
+            query.countsReviews && gated
             ? try await gate.run(waiting: waiting) { try await database.run(statement) }
             : try await database.run(statement)
         var hits: [Hit] = []
