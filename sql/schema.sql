@@ -42,6 +42,7 @@
 --   stores: stores_bump_version BEFORE INSERT OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_bump_version()
 --   stores: stores_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_cache_notify()
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
+--   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
 --
 -- PostgreSQL database dump
@@ -2114,6 +2115,18 @@ BEGIN
 END $$;
 
 --
+-- Name: stores_open_minutes(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_open_minutes() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.open_minutes := store_week_minutes(NEW.hours);
+    RETURN NEW;
+END $$;
+
+--
 -- Name: users_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2756,7 +2769,7 @@ END) STORED,
     location public.geography(Point,4326),
     hours jsonb,
     time_zone text DEFAULT 'Asia/Shanghai'::text NOT NULL,
-    open_minutes int4multirange GENERATED ALWAYS AS (public.store_week_minutes(hours)) STORED,
+    open_minutes int4multirange,
     CONSTRAINT stores_ad_spend_check CHECK ((ad_spend >= 0)),
     CONSTRAINT stores_check CHECK (((rating_sum >= rating_count) AND (rating_sum <= (5 * rating_count)))),
     CONSTRAINT stores_environment_count_check CHECK ((environment_count >= 0)),
@@ -3842,6 +3855,12 @@ CREATE TRIGGER stores_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.st
 --
 
 CREATE TRIGGER stores_copy_to_comments AFTER UPDATE OF category_id, archived_at ON public.stores FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION public.stores_copy_to_comments();
+
+--
+-- Name: stores stores_open_minutes; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes ON public.stores FOR EACH ROW EXECUTE FUNCTION public.stores_open_minutes();
 
 --
 -- Name: users users_cache_notify; Type: TRIGGER; Schema: public; Owner: -
