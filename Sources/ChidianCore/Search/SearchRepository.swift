@@ -157,17 +157,13 @@ public struct SearchRepository: Sendable {
         let tags: @Sendable (Hits) -> [String] = { _ in ["search"] }
         let cost: @Sendable (Hits) -> Int = { $0.cost }
         let refill: @Sendable () async throws -> Hits = { try await read(query, page: page, waiting: false) }
-        if busy, cache.get(key, as: Hits.self) == nil, cache.stale(key, as: Hits.self) == nil {
-            // A text nobody asked for lately: a glance now, the whole page beside it for the next asker when a
-            // slot is free, rather than a place in the queue behind other texts.
-            Task { _ = try? await cache.entry(key, tags: tags, cost: cost, load: refill) }
-            return try await glance(query, page: page)
-        }
         let found: (ReadCache.Entry<Hits>, stale: Bool)
         do {
             found = try await cache.entryOrStale(
                 key, busy: busy, tags: tags, cost: cost, load: { try await read(query, page: page) }, refill: refill)
         } catch is AdmissionGate.Busy {
+            // Turned away (the queue full, or a second waited): a glance now; the next asker queues again for
+            // the whole page.
             return try await glance(query, page: page)
         }
         guard found.stale else { return found.0.value }
