@@ -2301,6 +2301,61 @@ CREATE TABLE public.comments (
 );
 
 --
+-- Name: coupon_claims; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.coupon_claims (
+    id text DEFAULT public.new_id('q_'::text) NOT NULL,
+    coupon_id text NOT NULL,
+    store_id text NOT NULL,
+    user_id text,
+    code text NOT NULL,
+    idempotency_key text,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    redeemed_at timestamp with time zone,
+    CONSTRAINT coupon_claims_code_check CHECK ((code ~ '^[2-9A-HJ-NP-Z]{12}$'::text))
+);
+
+--
+-- Name: coupon_holders; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.coupon_holders (
+    coupon_id text NOT NULL,
+    user_id text NOT NULL,
+    held smallint NOT NULL,
+    CONSTRAINT coupon_holders_held_check CHECK (((held >= 1) AND (held <= 10)))
+);
+
+--
+-- Name: coupons; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.coupons (
+    id text DEFAULT public.new_id('k_'::text) NOT NULL,
+    store_id text NOT NULL,
+    title text NOT NULL,
+    face_value integer NOT NULL,
+    min_spend integer DEFAULT 0 NOT NULL,
+    stock integer NOT NULL,
+    claimed integer DEFAULT 0 NOT NULL,
+    per_user smallint DEFAULT 1 NOT NULL,
+    starts_at timestamp with time zone DEFAULT now() NOT NULL,
+    ends_at timestamp with time zone NOT NULL,
+    valid_days smallint DEFAULT 30 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT coupons_check CHECK (((claimed >= 0) AND (claimed <= stock))),
+    CONSTRAINT coupons_check1 CHECK ((ends_at > starts_at)),
+    CONSTRAINT coupons_face_value_check CHECK (((face_value >= 1) AND (face_value <= 10000))),
+    CONSTRAINT coupons_min_spend_check CHECK (((min_spend >= 0) AND (min_spend <= 100000))),
+    CONSTRAINT coupons_per_user_check CHECK (((per_user >= 1) AND (per_user <= 10))),
+    CONSTRAINT coupons_stock_check CHECK (((stock >= 1) AND (stock <= 1000000))),
+    CONSTRAINT coupons_title_check CHECK ((title <> ''::text)),
+    CONSTRAINT coupons_valid_days_check CHECK (((valid_days >= 1) AND (valid_days <= 365)))
+);
+
+--
 -- Name: favorites; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2947,6 +3002,41 @@ ALTER TABLE ONLY public.comments
     ADD CONSTRAINT comments_pkey PRIMARY KEY (id);
 
 --
+-- Name: coupon_claims coupon_claims_code_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_claims
+    ADD CONSTRAINT coupon_claims_code_key UNIQUE (code);
+
+--
+-- Name: coupon_claims coupon_claims_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_claims
+    ADD CONSTRAINT coupon_claims_pkey PRIMARY KEY (id);
+
+--
+-- Name: coupon_claims coupon_claims_user_id_idempotency_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_claims
+    ADD CONSTRAINT coupon_claims_user_id_idempotency_key_key UNIQUE (user_id, idempotency_key);
+
+--
+-- Name: coupon_holders coupon_holders_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_holders
+    ADD CONSTRAINT coupon_holders_pkey PRIMARY KEY (coupon_id, user_id);
+
+--
+-- Name: coupons coupons_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupons
+    ADD CONSTRAINT coupons_pkey PRIMARY KEY (id);
+
+--
 -- Name: favorites favorites_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3297,6 +3387,24 @@ CREATE INDEX comments_store_newest ON public.comments USING btree (store_id, cre
 --
 
 CREATE INDEX comments_store_rating ON public.comments USING btree (store_id, rating DESC, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text));
+
+--
+-- Name: coupon_claims_coupon; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coupon_claims_coupon ON public.coupon_claims USING btree (coupon_id);
+
+--
+-- Name: coupon_claims_user; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coupon_claims_user ON public.coupon_claims USING btree (user_id, claimed_at DESC, id DESC);
+
+--
+-- Name: coupons_store; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coupons_store ON public.coupons USING btree (store_id, ends_at DESC, id);
 
 --
 -- Name: favorites_store; Type: INDEX; Schema: public; Owner: -
@@ -3937,6 +4045,41 @@ ALTER TABLE ONLY public.comments
 
 ALTER TABLE ONLY public.comments
     ADD CONSTRAINT comments_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
+
+--
+-- Name: coupon_claims coupon_claims_coupon_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_claims
+    ADD CONSTRAINT coupon_claims_coupon_id_fkey FOREIGN KEY (coupon_id) REFERENCES public.coupons(id) ON DELETE CASCADE;
+
+--
+-- Name: coupon_claims coupon_claims_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_claims
+    ADD CONSTRAINT coupon_claims_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE SET NULL;
+
+--
+-- Name: coupon_holders coupon_holders_coupon_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_holders
+    ADD CONSTRAINT coupon_holders_coupon_id_fkey FOREIGN KEY (coupon_id) REFERENCES public.coupons(id) ON DELETE CASCADE;
+
+--
+-- Name: coupon_holders coupon_holders_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupon_holders
+    ADD CONSTRAINT coupon_holders_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+--
+-- Name: coupons coupons_store_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coupons
+    ADD CONSTRAINT coupons_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
 
 --
 -- Name: favorites favorites_store_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

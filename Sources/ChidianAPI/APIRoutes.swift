@@ -19,6 +19,7 @@ package struct APIRoutes {
         StoresController(service: services.stores).addRoutes(to: api)
         FavoritesController(service: services.favorites).addRoutes(to: api)
         PromotionsController(service: services.promotions).addRoutes(to: api)
+        CouponsController(service: services.coupons).addRoutes(to: api)
         SearchController(service: services.search).addRoutes(to: api)
         CommentsController(service: services.comments).addRoutes(to: api)
         ModerationController(moderation: services.moderation).addRoutes(to: api)

@@ -6,13 +6,19 @@ extension ChidianError {
     /// lists a code this enum lacks.
     public enum Code: Hashable, Sendable {
         case adminRequired
+        case alreadyRedeemed
         case alreadyReported
         case bodyRequired
         case bodyTooLarge
         case bodyTooLong
         case busy
         case cannotFollowSelf
+        case claimExpired
+        case claimLimit
+        case codeNotFound
         case commentNotFound
+        case couponNotFound
+        case couponNotLive
         case databaseUnavailable
         case forbidden
         case imageNotFound
@@ -22,10 +28,12 @@ extension ChidianError {
         case invalidAmount
         case invalidBefore
         case invalidBody
+        case invalidCoupon
         case invalidCursor
         case invalidDescription
         case invalidFormat
         case invalidHours
+        case invalidIdempotencyKey
         case invalidIds
         case invalidImage
         case invalidImages
@@ -47,6 +55,7 @@ extension ChidianError {
         case invalidScores
         case invalidSkip
         case invalidSort
+        case invalidState
         case invalidStatus
         case invalidTimeZone
         case invalidToken
@@ -63,6 +72,7 @@ extension ChidianError {
         case notStoreOwner
         case nothingToPick
         case ownComment
+        case ownStore
         case passwordTooLong
         case queryRequired
         case queryTimeout
@@ -71,6 +81,7 @@ extension ChidianError {
         case replyNotFound
         case schemaBehind
         case serverBusy
+        case soldOut
         case storeNotFound
         case storesRemain
         case tooManyAttempts
@@ -85,19 +96,20 @@ extension ChidianError {
 
         /// Every known code.
         public static let allKnown: [Code] = [
-            .adminRequired, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy, .cannotFollowSelf,
-            .commentNotFound, .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction,
-            .invalidAddress, .invalidAmount, .invalidBefore, .invalidBody, .invalidCursor, .invalidDescription,
-            .invalidFormat, .invalidHours, .invalidIds, .invalidImage, .invalidImages, .invalidKind,
-            .invalidLastEventId, .invalidLimit, .invalidLocation, .invalidName, .invalidNear, .invalidNote,
-            .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius, .invalidRange, .invalidRating,
-            .invalidReason, .invalidRole, .invalidScores, .invalidSkip, .invalidSort, .invalidStatus,
-            .invalidTimeZone, .invalidToken, .invalidUnread, .invalidVisitorId, .loginRequired, .managerRequired,
-            .nameRequired, .nameTaken, .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner,
-            .nothingToPick, .ownComment, .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong,
-            .rateLimited, .replyNotFound, .schemaBehind, .serverBusy, .storeNotFound, .storesRemain,
-            .tooManyAttempts, .tooManyStreams, .unknownCategory, .unsupportedMediaType, .userNotFound,
-            .versionConflict, .weakPassword, .wrongPassword,
+            .adminRequired, .alreadyRedeemed, .alreadyReported, .bodyRequired, .bodyTooLarge, .bodyTooLong, .busy,
+            .cannotFollowSelf, .claimExpired, .claimLimit, .codeNotFound, .commentNotFound, .couponNotFound,
+            .couponNotLive, .databaseUnavailable, .forbidden, .imageNotFound, .imageTooLarge, .invalidAction,
+            .invalidAddress, .invalidAmount, .invalidBefore, .invalidBody, .invalidCoupon, .invalidCursor,
+            .invalidDescription, .invalidFormat, .invalidHours, .invalidIdempotencyKey, .invalidIds, .invalidImage,
+            .invalidImages, .invalidKind, .invalidLastEventId, .invalidLimit, .invalidLocation, .invalidName,
+            .invalidNear, .invalidNote, .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius,
+            .invalidRange, .invalidRating, .invalidReason, .invalidRole, .invalidScores, .invalidSkip, .invalidSort,
+            .invalidState, .invalidStatus, .invalidTimeZone, .invalidToken, .invalidUnread, .invalidVisitorId,
+            .loginRequired, .managerRequired, .nameRequired, .nameTaken, .nearRequired, .notAReview, .notAuthor,
+            .notFound, .notStoreOwner, .nothingToPick, .ownComment, .ownStore, .passwordTooLong, .queryRequired,
+            .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound, .schemaBehind, .serverBusy, .soldOut,
+            .storeNotFound, .storesRemain, .tooManyAttempts, .tooManyStreams, .unknownCategory,
+            .unsupportedMediaType, .userNotFound, .versionConflict, .weakPassword, .wrongPassword,
         ]
 
         private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
@@ -108,13 +120,19 @@ extension ChidianError {
         public var rawValue: String {
             switch self {
             case .adminRequired: "admin_required"
+            case .alreadyRedeemed: "already_redeemed"
             case .alreadyReported: "already_reported"
             case .bodyRequired: "body_required"
             case .bodyTooLarge: "body_too_large"
             case .bodyTooLong: "body_too_long"
             case .busy: "busy"
             case .cannotFollowSelf: "cannot_follow_self"
+            case .claimExpired: "claim_expired"
+            case .claimLimit: "claim_limit"
+            case .codeNotFound: "code_not_found"
             case .commentNotFound: "comment_not_found"
+            case .couponNotFound: "coupon_not_found"
+            case .couponNotLive: "coupon_not_live"
             case .databaseUnavailable: "database_unavailable"
             case .forbidden: "forbidden"
             case .imageNotFound: "image_not_found"
@@ -124,10 +142,12 @@ extension ChidianError {
             case .invalidAmount: "invalid_amount"
             case .invalidBefore: "invalid_before"
             case .invalidBody: "invalid_body"
+            case .invalidCoupon: "invalid_coupon"
             case .invalidCursor: "invalid_cursor"
             case .invalidDescription: "invalid_description"
             case .invalidFormat: "invalid_format"
             case .invalidHours: "invalid_hours"
+            case .invalidIdempotencyKey: "invalid_idempotency_key"
             case .invalidIds: "invalid_ids"
             case .invalidImage: "invalid_image"
             case .invalidImages: "invalid_images"
@@ -149,6 +169,7 @@ extension ChidianError {
             case .invalidScores: "invalid_scores"
             case .invalidSkip: "invalid_skip"
             case .invalidSort: "invalid_sort"
+            case .invalidState: "invalid_state"
             case .invalidStatus: "invalid_status"
             case .invalidTimeZone: "invalid_time_zone"
             case .invalidToken: "invalid_token"
@@ -165,6 +186,7 @@ extension ChidianError {
             case .notStoreOwner: "not_store_owner"
             case .nothingToPick: "nothing_to_pick"
             case .ownComment: "own_comment"
+            case .ownStore: "own_store"
             case .passwordTooLong: "password_too_long"
             case .queryRequired: "query_required"
             case .queryTimeout: "query_timeout"
@@ -173,6 +195,7 @@ extension ChidianError {
             case .replyNotFound: "reply_not_found"
             case .schemaBehind: "schema_behind"
             case .serverBusy: "server_busy"
+            case .soldOut: "sold_out"
             case .storeNotFound: "store_not_found"
             case .storesRemain: "stores_remain"
             case .tooManyAttempts: "too_many_attempts"

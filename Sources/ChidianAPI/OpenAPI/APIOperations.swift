@@ -10,8 +10,8 @@ import OpenAPIKit
 /// its handler can answer (paging, bodies and `If-Match` add theirs). New objects go to `APISchemas.all`.
 public enum APIOperations {
     public static let all: [APIOperation] =
-        operations + accounts + stores + comments + moderation + feed + recommendations + images + search + pick
-        + insights + people
+        operations + accounts + stores + coupons + comments + moderation + feed + recommendations + images + search
+        + pick + insights + people
 
     // MARK: Parameters
 

@@ -310,6 +310,6 @@ enum APISchemas {
             ),
             ("ImageBytes", binary),
             ("ExportArchive", binary),
-        ] + requests + moderation + insights + people
+        ] + requests + moderation + insights + people + coupons
     }
 }

@@ -33,6 +33,8 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         favorites: FavoriteService(stores: stores, signals: signals, clock: clock),
         promotions: PromotionService(
             stores: stores, promotions: PromotionRepository(database: database), insights: insights),
+        coupons: CouponService(
+            coupons: CouponRepository(database: database), stores: stores, throttle: app.loginThrottle),
         search: SearchService(
             search: SearchRepository(
                 database: database, stores: stores, budget: config.searchRowBudget,

@@ -7,6 +7,7 @@ package struct Services: Sendable {
     package let stores: StoreService
     package let favorites: FavoriteService
     package let promotions: PromotionService
+    package let coupons: CouponService
     package let search: SearchService
     package let feed: FeedService
     package let recommend: RecommendService
@@ -22,7 +23,8 @@ package struct Services: Sendable {
 
     package init(
         accounts: AccountService, comments: CommentService, images: ImageService, stores: StoreService,
-        favorites: FavoriteService, promotions: PromotionService, search: SearchService, feed: FeedService,
+        favorites: FavoriteService, promotions: PromotionService, coupons: CouponService, search: SearchService,
+        feed: FeedService,
         recommend: RecommendService, pick: PickService, insights: InsightService, myData: MyDataService,
         moderation: Moderation, storeAdmin: StoreAdmin, follows: FollowRepository,
         notifications: NotificationRepository, pieces: RenderedPieces
@@ -33,6 +35,7 @@ package struct Services: Sendable {
         self.stores = stores
         self.favorites = favorites
         self.promotions = promotions
+        self.coupons = coupons
         self.search = search
         self.feed = feed
         self.recommend = recommend

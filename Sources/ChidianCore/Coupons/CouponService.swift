@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// Coupons' rules, for the API and the web client alike: who may offer, end, claim and redeem, and in what order
+/// a claim is refused. A coupon once sold out stays so (its stock never grows), so each server remembers it and
+/// answers `sold_out` without asking PostgreSQL: a rush past the stock does not queue on the coupon's row.
+package struct CouponService: Sendable {
+    package let coupons: CouponRepository
+    package let stores: StoreRepository
+    /// Wrong codes at the table count as failed sign-ins do (scope `redeem`, per store and address).
+    package let throttle: LoginThrottle?
+    private let soldOut = SoldOut()
+    static let soldOutMemory = 10_000
+
+    /// The coupons this server has seen sold out (shared by every copy of the service).
+    final class SoldOut: Sendable {
+        let ids = Mutex<Set<String>>([])
+    }
+
+    package init(coupons: CouponRepository, stores: StoreRepository, throttle: LoginThrottle? = nil) {
+        self.coupons = coupons
+        self.stores = stores
+        self.throttle = throttle
+    }
+
+    /// Its manager offers a coupon (admins too get 403 `not_store_owner`).
+    package func offer(_ user: AuthUser, storeID: String, draft: CouponDraft, now: Date = Date()) async throws
+        -> CouponView
+    {
+        try Self.requireManager(user, managerID: try await stores.requireManagerID(of: storeID))
+        return try await coupons.create(storeID: storeID, offer: try CouponRules.check(draft, now: now))
+    }
+
+    /// A live store's coupons (404 `store_not_found` otherwise).
+    package func list(storeID: String, viewer: AuthUser?) async throws -> CouponList {
+        _ = try await stores.requireManagerID(of: storeID)
+        return CouponList(items: try await coupons.list(storeID: storeID, viewerID: viewer?.id))
+    }
+
+    package func coupon(id: String, viewer: AuthUser?) async throws -> CouponView {
+        try await require(id, viewer: viewer).view
+    }
+
+    /// Its manager ends a coupon now; claims made stay usable.
+    package func end(id: String, user: AuthUser) async throws {
+        let found = try await require(id, viewer: user)
+        try Self.requireManager(user, managerID: found.managerID)
+        try await coupons.end(id: id)
+    }
+
+    /// A claim, or the claim this user already made under `key` (`replayed`: answered 200, not 201).
+    package func claim(id: String, user: AuthUser, key: String?) async throws -> (claim: ClaimView, replayed: Bool) {
+        if let key, let earlier = try await coupons.claim(userID: user.id, key: key) { return (earlier, true) }
+        if soldOut.ids.withLock({ $0.contains(id) }) { throw CouponError.soldOut }
+        let found = try await require(id, viewer: user)
+        let state = found.view.state(at: Date())
+        if state == .soldOut {
+            remember(soldOut: id)
+            throw CouponError.soldOut
+        }
+        if found.managerID == user.id { throw CouponError.ownStore }
+        if state != .live { throw CouponError.notLive }
+        if found.view.claimedByMe >= found.view.perUser { throw CouponError.claimLimit(found.view.perUser) }
+        do {
+            return try await coupons.claim(couponID: id, userID: user.id, perUser: found.view.perUser, key: key)
+        } catch CouponError.soldOut {
+            remember(soldOut: id)
+            throw CouponError.soldOut
+        }
+    }
+
+    private func remember(soldOut id: String) {
+        soldOut.ids.withLock { ids in
+            if ids.count >= Self.soldOutMemory { ids.removeAll() }
+            ids.insert(id)
+        }
+    }
+
+    package func claims(user: AuthUser, state: String?, page: PageRequest) async throws -> Page<ClaimView> {
+        var parsed: CouponRepository.ClaimState?
+        if let state {
+            guard let known = CouponRepository.ClaimState(rawValue: state) else { throw CouponError.invalidState }
+            parsed = known
+        }
+        return try await coupons.claims(userID: user.id, state: parsed, page: page)
+    }
+
+    /// Its manager redeems a code at the table: 404 `code_not_found` (unknown, or another store's), 409
+    /// `already_redeemed`, 410 `claim_expired`; wrong codes are throttled as failed sign-ins are.
+    package func redeem(storeID: String, user: AuthUser, code raw: String, address: String?) async throws
+        -> ClaimView
+    {
+        try Self.requireManager(user, managerID: try await stores.requireManagerID(of: storeID))
+        let attempt = try await throttle?.attempt("redeem", subject: storeID, address: address)
+        guard let code = CouponCode.normalized(raw) else { throw CouponError.codeNotFound }
+        switch try await coupons.redeem(code: code, storeID: storeID) {
+        case .success(let claim):
+            if let attempt { try await throttle?.succeeded(attempt) }
+            return claim
+        case .failure(.notFound): throw CouponError.codeNotFound
+        case .failure(.alreadyRedeemed):
+            if let attempt { try await throttle?.succeeded(attempt) }
+            throw CouponError.alreadyRedeemed
+        case .failure(.expired):
+            if let attempt { try await throttle?.succeeded(attempt) }
+            throw Problem(.gone, "claim_expired", "This claim expired before it was redeemed.")
+        }
+    }
+
+    private func require(_ id: String, viewer: AuthUser?) async throws -> (view: CouponView, managerID: String) {
+        guard PlausibleID.check(id), let found = try await coupons.coupon(id: id, viewerID: viewer?.id) else {
+            throw CouponError.notFound(id: id)
+        }
+        return found
+    }
+
+    static func requireManager(_ user: AuthUser, managerID: String) throws {
+        guard user.id == managerID else { throw StoreError.notOwner("Only the store's manager may do this.") }
+    }
+}

@@ -1,0 +1,53 @@
+-- Coupons (领券, issue #47): a store's manager offers a number of them; signed-in users claim them and show the
+-- code at the table, where the manager redeems it. docs/COUPONS.md says why the claim is what it is; in short:
+--
+--   coupons         `claimed` is the exact number of claims: a claim raises it with one conditional UPDATE
+--                   (`claimed < stock`) in the claim's transaction, so claims never exceed the stock whatever
+--                   the concurrency or the number of servers, and a claim not committed was never counted.
+--   coupon_holders  how many of a coupon each user holds: the per-user limit is a CHECK on one row per user and
+--                   coupon, taken before the coupon's row so that a user's own retries queue on their row, not
+--                   on the coupon everyone wants.
+--   coupon_claims   the claims; (user_id, idempotency_key) is unique, so a key retried after a lost answer finds
+--                   its claim and never makes a second; `code` is unique by constraint.
+
+CREATE TABLE coupons (
+    id           text PRIMARY KEY DEFAULT new_id('k_'),
+    store_id     text NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
+    title        text NOT NULL CHECK (title <> ''),  -- 1–40 characters as Swift counts them (CouponRules)
+    face_value   integer NOT NULL CHECK (face_value BETWEEN 1 AND 10000),
+    min_spend    integer NOT NULL DEFAULT 0 CHECK (min_spend BETWEEN 0 AND 100000),
+    stock        integer NOT NULL CHECK (stock BETWEEN 1 AND 1000000),
+    claimed      integer NOT NULL DEFAULT 0,
+    per_user     smallint NOT NULL DEFAULT 1 CHECK (per_user BETWEEN 1 AND 10),
+    starts_at    timestamptz NOT NULL DEFAULT now(),
+    ends_at      timestamptz NOT NULL,
+    valid_days   smallint NOT NULL DEFAULT 30 CHECK (valid_days BETWEEN 1 AND 365),
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    CHECK (claimed BETWEEN 0 AND stock),
+    CHECK (ends_at > starts_at)
+);
+-- A store's coupons by when they end (the list: live and upcoming, then the last 30 days).
+CREATE INDEX coupons_store ON coupons (store_id, ends_at DESC, id);
+
+CREATE TABLE coupon_holders (
+    coupon_id  text NOT NULL REFERENCES coupons (id) ON DELETE CASCADE,
+    user_id    text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    held       smallint NOT NULL CHECK (held BETWEEN 1 AND 10),
+    PRIMARY KEY (coupon_id, user_id)
+);
+
+CREATE TABLE coupon_claims (
+    id               text PRIMARY KEY DEFAULT new_id('q_'),
+    coupon_id        text NOT NULL REFERENCES coupons (id) ON DELETE CASCADE,
+    store_id         text NOT NULL,
+    -- Kept when the account is deleted: the claim still counts against the stock.
+    user_id          text REFERENCES users (id) ON DELETE SET NULL,
+    code             text NOT NULL UNIQUE CHECK (code ~ '^[2-9A-HJ-NP-Z]{12}$'),
+    idempotency_key  text,
+    claimed_at       timestamptz NOT NULL DEFAULT now(),
+    expires_at       timestamptz NOT NULL,
+    redeemed_at      timestamptz,
+    UNIQUE (user_id, idempotency_key)
+);
+CREATE INDEX coupon_claims_user ON coupon_claims (user_id, claimed_at DESC, id DESC);
+CREATE INDEX coupon_claims_coupon ON coupon_claims (coupon_id);
