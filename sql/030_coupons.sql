@@ -51,3 +51,18 @@ CREATE TABLE coupon_claims (
 );
 CREATE INDEX coupon_claims_user ON coupon_claims (user_id, claimed_at DESC, id DESC);
 CREATE INDEX coupon_claims_coupon ON coupon_claims (coupon_id);
+
+-- A store shows `couponCount` (its live coupons with stock left), computed when written from the windows of its
+-- coupons not sold out; the store's cached entry hears `s:<store>` when that list changes: a coupon offered,
+-- ended or deleted, or its last one claimed. Other claims change nothing a store shows.
+CREATE FUNCTION coupons_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND (OLD.claimed < OLD.stock) = (NEW.claimed < NEW.stock)
+            AND OLD.starts_at = NEW.starts_at AND OLD.ends_at = NEW.ends_at THEN
+        RETURN NULL;
+    END IF;
+    PERFORM cache_notify('s:' || CASE WHEN TG_OP = 'DELETE' THEN OLD.store_id ELSE NEW.store_id END);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE ON coupons
+    FOR EACH ROW EXECUTE FUNCTION coupons_cache_notify();

@@ -20,6 +20,7 @@
 --   comments: store_dishes_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION store_dishes_changed()
 --   comments: store_dishes_deleted AFTER DELETE FOR EACH ROW WHEN ((old.kind = 'review'::text)) EXECUTE FUNCTION store_dishes_changed()
 --   comments: store_review_inserted AFTER INSERT FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION store_review_inserted()
+--   coupons: coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION coupons_cache_notify()
 --   favorites: favorites_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION favorites_count()
 --   follows: follows_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION follows_cache_notify()
 --   follows: follows_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION follows_count()
@@ -350,6 +351,22 @@ BEGIN
     IF TG_OP = 'UPDATE' AND (NEW.store_id, NEW.author_id) IS DISTINCT FROM (OLD.store_id, OLD.author_id) THEN
         PERFORM store_rater_recount(NEW.store_id, NEW.author_id);
     END IF;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: coupons_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.coupons_cache_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND (OLD.claimed < OLD.stock) = (NEW.claimed < NEW.stock)
+            AND OLD.starts_at = NEW.starts_at AND OLD.ends_at = NEW.ends_at THEN
+        RETURN NULL;
+    END IF;
+    PERFORM cache_notify('s:' || CASE WHEN TG_OP = 'DELETE' THEN OLD.store_id ELSE NEW.store_id END);
     RETURN NULL;
 END $$;
 
@@ -3771,6 +3788,12 @@ CREATE TRIGGER comments_rating_totals AFTER INSERT OR DELETE ON public.comments 
 --
 
 CREATE TRIGGER comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body ON public.comments FOR EACH ROW WHEN ((((((((((((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind)) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL))) OR (old.store_id IS DISTINCT FROM new.store_id)) OR (old.author_id IS DISTINCT FROM new.author_id)) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.taste IS DISTINCT FROM new.taste)) OR (old.environment IS DISTINCT FROM new.environment)) OR (old.service IS DISTINCT FROM new.service)) OR (old.price_per_person IS DISTINCT FROM new.price_per_person)) OR (old.body IS DISTINCT FROM new.body))) EXECUTE FUNCTION public.comments_rating_totals();
+
+--
+-- Name: coupons coupons_cache_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.coupons FOR EACH ROW EXECUTE FUNCTION public.coupons_cache_notify();
 
 --
 -- Name: favorites favorites_count; Type: TRIGGER; Schema: public; Owner: -

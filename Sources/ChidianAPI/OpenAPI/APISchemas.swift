@@ -142,6 +142,7 @@ enum APISchemas {
                             )
                         ),
                         ("opensAt", moment("When closed: when it next opens (its zone); null otherwise.")),
+                        ("couponCount", int(min: 0, description: "Its live coupons with stock left.")),
                         (
                             "distanceMeters",
                             int(

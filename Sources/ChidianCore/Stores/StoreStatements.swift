@@ -113,7 +113,11 @@ enum StoreViewRow {
             s.favorite_count,
             EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
             s.ad_spend, s.created_at, s.updated_at, s.version,
-            ST_Y(s.location::geometry), ST_X(s.location::geometry), s.hours::text, s.time_zone
+            ST_Y(s.location::geometry), ST_X(s.location::geometry), s.hours::text, s.time_zone,
+            ARRAY(SELECT k.starts_at FROM coupons k
+                  WHERE k.store_id = s.id AND k.claimed < k.stock AND k.ends_at > now() ORDER BY k.ends_at DESC, k.id),
+            ARRAY(SELECT k.ends_at FROM coupons k
+                  WHERE k.store_id = s.id AND k.claimed < k.stock AND k.ends_at > now() ORDER BY k.ends_at DESC, k.id)
         """
     /// The joins those columns need after `stores s`.
     package static let joins = """
@@ -126,12 +130,12 @@ enum StoreViewRow {
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
             ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
             serviceSum, price, dishNames, dishCounts, favoriteCount, favorited, adSpend, createdAt, updatedAt, version,
-            lat, lng, hours, timeZone
+            lat, lng, hours, timeZone, couponStarts, couponEnds
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String, String, [String],
                 Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Bool, Int, Date, Date, Int,
-                Double?, Double?, String?, String
+                Double?, Double?, String?, String, [Date], [Date]
             ).self)
         func average(_ sum: Int, _ count: Int) -> Double? { count == 0 ? nil : Double(sum) / Double(count) }
         return StoreView(
@@ -149,6 +153,7 @@ enum StoreViewRow {
             adSpend: keepAdSpend || StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil,
             location: lat.flatMap { lat in lng.map { GeoPoint(lat: lat, lng: $0) } },
             hours: hours.flatMap(WeeklyHours.init(stored:)),
-            timeZone: timeZone)
+            timeZone: timeZone,
+            couponWindows: zip(couponStarts, couponEnds).compactMap { $0 < $1 ? $0..<$1 : nil })
     }
 }

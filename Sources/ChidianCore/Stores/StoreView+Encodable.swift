@@ -6,7 +6,7 @@ extension StoreView {
     package enum CodingKeys: String, CodingKey {
         case id, name, category, description, address, managerId, managerName, imageUrls, rating, scores
         case pricePerPerson, dishes, favoriteCount, favorited, promoted, createdAt, updatedAt, version
-        case location, hours, timeZone, openNow, closesAt, opensAt, distanceMeters, adSpend
+        case location, hours, timeZone, openNow, closesAt, opensAt, couponCount, distanceMeters, adSpend
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,6 +41,7 @@ extension StoreView {
         try container.encode(status?.open, forKey: .openNow)
         try container.encode(status?.closesAt.map(MomentJSON.init), forKey: .closesAt)
         try container.encode(status?.opensAt.map(MomentJSON.init), forKey: .opensAt)
+        try container.encode(couponCount(at: Date()), forKey: .couponCount)
         try container.encodeIfPresent(distanceMeters, forKey: .distanceMeters)
         try container.encodeIfPresent(adSpend, forKey: .adSpend)
     }

@@ -81,6 +81,7 @@ extension StoreView {
         if let status { json.bool(status.open) } else { json.null() }
         json.key("closesAt"); Self.write(status?.closesAt, to: &json)
         json.key("opensAt"); Self.write(status?.opensAt, to: &json)
+        json.key("couponCount"); json.int(couponCount(at: now))
         if let distanceMeters { json.key("distanceMeters"); json.int(distanceMeters) }
     }
 
@@ -102,10 +103,10 @@ extension StoreView {
 }
 
 extension StoreView {
-    /// Whether JSON written at `then` still tells `openNow`, `closesAt` and `opensAt` right at `now`: always
-    /// without hours, else until the store next opens or closes.
+    /// Whether JSON written at `then` still tells `openNow`, `closesAt`, `opensAt` and `couponCount` right at
+    /// `now`: until the store next opens or closes, or a coupon of it starts or ends.
     func placeUnchanged(since then: Date, at now: Date) -> Bool {
-        hours == nil || status(at: then) == status(at: now)
+        (hours == nil || status(at: then) == status(at: now)) && couponCount(at: then) == couponCount(at: now)
     }
 }
 

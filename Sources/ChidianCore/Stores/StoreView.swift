@@ -34,6 +34,14 @@ public struct StoreView: Encodable, Sendable, Equatable {
     public var timeZone: String = StoreTimeZone.defaultName
     /// How far from the `near` of the request, in whole metres; nil (left out) without one.
     public var distanceMeters: Int? = nil
+    /// When each of its coupons with stock left runs (`startsAt ..< endsAt`, not yet ended when read):
+    /// `couponCount` is computed from them when written, as `openNow` is from the hours.
+    public var couponWindows: [Range<Date>] = []
+
+    /// Its live coupons with stock left at `date`.
+    public func couponCount(at date: Date) -> Int {
+        couponWindows.reduce(0) { $0 + ($1.contains(date) ? 1 : 0) }
+    }
 
     /// The schedule's state at `date` in the store's zone; nil without hours.
     public func status(at date: Date) -> WeeklyHours.Status? {

@@ -99,3 +99,31 @@ import Testing
         }
     }
 }
+
+/// `couponCount` on the store: its live coupons with stock left, as every store answer tells it.
+@Suite struct StoreCouponCountTests {
+    @Test func theStoreCountsItsLiveCouponsWithStockLeft() async throws {
+        try await TestApp.run(configure: { $0.cacheFreshness = .seconds(300) }) { client, app in
+            let shop = try await CouponFixture.make(client, app)
+            let eater = try await client.register("数券人")
+            func count() async throws -> Int? {
+                await app.settle()
+                return try await client.send(.get, "/v1/stores/\(shop.storeID)").json()["couponCount"] as? Int
+            }
+            #expect(try await count() == 0)
+            // MUT: one live, one upcoming
+            let one = try #require(try await shop.offer(client, stock: 1)["id"] as? String)
+            _ = try await shop.offer(
+                client, extra: ["startsAt": CouponFixture.time(Date().addingTimeInterval(3600))])
+            // validate
+            #expect(try await count() == 1)
+            #expect(try await CouponFixture.claim(client, one, eater).status == .created)
+            #expect(try await count() == 0)
+            let two = try #require(try await shop.offer(client)["id"] as? String)
+            #expect(try await count() == 1)
+            #expect(
+                try await client.send(.delete, "/v1/coupons/\(two)", token: shop.manager.token).status == .noContent)
+            #expect(try await count() == 0)
+        }
+    }
+}
