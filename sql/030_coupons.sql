@@ -66,3 +66,34 @@ BEGIN
 END $$;
 CREATE TRIGGER coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE ON coupons
     FOR EACH ROW EXECUTE FUNCTION coupons_cache_notify();
+
+-- `coupon_expiring`: a holder hears 24 h before an unused claim expires (at once for a claim valid one day).
+-- `CouponReminders` in each server calls coupon_reminders every minute; a claim is told once (`reminded_at`),
+-- whichever server gets it (SKIP LOCKED).
+ALTER TABLE coupon_claims ADD COLUMN reminded_at timestamptz;
+CREATE INDEX coupon_claims_due ON coupon_claims (expires_at) WHERE redeemed_at IS NULL AND reminded_at IS NULL;
+
+ALTER TABLE notifications DROP CONSTRAINT notifications_kind_check;
+ALTER TABLE notifications ADD CONSTRAINT notifications_kind_check CHECK (kind IN ('reply', 'like', 'report_handled',
+    'follow', 'followed_review', 'store_review', 'coupon_expiring'));
+
+CREATE FUNCTION coupon_reminders(p_limit int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    due record;
+    told int := 0;
+BEGIN
+    FOR due IN
+        UPDATE coupon_claims q SET reminded_at = now()
+        WHERE q.id IN (
+            SELECT id FROM coupon_claims
+            WHERE redeemed_at IS NULL AND reminded_at IS NULL AND expires_at <= now() + interval '24 hours'
+            ORDER BY expires_at LIMIT p_limit FOR UPDATE SKIP LOCKED)
+        RETURNING q.user_id, q.store_id, q.expires_at
+    LOOP
+        IF due.expires_at > now() THEN
+            PERFORM notification_add(due.user_id, 'coupon_expiring', NULL, NULL, due.store_id);
+            told := told + 1;
+        END IF;
+    END LOOP;
+    RETURN told;
+END $$;

@@ -355,6 +355,33 @@ BEGIN
 END $$;
 
 --
+-- Name: coupon_reminders(integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.coupon_reminders(p_limit integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    due record;
+    told int := 0;
+BEGIN
+    FOR due IN
+        UPDATE coupon_claims q SET reminded_at = now()
+        WHERE q.id IN (
+            SELECT id FROM coupon_claims
+            WHERE redeemed_at IS NULL AND reminded_at IS NULL AND expires_at <= now() + interval '24 hours'
+            ORDER BY expires_at LIMIT p_limit FOR UPDATE SKIP LOCKED)
+        RETURNING q.user_id, q.store_id, q.expires_at
+    LOOP
+        IF due.expires_at > now() THEN
+            PERFORM notification_add(due.user_id, 'coupon_expiring', NULL, NULL, due.store_id);
+            told := told + 1;
+        END IF;
+    END LOOP;
+    RETURN told;
+END $$;
+
+--
 -- Name: coupons_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2331,6 +2358,7 @@ CREATE TABLE public.coupon_claims (
     claimed_at timestamp with time zone DEFAULT now() NOT NULL,
     expires_at timestamp with time zone NOT NULL,
     redeemed_at timestamp with time zone,
+    reminded_at timestamp with time zone,
     CONSTRAINT coupon_claims_code_check CHECK ((code ~ '^[2-9A-HJ-NP-Z]{12}$'::text))
 );
 
@@ -2505,7 +2533,7 @@ CREATE TABLE public.notifications (
     store_id text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     read_at timestamp with time zone,
-    CONSTRAINT notifications_kind_check CHECK ((kind = ANY (ARRAY['reply'::text, 'like'::text, 'report_handled'::text, 'follow'::text, 'followed_review'::text, 'store_review'::text])))
+    CONSTRAINT notifications_kind_check CHECK ((kind = ANY (ARRAY['reply'::text, 'like'::text, 'report_handled'::text, 'follow'::text, 'followed_review'::text, 'store_review'::text, 'coupon_expiring'::text])))
 );
 
 --
@@ -3410,6 +3438,12 @@ CREATE INDEX comments_store_rating ON public.comments USING btree (store_id, rat
 --
 
 CREATE INDEX coupon_claims_coupon ON public.coupon_claims USING btree (coupon_id);
+
+--
+-- Name: coupon_claims_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coupon_claims_due ON public.coupon_claims USING btree (expires_at) WHERE ((redeemed_at IS NULL) AND (reminded_at IS NULL));
 
 --
 -- Name: coupon_claims_user; Type: INDEX; Schema: public; Owner: -

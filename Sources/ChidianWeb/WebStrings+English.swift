@@ -54,6 +54,7 @@ extension WebStrings {
         "notification.follow": "followed you",
         "notification.followed_review": "posted a review",
         "notification.store_review": "reviewed your store",
+        "notification.coupon_expiring": "your coupon expires within 24 hours",
         "followers": "followers",
         "followingCount": "following",
         "follow": "Follow",

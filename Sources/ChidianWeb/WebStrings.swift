@@ -56,6 +56,7 @@ enum WebStrings {
         "notification.follow": "关注了你",
         "notification.followed_review": "发布了新评价",
         "notification.store_review": "评价了你的店",
+        "notification.coupon_expiring": "你领的券将在 24 小时内过期",
         "followers": "粉丝",
         "followingCount": "关注",
         "follow": "关注",

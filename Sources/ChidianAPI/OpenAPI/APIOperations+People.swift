@@ -42,7 +42,7 @@ extension APIOperations {
             summary: "The signed-in user's notifications, newest first",
             description: """
                 Kinds: `reply`, `like` (grouped per review while unread), `report_handled`, `follow`, \\
-                `followed_review`, `store_review`. Never for one's own act, never about a hidden comment.
+                `followed_review`, `store_review`, `coupon_expiring` (an unused claim expires within 24 h). Never for one's own act, never about a hidden comment.
                 """,
             access: .signedIn,
             parameters: [
@@ -94,7 +94,10 @@ extension APISchemas {
                         ("id", id),
                         (
                             "kind",
-                            oneOf(["reply", "like", "report_handled", "follow", "followed_review", "store_review"])
+                            oneOf([
+                                "reply", "like", "report_handled", "follow", "followed_review", "store_review",
+                                "coupon_expiring",
+                            ])
                         ),
                         ("createdAt", timestamp.with(description: "When it was made, or (a like group) last liked.")),
                         ("readAt", text(nullable: true)),

@@ -131,7 +131,8 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         if let caching = services.caching { app.addServices(caching.listener, MallocTrimmer()) }
         app.addServices(services.notifications)
         app.addServices(
-            HousekeepingService(database: services.database, interval: services.config.housekeepingInterval))
+            HousekeepingService(database: services.database, interval: services.config.housekeepingInterval),
+            CouponReminders(database: services.database))
         // After the pool (stopped before it) and before the server (stopped after it drains).
         app.addServices(services.insightFlusher, services.signalFlusher)
         if let replicas = services.database.replicas {

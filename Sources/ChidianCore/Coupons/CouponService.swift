@@ -63,7 +63,10 @@ package struct CouponService: Sendable {
         if state != .live { throw CouponError.notLive }
         if found.view.claimedByMe >= found.view.perUser { throw CouponError.claimLimit(found.view.perUser) }
         do {
-            return try await coupons.claim(couponID: id, userID: user.id, perUser: found.view.perUser, key: key)
+            let made = try await coupons.claim(couponID: id, userID: user.id, perUser: found.view.perUser, key: key)
+            // A claim valid one day is due at once: its holder hears now, not at the next minute's round.
+            if found.view.validDays == 1 { _ = try? await CouponReminders.send(coupons.database) }
+            return made
         } catch CouponError.soldOut {
             remember(soldOut: id)
             throw CouponError.soldOut

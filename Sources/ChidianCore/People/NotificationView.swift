@@ -8,6 +8,7 @@ public struct NotificationView: Encodable, Sendable, Equatable {
         case reportHandled = "report_handled"
         case followedReview = "followed_review"
         case storeReview = "store_review"
+        case couponExpiring = "coupon_expiring"
     }
 
     public struct Actor: Encodable, Sendable, Equatable {
