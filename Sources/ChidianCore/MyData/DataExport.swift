@@ -130,6 +130,17 @@ public struct DataExport: Sendable {
             name: "promotions",
             sql: "SELECT to_jsonb(p)::text FROM promotions p WHERE p.buyer_id = $1 ORDER BY p.created_at, p.id"),
         Section(
+            name: "coupon_claims",
+            sql: """
+                SELECT (to_jsonb(q) || jsonb_build_object('coupon_title', k.title, 'face_value', k.face_value,
+                    'min_spend', k.min_spend, 'store_name', s.name))::text
+                FROM coupon_claims q JOIN coupons k ON k.id = q.coupon_id JOIN stores s ON s.id = q.store_id
+                WHERE q.user_id = $1 ORDER BY q.claimed_at, q.id
+                """),
+        Section(
+            name: "coupon_holdings",
+            sql: "SELECT to_jsonb(h)::text FROM coupon_holders h WHERE h.user_id = $1 ORDER BY h.coupon_id"),
+        Section(
             name: "moderation_actions",
             sql: "SELECT to_jsonb(m)::text FROM moderation_log m WHERE m.admin_id = $1 ORDER BY m.created_at, m.id"),
         Section(

@@ -38,6 +38,8 @@ enum UserColumns {
         "notification_actors.user_id": "notified_others",
         "stores.manager_id": "stores_managed",
         "promotions.buyer_id": "promotions",
+        "coupon_claims.user_id": "coupon_claims",
+        "coupon_holders.user_id": "coupon_holdings",
         "moderation_log.admin_id": "moderation_actions",
         "images.uploader_id": "images",
         "viewer_interests.viewer": "interests",

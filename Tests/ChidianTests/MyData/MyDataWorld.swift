@@ -80,6 +80,15 @@ struct MyDataWorld {
             "INSERT INTO promotions (store_id, buyer_id, amount) VALUES (\(myStoreID), \(me.id), 500)")
         try await database.query(
             "INSERT INTO moderation_log (comment_id, action, admin_id) VALUES (\(otherReviewID), 'dismiss', \(me.id))")
+        // A coupon of the other store, claimed (its holder row and the claim name the user).
+        let couponID = try await database.query(
+            """
+            INSERT INTO coupons (store_id, title, face_value, stock, ends_at) VALUES (\(storeID), '满50减10', 10, 5,
+                now() + interval '1 day') RETURNING id
+            """
+        ).first!.decode(String.self)
+        let claimed = try await client.send(.post, "/v1/coupons/\(couponID)/claims", token: me.token)
+        guard claimed.status == .created else { throw TestFailure("claim: \(claimed.text)") }
 
         // The recommender's history: both open both stores within a day, so the pair counts two viewers.
         let visits = StoreVisits(database: database)
