@@ -97,3 +97,7 @@ BEGIN
     END LOOP;
     RETURN told;
 END $$;
+
+-- Insights' days count a store's claims and redemptions by local day.
+CREATE INDEX coupon_claims_store ON coupon_claims (store_id, claimed_at);
+CREATE INDEX coupon_claims_store_redeemed ON coupon_claims (store_id, redeemed_at) WHERE redeemed_at IS NOT NULL;

@@ -3446,6 +3446,18 @@ CREATE INDEX coupon_claims_coupon ON public.coupon_claims USING btree (coupon_id
 CREATE INDEX coupon_claims_due ON public.coupon_claims USING btree (expires_at) WHERE ((redeemed_at IS NULL) AND (reminded_at IS NULL));
 
 --
+-- Name: coupon_claims_store; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coupon_claims_store ON public.coupon_claims USING btree (store_id, claimed_at);
+
+--
+-- Name: coupon_claims_store_redeemed; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coupon_claims_store_redeemed ON public.coupon_claims USING btree (store_id, redeemed_at) WHERE (redeemed_at IS NOT NULL);
+
+--
 -- Name: coupon_claims_user; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -47,12 +47,12 @@ public struct InsightRepository: Sendable {
             promotion: try await promotion(storeID))
     }
 
-    /// A line of `StoreDays`: the date, then 17 integers.
+    /// A line of `StoreDays`: the date, then 19 integers.
     package static func day(_ line: Substring.UTF8View) throws -> StoreInsights.Figures {
         let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-        guard fields.count == 18 else { throw InsightError.malformedDay }
+        guard fields.count == 20 else { throw InsightError.malformedDay }
         var numbers: [Int] = []
-        numbers.reserveCapacity(17)
+        numbers.reserveCapacity(19)
         for field in fields.dropFirst() {
             var value = 0
             for byte in field {
@@ -71,6 +71,8 @@ public struct InsightRepository: Sendable {
         day.ratingSum = numbers[14]
         day.ratingCount = numbers[15]
         day.spend = numbers[16]
+        day.claims = numbers[17]
+        day.redemptions = numbers[18]
         return day
     }
 

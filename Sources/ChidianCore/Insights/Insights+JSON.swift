@@ -42,6 +42,8 @@ extension StoreInsights.Figures: JSONWritable {
             json.key("ratingAverage"); json.double(ratingAverage)
             json.key("spend"); json.int(spend)
             json.key("costPerVisit"); json.double(costPerVisit)
+            json.key("claims"); json.int(claims)
+            json.key("redemptions"); json.int(redemptions)
         }
     }
 }

@@ -38,6 +38,9 @@ public struct StoreInsights: Sendable {
         var ratingSum = 0
         package var ratingCount = 0
         public var spend = 0
+        /// Coupons of the store claimed, and claims redeemed at its tables, that day.
+        public var claims = 0
+        public var redemptions = 0
 
         public var ratingAverage: Double? { ratingCount == 0 ? nil : Double(ratingSum) / Double(ratingCount) }
         /// Clicks over impressions from `source`; nil where nothing was shown.
@@ -58,6 +61,8 @@ public struct StoreInsights: Sendable {
             sum.ratingSum = a.ratingSum + b.ratingSum
             sum.ratingCount = a.ratingCount + b.ratingCount
             sum.spend = a.spend + b.spend
+            sum.claims = a.claims + b.claims
+            sum.redemptions = a.redemptions + b.redemptions
             return sum
         }
 
@@ -83,7 +88,7 @@ public struct StoreInsights: Sendable {
         let sources = InsightSource.allCases.map(\.rawValue)
         var header = ["date", "views", "visitors"]
         header += sources.map { "impressions_\($0)" } + sources.map { "clicks_\($0)" }
-        header += ["favorites", "reviews", "rating_average", "spend", "cost_per_visit"]
+        header += ["favorites", "reviews", "rating_average", "spend", "cost_per_visit", "claims", "redemptions"]
         var lines = [header.joined(separator: ",")]
         for day in days {
             var fields = [day.date ?? "", String(day.views), String(day.visitors)]
@@ -92,6 +97,7 @@ public struct StoreInsights: Sendable {
             fields += [String(day.favorites), String(day.reviews)]
             fields += [day.ratingAverage.map { String(format: "%.2f", $0) } ?? ""]
             fields += [String(day.spend), day.costPerVisit.map { String(format: "%.2f", $0) } ?? ""]
+            fields += [String(day.claims), String(day.redemptions)]
             lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"

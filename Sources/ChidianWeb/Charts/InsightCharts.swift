@@ -46,7 +46,14 @@ enum InsightCharts {
                 .init(
                     label: t("views"), values: days.map { Double($0.views) }, kind: .line, colour: 0, secondary: true),
             ])
-        return [traffic, clicks, rating, spend].map(\.table)
+        let coupons = SVGChart(
+            id: "chart-coupons", title: t("chartCoupons"), dates: dates,
+            series: [
+                .init(label: t("couponClaims"), values: days.map { Double($0.claims) }, kind: .bar, colour: 4),
+                .init(
+                    label: t("couponRedemptions"), values: days.map { Double($0.redemptions) }, kind: .line, colour: 2),
+            ])
+        return [traffic, clicks, rating, spend, coupons].map(\.table)
     }
 
     static func platform(_ stats: PlatformStats, language: Language) -> [TemplateFields] {

@@ -72,4 +72,34 @@ import Testing
             #expect(try await client.send(.get, "/v1/me/claims").status == .unauthorized)
         }
     }
+
+    @Test func insightsCountClaimsAndRedemptionsByDay() async throws {
+        try await TestApp.run { client, app in
+            let shop = try await CouponFixture.make(client, app)
+            let id = try #require(try await shop.offer(client)["id"] as? String)
+            var codes: [String] = []
+            for n in 0..<3 {
+                let eater = try await client.register("统计券\(n)")
+                codes.append(try #require(try await CouponFixture.claim(client, id, eater).json()["code"] as? String))
+            }
+            let redeemed = try await client.send(
+                .post, "/v1/stores/\(shop.storeID)/redemptions", body: ["code": codes[1]], token: shop.manager.token)
+            #expect(redeemed.status == .ok)
+            // MUT
+            let insights = try await client.send(
+                .get, "/v1/stores/\(shop.storeID)/insights", token: shop.manager.token
+            ).json()
+            // validate
+            let totals = try #require(insights["totals"] as? [String: Any])
+            #expect(totals["claims"] as? Int == 3 && totals["redemptions"] as? Int == 1)
+            let days = try #require(insights["days"] as? [[String: Any]])
+            #expect(days.last?["claims"] as? Int == 3)
+            let csv = try await client.send(
+                .get, "/v1/stores/\(shop.storeID)/insights?format=csv", token: shop.manager.token
+            ).text
+            let lines = csv.split(separator: "\r\n")
+            #expect(lines.first?.hasSuffix(",claims,redemptions") == true)
+            #expect(lines.last?.hasSuffix(",3,1") == true)
+        }
+    }
 }

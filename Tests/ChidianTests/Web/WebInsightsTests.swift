@@ -39,20 +39,21 @@ import Testing
             let csv = try await boss.get("/manage/stores/\(world.storeID)/insights.csv?days=30")
             // validate: second place, 300 + 1 to pass the earlier store
             #expect(page.contains("每日促销第 2 位 · 再投 ¥301 升到第 1 位"))
-            #expect(page.components(separatedBy: "<svg class=\"chart\"").count == 5)
-            #expect(page.components(separatedBy: "<table class=\"visually-hidden\">").count == 5)
+            #expect(page.components(separatedBy: "<svg class=\"chart\"").count == 6)
+            #expect(page.components(separatedBy: "<table class=\"visually-hidden\">").count == 6)
+            #expect(page.contains("领券与核销"))
             #expect(page.contains("role=\"img\""))
             #expect(page.contains("各来源的卡片点击"))
             #expect(
                 page.contains("<a href=\"/manage/stores/\(world.storeID)?days=30\" aria-current=\"page\">近 30 天</a>"))
-            #expect(ninety.components(separatedBy: "<th scope=\"row\">").count == 4 * 90 + 1)
+            #expect(ninety.components(separatedBy: "<th scope=\"row\">").count == 5 * 90 + 1)
             #expect(csv.status == .ok)
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             let lines = csv.text.split(separator: "\r\n")
             #expect(lines.count == 31)
             // today's line: the visitor's view (the manager's own are not counted) and its click from 每日促销
             let fields = lines.last?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) ?? []
-            #expect(fields.count == 18)
+            #expect(fields.count == 20)
             #expect(fields[1] == "1")
             #expect(fields[8] == "1")
         }
