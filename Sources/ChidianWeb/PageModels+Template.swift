@@ -38,6 +38,7 @@ extension StoreCardModel: TemplateObject {
         case "ratingCount": .int(ratingCount)
         case "price": price.map(TemplateValue.text)
         case "promoted": .bool(promoted)
+        case "hasCoupons": .bool(hasCoupons)
         case "from": from.map { .text($0.rawValue) }
         default: nil
         }

@@ -64,6 +64,8 @@ struct StoreCardModel: Sendable {
     let ratingCount: Int
     let price: String?
     let promoted: Bool
+    /// 券: the store has live coupons with stock left.
+    let hasCoupons: Bool
     /// The list the card is in: its link says so, and the store counts the click (insights).
     let from: InsightSource?
 
@@ -79,6 +81,7 @@ struct StoreCardModel: Sendable {
         ratingCount = store.rating.count
         price = store.pricePerPerson.map { "¥\($0)" }
         promoted = store.promoted
+        hasCoupons = store.couponCount(at: Date()) > 0
     }
 }
 

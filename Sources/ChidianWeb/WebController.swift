@@ -39,9 +39,10 @@ package struct WebController {
         WebManagePages(
             pages: pages, storeService: services.stores, promotions: services.promotions,
             categories: services.stores.categories, comments: comments, images: services.images,
-            insightService: services.insights
+            insightService: services.insights, coupons: WebCouponPages(pages: pages, coupons: services.coupons)
         ).addRoutes(to: group)
         WebPickPages(pages: pages, pick: services.pick).addRoutes(to: group)
+        WebCouponPages(pages: pages, coupons: services.coupons).addRoutes(to: group)
     }
 
     // MARK: Pages
@@ -114,7 +115,10 @@ package struct WebController {
             let bytes = pages.render("alsoViewed", model: model, language: language, csrf: "", viewer: nil)
             return (bytes, ["v:" + id] + stores.map { "s:" + $0.id })
         }
-        return pages.page(body: main + also, title: view.name, context: context)
+        // Coupons change with every claim: read per request, only for a store that has any (its view says).
+        let coupons = try await WebCouponPages(pages: pages, coupons: services.coupons).section(
+            view, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
+        return pages.page(body: main + coupons + also, title: view.name, context: context)
     }
 
     private func storeModel(

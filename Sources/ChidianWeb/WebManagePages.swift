@@ -13,6 +13,7 @@ struct WebManagePages {
     let comments: CommentService
     let images: ImageService
     let insightService: InsightService
+    let coupons: WebCouponPages
 
     var stores: StoreRepository { storeService.stores }
 
@@ -112,7 +113,10 @@ struct WebManagePages {
         try await storePage(
             id: try context.parameters.require("id"), context: context,
             saved: request.uri.queryParameters["saved"].map(String.init),
-            days: InsightCharts.period(request.uri.queryParameters["days"]))
+            days: InsightCharts.period(request.uri.queryParameters["days"]),
+            notes: ["coupon", "redeem", "redeemed"].reduce(into: [String: String]()) { notes, name in
+                notes[name] = request.uri.queryParameters[Substring(name)].map(String.init)
+            })
     }
 
     /// The last `days` days of the store's insights in its time zone, for its manager or an admin.
@@ -130,7 +134,8 @@ struct WebManagePages {
     }
 
     func storePage(
-        id: String, context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil, days: Int = 30
+        id: String, context: AppRequestContext, saved: String? = nil, failed: (String, Problem)? = nil, days: Int = 30,
+        notes: [String: String] = [:]
     ) async throws -> Response {
         let user = try context.requireUser()
         let language = context.web?.language ?? .zh
@@ -159,6 +164,13 @@ struct WebManagePages {
             },
             "hasReviews": !reviews.items.isEmpty,
         ]
+        var couponSection = try await coupons.managerSection(storeID: id, context: context, language: language)
+        couponSection["storeId"] = id
+        let query = notes
+        if let code = query["coupon"] { couponSection["error"] = language.strings["error.\(code)"] ?? code }
+        if let code = query["redeem"] { couponSection["redeemError"] = language.strings["error.\(code)"] ?? code }
+        if let code = query["redeemed"] { couponSection["redeemed"] = code }
+        model["couponSection"] = couponSection
         let figures = try await insights(user, id: id, days: days)
         model["insights"] =
             [

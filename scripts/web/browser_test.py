@@ -373,6 +373,41 @@ def a_new_user_exports_then_deletes_their_account(driver):
     no_console_errors(driver, expected=("/me/delete", "/login"))
 
 
+def manager4_offers_a_coupon_user2_claims_it_and_it_is_redeemed(driver):
+    """领券 at a phone's width: the offer form, 领取 on the store page, 我的券 with the code, redemption."""
+    sign_in(driver, "Manager4", "111")
+    driver.get(f"{BASE}/manage/stores/s001")
+    driver.find_element(By.ID, "coupon-title").send_keys("浏览器券 满100减15")
+    driver.find_element(By.ID, "coupon-value").send_keys("15")
+    driver.find_element(By.ID, "coupon-min").send_keys("100")
+    driver.find_element(By.ID, "coupon-stock").send_keys("50")
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/manage/stores/s001/coupons'] button"))
+    assert text(driver, "[role=status]") == "优惠券已发布"
+    assert "浏览器券 满100减15" in text(driver, "#coupons .coupon-list")
+    driver.save_screenshot(f"{OUT}/coupon-manage.png")
+    manager = driver
+    diner = browser(width=375, height=812)
+    try:
+        sign_in(diner, "User2", "111")
+        diner.get(f"{BASE}/stores/s001")
+        coupon = [li for li in diner.find_elements(By.CSS_SELECTOR, "#coupons .coupon")
+                  if "浏览器券 满100减15" in li.text][0]
+        load(diner, coupon.find_element(By.CSS_SELECTOR, "button"))
+        WebDriverWait(diner, 10).until(ec.url_contains("/me/coupons"))
+        assert text(diner, "[role=status]") == "领到了！到店出示券码即可使用"
+        code = text(diner, ".claim.fresh .claim-code")
+        assert len(code) == 12 and all(c in "23456789ABCDEFGHJKLMNPQRSTUVWXYZ" for c in code), code
+        diner.save_screenshot(f"{OUT}/coupon-mine.png")
+        no_console_errors(diner)
+    finally:
+        diner.quit()
+    manager.get(f"{BASE}/manage/stores/s001")
+    manager.find_element(By.ID, "redeem-code").send_keys(code.lower())
+    load(manager, manager.find_element(By.CSS_SELECTOR, "#redeem button"))
+    assert text(manager, "#redeem [role=status]") == f"已核销 {code}"
+    no_console_errors(manager)
+
+
 def main():
     global BASE, OUT
     BASE, out = sys.argv[1], sys.argv[2]
@@ -404,6 +439,7 @@ FLOWS = [
     (english_when_preferred, {"language": "en-US"}),
     (picks_near_chunxi_road_and_another, {}),
     (fits_a_phone, {"width": 375, "height": 812}),
+    (manager4_offers_a_coupon_user2_claims_it_and_it_is_redeemed, {"width": 375, "height": 812}),
     (a_new_user_exports_then_deletes_their_account, {"downloads": DOWNLOADS}),
 ]
 

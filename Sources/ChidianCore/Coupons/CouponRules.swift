@@ -16,6 +16,21 @@ public struct CouponDraft: Decodable, Sendable {
         case title, faceValue, minSpend, stock, perUser, startsAt, endsAt, validDays
     }
 
+    /// An offer from a form (the web's): numbers as typed, times as RFC 3339.
+    public init(
+        title: String?, faceValue: JSONValue, minSpend: JSONValue?, stock: JSONValue, perUser: JSONValue?,
+        startsAt: String?, endsAt: String?, validDays: JSONValue?
+    ) {
+        self.title = title
+        self.faceValue = faceValue
+        self.minSpend = minSpend
+        self.stock = stock
+        self.perUser = perUser
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.validDays = validDays
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decodeIfPresent(String.self, forKey: .title)

@@ -35,7 +35,8 @@ import Testing
         "GET /admin", "POST /admin/comments/{id}", "POST /admin/stores/{id}/archive", "POST /admin/stores/{id}/restore",
         "POST /admin/categories", "POST /admin/categories/{id}", "POST /comments/{id}/report", "GET /pick",
         "GET /me/notifications", "GET /me/notifications/count", "POST /me/notifications/read",
-        "POST /users/{id}/follow", "POST /users/{id}/unfollow",
+        "POST /users/{id}/follow", "POST /users/{id}/unfollow", "POST /coupons/{id}/claim", "GET /me/coupons",
+        "POST /manage/stores/{id}/coupons", "POST /manage/coupons/{id}/end", "POST /manage/stores/{id}/redemptions",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

@@ -33,7 +33,7 @@ import Testing
                     "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls",
                     "rating", "scores", "pricePerPerson", "dishes",
                     "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
-                    "location", "hours", "timeZone", "openNow", "closesAt", "opensAt",
+                    "location", "hours", "timeZone", "openNow", "closesAt", "opensAt", "couponCount",
                 ])
             #expect((store["id"] as? String)?.hasPrefix("s_") == true)
             #expect(store["name"] as? String == "小龙坎")
