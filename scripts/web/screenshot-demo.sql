@@ -39,3 +39,10 @@ WHERE c.author_id = 'u001' AND c.kind = 'review' AND c.hidden_at IS NULL
   AND NOT EXISTS (SELECT 1 FROM comment_replies r WHERE r.comment_id = c.id)
 ORDER BY c.created_at DESC, c.id DESC LIMIT 1;
 INSERT INTO follows (follower_id, followee_id) VALUES ('u002', 'u001') ON CONFLICT DO NOTHING;
+
+-- 领券: a live coupon of s001 (its store page and its manager's page show it), claimed by User1 (我的券).
+INSERT INTO coupons (id, store_id, title, face_value, min_spend, stock, claimed, per_user, ends_at, valid_days)
+VALUES ('k_demo', 's001', '满100减20', 20, 100, 100, 1, 1, now() + interval '7 days', 30);
+INSERT INTO coupon_holders (coupon_id, user_id, held) SELECT 'k_demo', id, 1 FROM users WHERE name = 'User1';
+INSERT INTO coupon_claims (coupon_id, store_id, user_id, code, expires_at)
+SELECT 'k_demo', 's001', id, 'CHDN2345WXYZ', now() + interval '30 days' FROM users WHERE name = 'User1';

@@ -12,7 +12,7 @@ PAGES = [
     (None, [("login", "/login"), ("register", "/register")]),
     (("User1", "111"), [
         ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c007"),
-        ("user", "/users/u014"), ("me", "/me"), ("notifications", "/me/notifications"),
+        ("user", "/users/u014"), ("me", "/me"), ("notifications", "/me/notifications"), ("coupons", "/me/coupons"),
         ("pick", "/pick?city=30.6598,104.0633"),
     ]),
     (("Manager4", "111"), [
