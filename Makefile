@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build swift-deps db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth abuse clean cluster cluster-stop cluster-status cluster-test \
+.PHONY: run test lint fuzz faults screenshots build swift-deps db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth abuse coupon-rush clean cluster cluster-stop cluster-status cluster-test \
 	backup deploy restore-test alert-test deploy-test
 
 build: swift-deps
@@ -102,6 +102,11 @@ bench-growth: db-start swift-deps
 # first), with the protections off and on.
 abuse: db-start swift-deps
 	scripts/abuse.sh
+
+# Issue #47's coupon rush: 10,000 users claim one coupon at once through nginx and two servers (stock 100 and
+# 10,000), pgbench of the claim, and a server killed with claims in flight; `make bench` runs it as `coupon-rush`.
+coupon-rush: db-start swift-deps
+	scripts/coupon-rush.sh
 
 db-start:
 	@scripts/db.sh start

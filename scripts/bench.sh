@@ -723,6 +723,12 @@ else
     live_import || say "the live import scenario failed"
 fi
 
+# --- Coupon rush (issue #47): its own database, two servers and nginx; its table lands in .bench/coupon-rush.md
+if want coupon-rush; then
+    say "coupon rush"
+    RUSH_BIN=$BIN scripts/coupon-rush.sh >"$res/coupon-rush.md" 2>"$res/coupon-rush.log" || say "the coupon rush failed"
+fi
+
 # --- Report ------------------------------------------------------------------------------------------------
 say "writing $DOC"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "n/a"; else printf "%.2f", a / b }'; }

@@ -21,6 +21,7 @@
 --   comments: store_dishes_deleted AFTER DELETE FOR EACH ROW WHEN ((old.kind = 'review'::text)) EXECUTE FUNCTION store_dishes_changed()
 --   comments: store_review_inserted AFTER INSERT FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION store_review_inserted()
 --   coupons: coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION coupons_cache_notify()
+--   coupons: coupons_deleted AFTER DELETE FOR EACH ROW EXECUTE FUNCTION coupons_deleted()
 --   favorites: favorites_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION favorites_count()
 --   follows: follows_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION follows_cache_notify()
 --   follows: follows_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION follows_count()
@@ -355,6 +356,55 @@ BEGIN
 END $$;
 
 --
+-- Name: coupon_claim(text, text, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.coupon_claim(p_coupon text, p_user text, p_code text, p_key text) RETURNS TABLE(id text, store_id text, title text, face_value integer, min_spend integer, stock integer, claimed integer, per_user integer, starts_at timestamp with time zone, ends_at timestamp with time zone, valid_days integer, held integer, claim_id text, code text, claimed_at timestamp with time zone, expires_at timestamp with time zone, redeemed_at timestamp with time zone)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    c        coupons;
+    manager  text;
+    n_held   int;
+    n_claimed int;
+    q        coupon_claims;
+BEGIN
+    SELECT * INTO c FROM coupons k WHERE k.id = p_coupon;
+    SELECT s.manager_id INTO manager FROM stores s WHERE s.id = c.store_id AND s.archived_at IS NULL;
+    IF c.id IS NULL OR manager IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'coupon_not_found';
+    END IF;
+    IF c.claimed >= c.stock AND c.starts_at <= now() AND c.ends_at > now() THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'sold_out';
+    END IF;
+    IF manager = p_user THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'own_store';
+    END IF;
+    IF c.starts_at > now() OR c.ends_at <= now() THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'coupon_not_live';
+    END IF;
+    INSERT INTO coupon_holders AS h (coupon_id, user_id, held) VALUES (p_coupon, p_user, 1)
+    ON CONFLICT (coupon_id, user_id) DO UPDATE SET held = h.held + 1 WHERE h.held < c.per_user
+    RETURNING h.held INTO n_held;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'claim_limit';
+    END IF;
+    INSERT INTO coupon_claims AS x (coupon_id, store_id, user_id, code, idempotency_key, expires_at)
+    VALUES (p_coupon, c.store_id, p_user, p_code, p_key, now() + make_interval(days => c.valid_days))
+    RETURNING x.* INTO q;
+    UPDATE coupons k SET claimed = k.claimed + 1
+    WHERE k.id = p_coupon AND k.claimed < k.stock AND k.starts_at <= now() AND k.ends_at > now()
+    RETURNING k.claimed INTO n_claimed;
+    IF NOT FOUND THEN
+        SELECT * INTO c FROM coupons k WHERE k.id = p_coupon;
+        RAISE EXCEPTION USING ERRCODE = 'P0001',
+            MESSAGE = CASE WHEN c.starts_at > now() OR c.ends_at <= now() THEN 'coupon_not_live' ELSE 'sold_out' END;
+    END IF;
+    RETURN QUERY SELECT c.id, c.store_id, c.title, c.face_value, c.min_spend, c.stock, n_claimed, c.per_user::int,
+        c.starts_at, c.ends_at, c.valid_days::int, n_held, q.id, q.code, q.claimed_at, q.expires_at, q.redeemed_at;
+END $$;
+
+--
 -- Name: coupon_reminders(integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -394,6 +444,19 @@ BEGIN
         RETURN NULL;
     END IF;
     PERFORM cache_notify('s:' || CASE WHEN TG_OP = 'DELETE' THEN OLD.store_id ELSE NEW.store_id END);
+    RETURN NULL;
+END $$;
+
+--
+-- Name: coupons_deleted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.coupons_deleted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM coupon_holders WHERE coupon_id = OLD.id;
+    DELETE FROM coupon_claims WHERE coupon_id = OLD.id;
     RETURN NULL;
 END $$;
 
@@ -3061,11 +3124,11 @@ ALTER TABLE ONLY public.coupon_claims
     ADD CONSTRAINT coupon_claims_pkey PRIMARY KEY (id);
 
 --
--- Name: coupon_claims coupon_claims_user_id_idempotency_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: coupon_claims coupon_claims_user_id_coupon_id_idempotency_key_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.coupon_claims
-    ADD CONSTRAINT coupon_claims_user_id_idempotency_key_key UNIQUE (user_id, idempotency_key);
+    ADD CONSTRAINT coupon_claims_user_id_coupon_id_idempotency_key_key UNIQUE (user_id, coupon_id, idempotency_key);
 
 --
 -- Name: coupon_holders coupon_holders_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -3842,6 +3905,12 @@ CREATE TRIGGER comments_rating_totals_update AFTER UPDATE OF rating, kind, hidde
 CREATE TRIGGER coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.coupons FOR EACH ROW EXECUTE FUNCTION public.coupons_cache_notify();
 
 --
+-- Name: coupons coupons_deleted; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER coupons_deleted AFTER DELETE ON public.coupons FOR EACH ROW EXECUTE FUNCTION public.coupons_deleted();
+
+--
 -- Name: favorites favorites_count; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4116,25 +4185,11 @@ ALTER TABLE ONLY public.comments
     ADD CONSTRAINT comments_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
 
 --
--- Name: coupon_claims coupon_claims_coupon_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.coupon_claims
-    ADD CONSTRAINT coupon_claims_coupon_id_fkey FOREIGN KEY (coupon_id) REFERENCES public.coupons(id) ON DELETE CASCADE;
-
---
 -- Name: coupon_claims coupon_claims_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.coupon_claims
     ADD CONSTRAINT coupon_claims_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE SET NULL;
-
---
--- Name: coupon_holders coupon_holders_coupon_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.coupon_holders
-    ADD CONSTRAINT coupon_holders_coupon_id_fkey FOREIGN KEY (coupon_id) REFERENCES public.coupons(id) ON DELETE CASCADE;
 
 --
 -- Name: coupon_holders coupon_holders_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -2,60 +2,33 @@ import Foundation
 import PostgresNIO
 
 extension CouponRepository {
-    /// Why a claim was refused inside its transaction (rolled back with it).
-    enum Refusal: Error { case limit, soldOut, notLive }
-
-    /// Claims a coupon for a user: never past the stock, never past `perUser` for them, whatever runs at once.
-    /// `key` is stored with the claim; a concurrent claim under the same key loses to it and returns it (`replayed`).
-    public func claim(couponID: String, userID: String, perUser: Int, key: String?) async throws
-        -> (claim: ClaimView, replayed: Bool)
+    /// Claims a coupon for a user: never past the stock, never past its `perUser` for them, whatever runs at
+    /// once. One statement (migration 030's `coupon_claim`, which checks the refusals in the contract's order and
+    /// answers the claim), so nothing holds the coupon's row across a round trip. `key` is stored with the claim;
+    /// a concurrent claim under the same key loses to it and returns it (`replayed`).
+    public func claim(couponID: String, userID: String, key: String?) async throws -> (claim: ClaimView, replayed: Bool)
     {
-        let logger = database.logger
         for _ in 0..<3 {
             let code = CouponCode.generate()
             do {
-                let id = try await database.transaction { connection -> String in
-                    // The user's own row first: their concurrent claims queue here, not on the coupon's row.
-                    let held = try await connection.rows(
-                        """
-                        INSERT INTO coupon_holders AS h (coupon_id, user_id, held) VALUES (\(couponID), \(userID), 1)
-                        ON CONFLICT (coupon_id, user_id) DO UPDATE SET held = h.held + 1 WHERE h.held < \(perUser)
-                        RETURNING held
-                        """, logger: logger)
-                    guard !held.isEmpty else { throw Refusal.limit }
-                    let taken = try await connection.rows(
-                        """
-                        UPDATE coupons SET claimed = claimed + 1
-                        WHERE id = \(couponID) AND claimed < stock AND starts_at <= now() AND ends_at > now()
-                        RETURNING id
-                        """, logger: logger)
-                    if taken.isEmpty {
-                        let state = try await connection.rows(
-                            "SELECT claimed >= stock, starts_at > now() OR ends_at <= now() FROM coupons WHERE id = \(couponID)",
-                            logger: logger)
-                        let (soldOut, notLive) = try state.first?.decodeAll((Bool, Bool).self) ?? (false, true)
-                        throw notLive ? Refusal.notLive : soldOut ? Refusal.soldOut : Refusal.notLive
-                    }
-                    let inserted = try await connection.rows(
-                        """
-                        INSERT INTO coupon_claims (coupon_id, store_id, user_id, code, idempotency_key, expires_at)
-                        SELECT c.id, c.store_id, \(userID), \(code), \(key), now() + make_interval(days => c.valid_days)
-                        FROM coupons c WHERE c.id = \(couponID)
-                        RETURNING id
-                        """, logger: logger)
-                    return try inserted[0].decodeAll(String.self)
+                let rows = try await database.query(
+                    "SELECT * FROM coupon_claim(\(couponID), \(userID), \(code), \(key))")
+                return (try Self.claimView(rows[0]), false)
+            } catch let error as PSQLError where error.serverCode == .raiseException {
+                switch error.serverInfo?[.message] {
+                case "claim_limit":
+                    let limit = try await coupon(id: couponID, viewerID: nil)?.view.perUser ?? 1
+                    throw CouponError.claimLimit(limit)
+                case "sold_out": throw CouponError.soldOut
+                case "coupon_not_live": throw CouponError.notLive
+                case "own_store": throw CouponError.ownStore
+                default: throw CouponError.notFound(id: couponID)
                 }
-                guard let claim = try await claim(id: id) else { throw CouponError.notFound(id: couponID) }
-                return (claim, false)
-            } catch Refusal.limit {
-                throw CouponError.claimLimit(perUser)
-            } catch Refusal.soldOut {
-                throw CouponError.soldOut
-            } catch Refusal.notLive {
-                throw CouponError.notLive
             } catch let error as PSQLError where error.serverCode == .uniqueViolation {
                 // The same key from a concurrent request of the same user: theirs is the claim.
-                if let key, let earlier = try await claim(userID: userID, key: key) { return (earlier, true) }
+                if let key, let earlier = try await claim(userID: userID, couponID: couponID, key: key) {
+                    return (earlier, true)
+                }
                 continue  // a code drawn twice: draw again
             }
         }
@@ -86,14 +59,14 @@ extension CouponRepository {
         ).first.map { try Self.claimView($0) }
     }
 
-    /// The claim a user made under an idempotency key.
-    public func claim(userID: String, key: String) async throws -> ClaimView? {
+    /// The claim a user made of a coupon under an idempotency key.
+    public func claim(userID: String, couponID: String, key: String) async throws -> ClaimView? {
         try await database.query(
             """
             SELECT \(unescaped: Self.columnsText), \(unescaped: Self.claimColumns)
             FROM coupon_claims q JOIN coupons c ON c.id = q.coupon_id
             LEFT JOIN coupon_holders h ON h.coupon_id = c.id AND h.user_id = q.user_id
-            WHERE q.user_id = \(userID) AND q.idempotency_key = \(key)
+            WHERE q.user_id = \(userID) AND q.coupon_id = \(couponID) AND q.idempotency_key = \(key)
             """
         ).first.map { try Self.claimView($0) }
     }

@@ -51,21 +51,15 @@ package struct CouponService: Sendable {
 
     /// A claim, or the claim this user already made under `key` (`replayed`: answered 200, not 201).
     package func claim(id: String, user: AuthUser, key: String?) async throws -> (claim: ClaimView, replayed: Bool) {
-        if let key, let earlier = try await coupons.claim(userID: user.id, key: key) { return (earlier, true) }
-        if soldOut.ids.withLock({ $0.contains(id) }) { throw CouponError.soldOut }
-        let found = try await require(id, viewer: user)
-        let state = found.view.state(at: Date())
-        if state == .soldOut {
-            remember(soldOut: id)
-            throw CouponError.soldOut
+        guard PlausibleID.check(id) else { throw CouponError.notFound(id: id) }
+        if let key, let earlier = try await coupons.claim(userID: user.id, couponID: id, key: key) {
+            return (earlier, true)
         }
-        if found.managerID == user.id { throw CouponError.ownStore }
-        if state != .live { throw CouponError.notLive }
-        if found.view.claimedByMe >= found.view.perUser { throw CouponError.claimLimit(found.view.perUser) }
+        if soldOut.ids.withLock({ $0.contains(id) }) { throw CouponError.soldOut }
         do {
-            let made = try await coupons.claim(couponID: id, userID: user.id, perUser: found.view.perUser, key: key)
+            let made = try await coupons.claim(couponID: id, userID: user.id, key: key)
             // A claim valid one day is due at once: its holder hears now, not at the next minute's round.
-            if found.view.validDays == 1 { _ = try? await CouponReminders.send(coupons.database) }
+            if made.claim.coupon.validDays == 1 { _ = try? await CouponReminders.send(coupons.database) }
             return made
         } catch CouponError.soldOut {
             remember(soldOut: id)
