@@ -28,7 +28,7 @@ struct WebCouponPages {
             .filter { [.live, .upcoming].contains($0.state(at: now)) }
         guard !items.isEmpty else { return [] }
         let model: TemplateFields = [
-            "coupons": items.map { Self.model($0, language: language, now: now) },
+            "coupons": items.map { Self.model($0, language: language, now: now, zone: store.timeZone) },
             "storeId": store.id, "signedIn": context.viewer.user != nil,
             "loginHref": "/login?next=\(WebController.escapeQuery("/stores/\(store.id)"))",
             "error": error.map { language.strings["error.\($0)"] ?? $0 },
@@ -38,23 +38,24 @@ struct WebCouponPages {
             viewer: context.viewer.user)
     }
 
-    static func model(_ coupon: CouponView, language: Language, now: Date) -> TemplateFields {
+    /// `zone`: the store's, so the times read as the offer form took them.
+    static func model(_ coupon: CouponView, language: Language, now: Date, zone: String) -> TemplateFields {
         let state = coupon.state(at: now)
         return [
             "id": coupon.id, "title": coupon.title, "faceValue": coupon.faceValue,
             "minSpend": coupon.minSpend > 0 ? language.text("couponMinSpend") + " ¥\(coupon.minSpend)" : "",
             "remaining": coupon.remaining, "stock": coupon.stock, "claimedByMe": coupon.claimedByMe,
             "state": language.text("couponState." + state.rawValue), "live": state == .live,
-            "until": Self.date(coupon.endsAt), "from": Self.date(coupon.startsAt),
+            "until": Self.date(coupon.endsAt, zone: zone), "from": Self.date(coupon.startsAt, zone: zone),
             // A fresh key per page: a double click or a resent form claims once.
             "key": Tokens.generate(),
         ]
     }
 
-    static func date(_ date: Date) -> String {
+    static func date(_ date: Date, zone: String = StoreTimeZone.defaultName) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = StoreTimeZone.zone(StoreTimeZone.defaultName)
+        formatter.timeZone = StoreTimeZone.zone(zone)
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return formatter.string(from: date)
     }
@@ -97,13 +98,11 @@ struct WebCouponPages {
     }
 
     /// The manager's store page: its coupons, the offer form and the redemption field.
-    func managerSection(storeID: String, context: AppRequestContext, language: Language) async throws
-        -> TemplateFields
-    {
+    func managerSection(storeID: String, zone: String, language: Language) async throws -> TemplateFields {
         let now = Date()
         let items = try await coupons.list(storeID: storeID, viewer: nil).items
         return [
-            "coupons": items.map { Self.model($0, language: language, now: now) },
+            "coupons": items.map { Self.model($0, language: language, now: now, zone: zone) },
             "hasCoupons": !items.isEmpty,
             "defaultEnds": Self.localInput(now.addingTimeInterval(7 * 86400)),
         ]

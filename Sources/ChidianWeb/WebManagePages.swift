@@ -164,7 +164,7 @@ struct WebManagePages {
             },
             "hasReviews": !reviews.items.isEmpty,
         ]
-        var couponSection = try await coupons.managerSection(storeID: id, context: context, language: language)
+        var couponSection = try await coupons.managerSection(storeID: id, zone: view.timeZone, language: language)
         couponSection["storeId"] = id
         let query = notes
         if let code = query["coupon"] { couponSection["error"] = language.strings["error.\(code)"] ?? code }
