@@ -267,13 +267,14 @@ public struct CommentRepository: Sendable {
 
     // MARK: Helpers
 
-    /// The visible comment's version, locked for the rest of the transaction.
+    /// The visible comment's version, locked for the rest of the transaction (NO KEY: likes and notifications that
+    /// name it need not wait).
     static func lockedTarget(id: String, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
         let rows = try await connection.rows(
             """
             SELECT version FROM comments
             WHERE id = \(id) AND hidden_at IS NULL AND NOT store_archived
-            FOR UPDATE
+            FOR NO KEY UPDATE
             """, logger: logger)
         return try rows.first?.decodeAll(Int.self)
     }

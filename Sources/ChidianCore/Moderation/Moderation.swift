@@ -151,8 +151,10 @@ public struct Moderation: Sendable {
             if let adminID {
                 try await connection.rows("SELECT set_config('chidian.actor', \(adminID), true)", logger: logger)
             }
+            // NO KEY UPDATE: inserts naming the comment (the fan-out's notifications) must not wait on it, or one
+            // holding a reporter's counter deadlocks with us (NotificationLockTests).
             let found = try await connection.rows(
-                "SELECT 1 FROM comments WHERE id = \(commentID) FOR UPDATE", logger: logger)
+                "SELECT 1 FROM comments WHERE id = \(commentID) FOR NO KEY UPDATE", logger: logger)
             guard !found.isEmpty else { throw CommentError.notFound(id: commentID) }
             switch action {
             case .hide:
