@@ -24,6 +24,8 @@ public struct AppServices: Sendable {
     public let insights: InsightCounter
     /// What requests teach the recommender, waiting for `SignalFlusher` (issue #44): recorded in memory.
     public let signals: SignalBuffer
+    /// Sessions whose sliding expiry waits for `SignalFlusher`.
+    public let sessionTouches: SessionTouches
     /// The rate-limit buckets every limit counts in (sign-in, uploads, follows).
     public let buckets: RateBuckets
     /// This server's notification streams and their listener.
@@ -45,6 +47,8 @@ public struct AppServices: Sendable {
         caching = config.cacheEnabled ? Caching(config: config, database: database) : nil
         insights = InsightCounter(enabled: config.insightsEnabled, clock: clock)
         signals = SignalBuffer()
+        sessionTouches = SessionTouches(
+            database: database, lifetime: config.sessionLifetime, maxLifetime: config.sessionMaxLifetime)
         notifications = NotificationHub(
             client: database.client, logger: logger, perUser: config.streamsPerUser, total: config.streamsMax,
             heartbeat: config.streamHeartbeat)
@@ -54,7 +58,7 @@ public struct AppServices: Sendable {
     public var signalFlusher: SignalFlusher {
         SignalFlusher(
             buffer: signals, queue: SignalQueue(database: database, halfLife: config.interestHalfLife),
-            interval: config.signalsFlushInterval, clock: clock, logger: logger)
+            touches: sessionTouches, interval: config.signalsFlushInterval, clock: clock, logger: logger)
     }
 
     /// Writes `insights` on a schedule and once more on a clean stop.
@@ -93,7 +97,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     let sessions = SessionRepository(
         database: services.database, lifetime: services.config.sessionLifetime,
-        maxLifetime: services.config.sessionMaxLifetime, cache: services.caching?.sessions)
+        maxLifetime: services.config.sessionMaxLifetime, cache: services.caching?.sessions,
+        touches: services.sessionTouches)
     let features = buildServices(services, sessions: sessions)
     let api = router.group("v1").add(middleware: AuthMiddleware(sessions: sessions))
         .add(middleware: ActivityMiddleware(insights: services.insights))

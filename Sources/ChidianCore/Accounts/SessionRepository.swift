@@ -10,14 +10,18 @@ public struct SessionRepository: Sendable {
     package let maxLifetime: Duration
     /// Checked sessions by token hash (`Caching.sessions`); nil checks PostgreSQL on every request.
     package let cache: ReadCache?
+    /// Where slides wait for their statement (`SignalFlusher` writes them); nil slides at once.
+    package let touches: SessionTouches?
 
     public init(
-        database: Database, lifetime: Duration, maxLifetime: Duration = .seconds(90 * 86400), cache: ReadCache? = nil
+        database: Database, lifetime: Duration, maxLifetime: Duration = .seconds(90 * 86400), cache: ReadCache? = nil,
+        touches: SessionTouches? = nil
     ) {
         self.database = database
         self.lifetime = lifetime
         self.maxLifetime = maxLifetime
         self.cache = cache
+        self.touches = touches
     }
 
     var lifetimeSeconds: Double { Double(lifetime.components.seconds) }
@@ -34,19 +38,20 @@ public struct SessionRepository: Sendable {
         return token
     }
 
-    /// The user behind a live token. Use slides the expiry, written at most once a minute per session.
+    /// The user behind a live token. Use slides the expiry, written at most once a minute per session, beside the
+    /// request (`touches`; without them, at once).
     ///
     /// With the cache, a checked session is trusted from memory for up to a minute (never past its expiry), so
     /// the statement runs once a minute per session and server; revocation, a role change or a rename reaches
     /// every server through migration 016's `x:` and `u:` invalidations within the cache's freshness.
     public func authenticate(token: String) async throws -> AuthUser? {
         let hash = Tokens.hash(token)
-        let check = Check(tokenHash: hash, lifetimeSeconds: lifetimeSeconds, maxLifetimeSeconds: maxLifetimeSeconds)
-        guard let cache else { return try await database.run(check).first?.user }
+        let check = Check(tokenHash: hash, maxLifetimeSeconds: maxLifetimeSeconds)
+        guard let cache else { return try await checked(check)?.user }
         let key = ImageDigest.hex(hash)
         if let hit = cache.get(key, as: Checked.self), hit.value.until > Monotonic.nanoseconds { return hit.value.user }
         let ticket = cache.ticket()
-        guard let found = try await database.run(check).first else { return nil }
+        guard let found = try await checked(check) else { return nil }
         let trusted = min(60, max(0, found.remainingSeconds))
         let checked = Checked(user: found.user, until: Monotonic.nanoseconds + Int64(trusted * 1e9))
         cache.insert(
@@ -54,6 +59,23 @@ public struct SessionRepository: Sendable {
             tags: ["x:" + key, "u:" + found.user.id],
             cost: 256, since: ticket)
         return found.user
+    }
+
+    /// Runs the check, a read: a request that wrote nothing else needs no cache fence (`WriteFenceMiddleware`).
+    private func checked(_ check: Check) async throws -> (user: AuthUser, remainingSeconds: Double, rested: Bool)? {
+        guard let found = try await Database.$primaryUsed.withValue(nil, operation: { try await database.run(check) })
+            .first
+        else { return nil }
+        if found.rested {
+            if let touches {
+                touches.record(check.tokenHash)
+            } else {
+                let now = SessionTouches(database: database, lifetime: lifetime, maxLifetime: maxLifetime)
+                now.record(check.tokenHash)
+                try await now.write()
+            }
+        }
+        return found
     }
 
     /// A session as the cache keeps it: its user, trusted until `until` (`Monotonic.nanoseconds`).
@@ -67,40 +89,37 @@ public struct SessionRepository: Sendable {
             "UPDATE sessions SET revoked_at = now() WHERE token_hash = \(Data(tokenHash)) AND revoked_at IS NULL")
     }
 
-    /// Every authenticated request runs this.
+    /// Every authenticated request runs this (with the cache, once a minute per session and server). A read: the
+    /// sliding expiry of a session last used over a minute ago is written beside it (`SessionTouches`).
     package struct Check: PostgresPreparedStatement {
         package static let name = "session_check"
         package static let sql = """
-            WITH touched AS (
-                UPDATE sessions SET last_used_at = now(),
-                    expires_at = least(now() + make_interval(secs => $2), created_at + make_interval(secs => $3))
-                WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-                  AND last_used_at < now() - interval '1 minute'
-            )
             SELECT u.id, u.name, u.role,
-                extract(epoch FROM least(s.expires_at, s.created_at + make_interval(secs => $3)) - now())::float8
+                extract(epoch FROM least(s.expires_at, s.created_at + make_interval(secs => $2)) - now())::float8,
+                s.last_used_at < now() - interval '1 minute'
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
-              AND s.created_at > now() - make_interval(secs => $3)
+              AND s.created_at > now() - make_interval(secs => $2)
             """
-        package static let bindingDataTypes: [PostgresDataType] = [.bytea, .float8, .float8]
+        package static let bindingDataTypes: [PostgresDataType] = [.bytea, .float8]
 
         package var tokenHash: [UInt8]
-        var lifetimeSeconds: Double
         /// The absolute lifetime: however often it is used, a session ends this long after it began.
         var maxLifetimeSeconds: Double
 
         package func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
+            var bindings = PostgresBindings(capacity: 2)
             try bindings.append(Data(tokenHash))
-            bindings.append(lifetimeSeconds)
             bindings.append(maxLifetimeSeconds)
             return bindings
         }
 
-        package func decodeRow(_ row: PostgresRow) throws -> (user: AuthUser, remainingSeconds: Double) {
-            let (id, name, role, remaining) = try row.decodeAll((String, String, String, Double).self)
-            return (AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: tokenHash), remaining)
+        package func decodeRow(_ row: PostgresRow) throws -> (user: AuthUser, remainingSeconds: Double, rested: Bool) {
+            let (id, name, role, remaining, rested) = try row.decodeAll((String, String, String, Double, Bool).self)
+            return (
+                AuthUser(id: id, name: name, role: Role(rawValue: role) ?? .user, tokenHash: tokenHash), remaining,
+                rested
+            )
         }
     }
 

@@ -13,13 +13,17 @@ package struct WriteFenceMiddleware: RouterMiddleware {
         -> Response
     {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        // A request that ran no statement on the primary (a sold-out claim answered from memory) committed nothing.
+        let used = StartFlag()
         do {
-            let response = try await ReadCache.$bypass.withValue(true) { try await next(request, context) }
-            await listener.fence(database: database)
+            let response = try await Database.$primaryUsed.withValue(used) {
+                try await ReadCache.$bypass.withValue(true) { try await next(request, context) }
+            }
+            if used.isSet { await listener.fence(database: database) }
             return response
         } catch {
             // A refused write may still have committed part of its work (an upload before a failed step).
-            await listener.fence(database: database)
+            if used.isSet { await listener.fence(database: database) }
             throw error
         }
     }

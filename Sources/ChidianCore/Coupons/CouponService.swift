@@ -52,7 +52,11 @@ package struct CouponService: Sendable {
     /// A claim, or the claim this user already made under `key` (`replayed`: answered 200, not 201).
     package func claim(id: String, user: AuthUser, key: String?) async throws -> (claim: ClaimView, replayed: Bool) {
         guard PlausibleID.check(id) else { throw CouponError.notFound(id: id) }
-        if let key, let earlier = try await coupons.claim(userID: user.id, couponID: id, key: key) {
+        // A read: a replay or a sold-out answer after it commits nothing, so needs no cache fence.
+        if let key,
+            let earlier = try await Database.$primaryUsed.withValue(
+                nil, operation: { try await coupons.claim(userID: user.id, couponID: id, key: key) })
+        {
             return (earlier, true)
         }
         if soldOut.ids.withLock({ $0.contains(id) }) { throw CouponError.soldOut }

@@ -63,6 +63,10 @@ public struct Database: Sendable {
             logger: logger, deadlines: statementTimeout.map(StatementDeadlines.init))
     }
 
+    /// Set by `WriteFenceMiddleware` around a request: marks that it ran a statement on the primary. A request that
+    /// ran none committed nothing, so its answer need not wait for the caches' fence.
+    @TaskLocal package static var primaryUsed: StartFlag?
+
     /// The same pool with another bound on the wait for a connection (the CLI's long work waits longer).
     public func with(timeout: Duration) -> Database {
         Database(
@@ -93,6 +97,7 @@ public struct Database: Sendable {
     private func acquire<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        if replicaIndex == nil { Self.primaryUsed?.set() }
         let started = StartFlag()
         let client = self.client
         let timeout = self.timeout
@@ -229,10 +234,11 @@ private enum Outcome<T: Sendable>: Sendable {
     case deadline
 }
 
-private final class StartFlag: Sendable {
+package final class StartFlag: Sendable {
+    package init() {}
     private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
-    var isSet: Bool { flag.load(ordering: .relaxed) }
+    package func set() { flag.store(true, ordering: .relaxed) }
+    package var isSet: Bool { flag.load(ordering: .relaxed) }
 }
 
 /// The database could not be reached in time; answered 503 `database_unavailable` with `Retry-After`.

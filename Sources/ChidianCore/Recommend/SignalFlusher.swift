@@ -4,11 +4,12 @@ import ServiceLifecycle
 
 /// Every `interval`: appends this server's `SignalBuffer` to the `SignalQueue` in one statement, then drains
 /// what every server appended before `lag` ago (one server at a time), so that events arrive from all servers
-/// before they are applied in time order. Once more on a clean stop, applying everything queued. A crash loses at
-/// most the interval.
+/// before they are applied in time order; and writes the sessions' slides (`SessionTouches`). Once more on a clean
+/// stop, applying everything queued. A crash loses at most the interval.
 public struct SignalFlusher: Service {
     package let buffer: SignalBuffer
     package let queue: SignalQueue
+    package let touches: SessionTouches?
     package let interval: Duration
     /// How old an event must be to be applied: longer than a server takes to queue it.
     package let lag: Duration
@@ -16,11 +17,12 @@ public struct SignalFlusher: Service {
     package let logger: Logger
 
     public init(
-        buffer: SignalBuffer, queue: SignalQueue, interval: Duration, clock: @escaping @Sendable () -> Date,
-        logger: Logger
+        buffer: SignalBuffer, queue: SignalQueue, touches: SessionTouches? = nil, interval: Duration,
+        clock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.buffer = buffer
         self.queue = queue
+        self.touches = touches
         self.interval = interval
         lag = interval + .seconds(1)
         self.clock = clock
@@ -31,6 +33,7 @@ public struct SignalFlusher: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
+                await logging("session slides not written; kept for the next flush") { try await touches?.write() }
                 await logging("signals not written; kept for the next flush") {
                     try await push()
                     let lagSeconds = Double(lag.components.seconds) + Double(lag.components.attoseconds) / 1e18
@@ -38,6 +41,7 @@ public struct SignalFlusher: Service {
                 }
             }
         }
+        await logging("session slides not written at the stop") { try await touches?.write() }
         await logging("signals not written at the stop") { try await flush() }
     }
 
@@ -61,6 +65,7 @@ public struct SignalFlusher: Service {
 
     /// Appends and applies everything now, whatever its time (tests, the CLI).
     public func flush() async throws {
+        try await touches?.write()
         try await push()
         try await queue.drain(before: .distantFuture)
     }

@@ -279,10 +279,15 @@ import Testing
             )
             await app.settle()
             #expect(try await client.send(.get, "/v1/me", token: fresh.token).status == .ok)
-            let end = try await app.database.query(
-                "SELECT expires_at <= created_at + interval '10 days' FROM sessions WHERE user_id = \(fresh.id)")[0]
-                .decode(Bool.self)
+            // the slide is written beside the request, with the signals
+            try await app.flushSignals()
+            let (end, slid) = try await app.database.query(
+                """
+                SELECT expires_at <= created_at + interval '10 days', last_used_at > now() - interval '1 minute'
+                FROM sessions WHERE user_id = \(fresh.id)
+                """)[0].decode((Bool, Bool).self)
             #expect(end)
+            #expect(slid)
         }
     }
 
