@@ -356,52 +356,72 @@ BEGIN
 END $$;
 
 --
--- Name: coupon_claim(text, text, text, text); Type: FUNCTION; Schema: public; Owner: -
+-- Name: coupon_claim_batch(text, text[], text[], text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.coupon_claim(p_coupon text, p_user text, p_code text, p_key text) RETURNS TABLE(id text, store_id text, title text, face_value integer, min_spend integer, stock integer, claimed integer, per_user integer, starts_at timestamp with time zone, ends_at timestamp with time zone, valid_days integer, held integer, claim_id text, code text, claimed_at timestamp with time zone, expires_at timestamp with time zone, redeemed_at timestamp with time zone)
+CREATE FUNCTION public.coupon_claim_batch(p_coupon text, p_users text[], p_codes text[], p_keys text[]) RETURNS TABLE(id text, store_id text, title text, face_value integer, min_spend integer, stock integer, claimed integer, per_user integer, starts_at timestamp with time zone, ends_at timestamp with time zone, valid_days integer, held integer, claim_id text, code text, claimed_at timestamp with time zone, expires_at timestamp with time zone, redeemed_at timestamp with time zone, ord integer, refusal text)
     LANGUAGE plpgsql
     AS $$
 DECLARE
     c        coupons;
     manager  text;
+    live     boolean;
+    made     int := 0;
     n_held   int;
-    n_claimed int;
     q        coupon_claims;
 BEGIN
-    SELECT * INTO c FROM coupons k WHERE k.id = p_coupon;
+    -- The batch's turn on the coupon, held to the commit: `c.claimed + made` is exact while this batch counts.
+    SELECT * INTO c FROM coupons k WHERE k.id = p_coupon FOR NO KEY UPDATE;
     SELECT s.manager_id INTO manager FROM stores s WHERE s.id = c.store_id AND s.archived_at IS NULL;
-    IF c.id IS NULL OR manager IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'coupon_not_found';
+    live := c.starts_at <= now() AND c.ends_at > now();
+    FOR i IN 1 .. coalesce(array_length(p_users, 1), 0) LOOP
+        ord := i;
+        refusal := CASE
+            WHEN c.id IS NULL OR manager IS NULL THEN 'coupon_not_found'
+            WHEN live AND c.claimed + made >= c.stock THEN 'sold_out'
+            WHEN manager = p_users[i] THEN 'own_store'
+            WHEN NOT live THEN 'coupon_not_live' END;
+        q := NULL;
+        n_held := NULL;
+        IF refusal IS NULL THEN
+            INSERT INTO coupon_holders AS h (coupon_id, user_id, held) VALUES (p_coupon, p_users[i], 1)
+            ON CONFLICT (coupon_id, user_id) DO UPDATE SET held = h.held + 1 WHERE h.held < c.per_user
+            RETURNING h.held INTO n_held;
+            IF n_held IS NULL THEN
+                refusal := 'claim_limit';
+            ELSE
+                INSERT INTO coupon_claims AS x (coupon_id, store_id, user_id, code, idempotency_key, expires_at)
+                VALUES (p_coupon, c.store_id, p_users[i], p_codes[i], nullif(p_keys[i], ''),
+                        now() + make_interval(days => c.valid_days))
+                ON CONFLICT DO NOTHING
+                RETURNING x.* INTO q;
+                IF q.id IS NULL THEN
+                    -- The same key from a concurrent request, or a code drawn twice: the caller reads which.
+                    refusal := 'conflict';
+                    UPDATE coupon_holders h SET held = h.held - 1 WHERE h.coupon_id = p_coupon AND h.user_id = p_users[i];
+                    DELETE FROM coupon_holders h WHERE h.coupon_id = p_coupon AND h.user_id = p_users[i] AND h.held = 0;
+                    n_held := NULL;
+                ELSE
+                    made := made + 1;
+                END IF;
+            END IF;
+        END IF;
+        IF refusal IS NULL THEN
+            id := c.id; store_id := c.store_id; title := c.title; face_value := c.face_value;
+            min_spend := c.min_spend; stock := c.stock; claimed := c.claimed + made; per_user := c.per_user;
+            starts_at := c.starts_at; ends_at := c.ends_at; valid_days := c.valid_days; held := n_held;
+            claim_id := q.id; code := q.code; claimed_at := q.claimed_at; expires_at := q.expires_at;
+            redeemed_at := q.redeemed_at;
+        ELSE
+            id := NULL; store_id := NULL; title := NULL; face_value := NULL; min_spend := NULL; stock := NULL;
+            claimed := NULL; per_user := NULL; starts_at := NULL; ends_at := NULL; valid_days := NULL; held := NULL;
+            claim_id := NULL; code := NULL; claimed_at := NULL; expires_at := NULL; redeemed_at := NULL;
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+    IF made > 0 THEN
+        UPDATE coupons k SET claimed = k.claimed + made WHERE k.id = p_coupon;
     END IF;
-    IF c.claimed >= c.stock AND c.starts_at <= now() AND c.ends_at > now() THEN
-        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'sold_out';
-    END IF;
-    IF manager = p_user THEN
-        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'own_store';
-    END IF;
-    IF c.starts_at > now() OR c.ends_at <= now() THEN
-        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'coupon_not_live';
-    END IF;
-    INSERT INTO coupon_holders AS h (coupon_id, user_id, held) VALUES (p_coupon, p_user, 1)
-    ON CONFLICT (coupon_id, user_id) DO UPDATE SET held = h.held + 1 WHERE h.held < c.per_user
-    RETURNING h.held INTO n_held;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'claim_limit';
-    END IF;
-    INSERT INTO coupon_claims AS x (coupon_id, store_id, user_id, code, idempotency_key, expires_at)
-    VALUES (p_coupon, c.store_id, p_user, p_code, p_key, now() + make_interval(days => c.valid_days))
-    RETURNING x.* INTO q;
-    UPDATE coupons k SET claimed = k.claimed + 1
-    WHERE k.id = p_coupon AND k.claimed < k.stock AND k.starts_at <= now() AND k.ends_at > now()
-    RETURNING k.claimed INTO n_claimed;
-    IF NOT FOUND THEN
-        SELECT * INTO c FROM coupons k WHERE k.id = p_coupon;
-        RAISE EXCEPTION USING ERRCODE = 'P0001',
-            MESSAGE = CASE WHEN c.starts_at > now() OR c.ends_at <= now() THEN 'coupon_not_live' ELSE 'sold_out' END;
-    END IF;
-    RETURN QUERY SELECT c.id, c.store_id, c.title, c.face_value, c.min_spend, c.stock, n_claimed, c.per_user::int,
-        c.starts_at, c.ends_at, c.valid_days::int, n_held, q.id, q.code, q.claimed_at, q.expires_at, q.redeemed_at;
 END $$;
 
 --

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """The cluster fault test's driver (scripts/cluster-test.sh runs it with the cluster up and wrk loading it).
 
-While probes run through nginx — a reader, a promotion buyer and a review writer — it kills one server process,
-stops the replica, starts both again, then kills the primary's node (Patroni and PostgreSQL at once) and starts
-it again. It prints what clients saw in each phase and checks: no 500 and no hang, every acknowledged purchase
-in the ledger and ad spend equal to the ledger's sum, every review visible to its author at once.
+While probes run through nginx — a reader, a promotion buyer, a review writer and a coupon claimer — it kills one
+server process, stops the replica, starts both again, then kills the primary's node (Patroni and PostgreSQL at
+once) and starts it again. It prints what clients saw in each phase and checks: no 500 and no hang, every
+acknowledged purchase in the ledger and ad spend equal to the ledger's sum, every review visible to its author at
+once, every acknowledged claim stored, each coupon's count equal to its claims and nobody over its perUser; a
+claim whose answer was lost, retried afterwards with its Idempotency-Key, is never made twice.
 Standard library only (Debian's python3)."""
 
 import http.client
@@ -36,8 +38,10 @@ class Client:
         self.conn = None
         self.lsn = None  # the read-your-writes marker of this client's last write
 
-    def call(self, method, path, body=None, token=None, fresh=True):
+    def call(self, method, path, body=None, token=None, fresh=True, key=None):
         headers = {"Accept": "application/json"}
+        if key:
+            headers["Idempotency-Key"] = key
         if body is not None:
             headers["Content-Type"] = "application/json"
             body = json.dumps(body)
@@ -167,8 +171,33 @@ def main():
         return out
 
     writes = Probe("review", review, 0.5)
+
+    # Coupons: five diners claim ten coupons of the manager's first store in turn, each claim with a key of its own.
+    diners = [sign_in(name, "111") for name in ("User2", "User3", "吃货小王", "爱吃辣的猫", "zhangwei88")]
+    coupons = []
+    for n in range(10):
+        offered = Client().call("POST", f"/v1/stores/{store_ids[0]}/coupons", {
+            "title": f"故障演练券{n}", "faceValue": 5, "stock": 1000, "perUser": 10,
+            "endsAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 86400))}, token=manager)
+        assert offered["status"] == 201, f"offer a coupon: {offered}"
+        coupons.append(offered["payload"]["id"])
+    claimer_client = Client()
+    claimed, lost = [], []
+    attempts = itertools.count()
+
+    def claim():
+        n = next(attempts)
+        diner, coupon, key = diners[n % len(diners)], coupons[(n // len(diners)) % len(coupons)], f"fault-claim-{n:06d}"
+        answer = claimer_client.call("POST", f"/v1/coupons/{coupon}/claims", token=diner, key=key)
+        if answer["status"] in (200, 201):
+            claimed.append(answer["payload"]["id"])
+        elif answer["status"] == 0 or answer["status"] >= 500:
+            lost.append((diner, coupon, key))
+        return [answer]
+
+    claims = Probe("claim", claim, 0.15)
     reads_before = pool_reads()
-    probes = [reads, buys, writes]
+    probes = [reads, buys, writes, claims]
     for probe in probes:
         probe.start()
 
@@ -243,6 +272,31 @@ def main():
                        ids=",".join(bought)))
     mismatched = int(psql("SELECT count(*) FROM stores s WHERE ad_spend <> "
                           "(SELECT coalesce(sum(amount), 0) FROM promotions p WHERE p.store_id = s.id)"))
+    # The claims: a lost answer retried with its key answers the claim made (200) or makes it now (201), once.
+    retried = {}
+    for diner, coupon, key in lost:
+        answer = Client().call("POST", f"/v1/coupons/{coupon}/claims", token=diner, key=key)
+        retried[answer["status"]] = retried.get(answer["status"], 0) + 1
+        if answer["status"] in (200, 201):
+            claimed.append(answer["payload"]["id"])
+    stored = int(psql("SELECT count(*) FROM coupon_claims WHERE id = ANY(string_to_array(:'ids', ','))",
+                      ids=",".join(claimed)))
+    miscounted = int(psql("SELECT count(*) FROM coupons c WHERE claimed <> "
+                          "(SELECT count(*) FROM coupon_claims q WHERE q.coupon_id = c.id)"))
+    over = int(psql("SELECT count(*) FROM (SELECT q.coupon_id, q.user_id FROM coupon_claims q "
+                    "JOIN coupons c ON c.id = q.coupon_id GROUP BY q.coupon_id, q.user_id, c.per_user "
+                    "HAVING count(*) > c.per_user) x"))
+    twice = int(psql("SELECT count(*) FROM (SELECT 1 FROM coupon_claims WHERE idempotency_key LIKE 'fault-claim-%' "
+                     "GROUP BY user_id, coupon_id, idempotency_key HAVING count(*) > 1) x"))
+    print(f"coupon claims acknowledged: {len(set(claimed))}, stored: {stored}; answers lost and retried with their "
+          f"key: {len(lost)} ({', '.join(f'{k}×{v}' for k, v in sorted(retried.items())) or 'none'}); coupons whose "
+          f"count differs from their claims: {miscounted}; holders over perUser: {over}")
+    if stored != len(set(claimed)):
+        failures.append(f"{len(set(claimed)) - stored} acknowledged claims are missing")
+    if miscounted or over or twice:
+        failures.append(f"claims miscounted: {miscounted} coupons, {over} holders over perUser, {twice} keys twice")
+    if any(status not in (200, 201, 409) for status in retried):
+        failures.append(f"a lost claim's retry answered {retried}")
     delays = sorted(replay_delays)
     print(f"promotion purchases acknowledged: {len(bought)}, in the ledger: {present}; "
           f"stores whose ad spend differs from the ledger: {mismatched}")

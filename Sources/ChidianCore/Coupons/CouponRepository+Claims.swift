@@ -3,36 +3,39 @@ import PostgresNIO
 
 extension CouponRepository {
     /// Claims a coupon for a user: never past the stock, never past its `perUser` for them, whatever runs at
-    /// once. One statement (migration 030's `coupon_claim`, which checks the refusals in the contract's order and
-    /// answers the claim), so nothing holds the coupon's row across a round trip. `key` is stored with the claim;
-    /// a concurrent claim under the same key loses to it and returns it (`replayed`).
+    /// once. Sent with the other claims of the coupon waiting on this server as one statement (`ClaimBatcher`,
+    /// migration 031's `coupon_claim_batch`, which judges each in the contract's order), so nothing holds the
+    /// coupon's row across a round trip. `key` is stored with the claim; a concurrent claim under the same key
+    /// loses to it and returns it (`replayed`).
     public func claim(couponID: String, userID: String, key: String?) async throws -> (claim: ClaimView, replayed: Bool)
     {
         for _ in 0..<3 {
-            let code = CouponCode.generate()
-            do {
-                let rows = try await database.query(
-                    "SELECT * FROM coupon_claim(\(couponID), \(userID), \(code), \(key))")
-                return (try Self.claimView(rows[0]), false)
-            } catch let error as PSQLError where error.serverCode == .raiseException {
-                switch error.serverInfo?[.message] {
-                case "claim_limit":
-                    let limit = try await coupon(id: couponID, viewerID: nil)?.view.perUser ?? 1
-                    throw CouponError.claimLimit(limit)
-                case "sold_out": throw CouponError.soldOut
-                case "coupon_not_live": throw CouponError.notLive
-                case "own_store": throw CouponError.ownStore
-                default: throw CouponError.notFound(id: couponID)
-                }
-            } catch let error as PSQLError where error.serverCode == .uniqueViolation {
+            switch try await batcher.claim(coupon: couponID, user: userID, code: CouponCode.generate(), key: key) {
+            case .claimed(let claim): return (claim, false)
+            case .refused("claim_limit"):
+                let limit = try await coupon(id: couponID, viewerID: nil)?.view.perUser ?? 1
+                throw CouponError.claimLimit(limit)
+            case .refused("sold_out"): throw CouponError.soldOut
+            case .refused("coupon_not_live"): throw CouponError.notLive
+            case .refused("own_store"): throw CouponError.ownStore
+            case .refused("conflict"):
                 // The same key from a concurrent request of the same user: theirs is the claim.
                 if let key, let earlier = try await claim(userID: userID, couponID: couponID, key: key) {
                     return (earlier, true)
                 }
                 continue  // a code drawn twice: draw again
+            case .refused: throw CouponError.notFound(id: couponID)
             }
         }
         throw CouponError.notFound(id: couponID)
+    }
+
+    /// Who holds claims of a coupon, when they are at most `limit` (nil past it).
+    public func holders(of couponID: String, limit: Int) async throws -> Set<String>? {
+        let rows = try await database.query(
+            "SELECT DISTINCT user_id FROM coupon_claims WHERE coupon_id = \(couponID) LIMIT \(limit + 1)")
+        guard rows.count <= limit else { return nil }
+        return Set(try rows.map { try $0.decode(String.self) })
     }
 
     /// The claim columns after `columnsText`: `q` is the claim.

@@ -6,9 +6,12 @@ import PostgresNIO
 /// any refusal rolls back what came before it. docs/COUPONS.md has why and what it measured.
 public struct CouponRepository: Sendable {
     package let database: Database
+    /// This server's claims, sent in batches per coupon.
+    package let batcher: ClaimBatcher
 
     public init(database: Database) {
         self.database = database
+        batcher = ClaimBatcher(database: database)
     }
 
     /// The columns `view(_:)` decodes, for coupon `c` and the viewer's holding `h` (a constant, never input).

@@ -12,10 +12,14 @@ package struct CouponService: Sendable {
     package let throttle: LoginThrottle?
     private let soldOut = SoldOut()
     static let soldOutMemory = 10_000
+    /// A sold-out coupon's holders are remembered up to this many (past it, each keyed claim asks PostgreSQL).
+    static let holdersMemory = 20_000
 
-    /// The coupons this server has seen sold out (shared by every copy of the service).
+    /// The coupons this server has seen sold out (shared by every copy of the service), with who holds them once
+    /// read: after the sale no claim is made, so that set is final, and a keyed claim of anyone else cannot be a
+    /// replay (a rush's sold-out answers then read nothing).
     final class SoldOut: Sendable {
-        let ids = Mutex<Set<String>>([])
+        let coupons = Mutex<[String: Set<String>?]>([:])
     }
 
     package init(coupons: CouponRepository, stores: StoreRepository, throttle: LoginThrottle? = nil) {
@@ -52,29 +56,36 @@ package struct CouponService: Sendable {
     /// A claim, or the claim this user already made under `key` (`replayed`: answered 200, not 201).
     package func claim(id: String, user: AuthUser, key: String?) async throws -> (claim: ClaimView, replayed: Bool) {
         guard PlausibleID.check(id) else { throw CouponError.notFound(id: id) }
+        let known = soldOut.coupons.withLock { $0[id] }
         // A read: a replay or a sold-out answer after it commits nothing, so needs no cache fence.
-        if let key,
+        if let key, known??.contains(user.id) ?? true,
             let earlier = try await Database.$primaryUsed.withValue(
                 nil, operation: { try await coupons.claim(userID: user.id, couponID: id, key: key) })
         {
             return (earlier, true)
         }
-        if soldOut.ids.withLock({ $0.contains(id) }) { throw CouponError.soldOut }
+        if known != nil { throw CouponError.soldOut }
         do {
             let made = try await coupons.claim(couponID: id, userID: user.id, key: key)
             // A claim valid one day is due at once: its holder hears now, not at the next minute's round.
             if made.claim.coupon.validDays == 1 { _ = try? await CouponReminders.send(coupons.database) }
             return made
         } catch CouponError.soldOut {
-            remember(soldOut: id)
+            await remember(soldOut: id)
             throw CouponError.soldOut
         }
     }
 
-    private func remember(soldOut id: String) {
-        soldOut.ids.withLock { ids in
-            if ids.count >= Self.soldOutMemory { ids.removeAll() }
-            ids.insert(id)
+    private func remember(soldOut id: String) async {
+        let first = soldOut.coupons.withLock { coupons -> Bool in
+            guard coupons[id] == nil else { return false }
+            if coupons.count >= Self.soldOutMemory { coupons.removeAll() }
+            coupons[id] = .some(nil)
+            return true
+        }
+        guard first, let holders = try? await coupons.holders(of: id, limit: Self.holdersMemory) else { return }
+        soldOut.coupons.withLock { coupons in
+            if coupons[id] != nil { coupons[id] = .some(holders) }
         }
     }
 

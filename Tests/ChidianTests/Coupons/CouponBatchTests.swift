@@ -1,0 +1,84 @@
+import Foundation
+import HummingbirdTesting
+import PostgresNIO
+import Testing
+
+@testable import ChidianCore
+
+/// Migration 031's batch: each claim judged alone and in order, a refusal a row that undoes nothing of the others,
+/// and the coupon counted once per batch.
+@Suite struct CouponBatchTests {
+    @Test func eachClaimOfABatchIsJudgedAloneInOrder() async throws {
+        try await TestApp.run { client, app in
+            let shop = try await CouponFixture.make(client, app)
+            var users: [Session] = []
+            for n in 0..<4 { users.append(try await client.register("批\(n)")) }
+            let coupon = try await shop.offer(client, stock: 4, extra: ["perUser": 2])["id"] as! String
+            let (a, b, c, d) = (users[0].id, users[1].id, users[2].id, users[3].id)
+            let codes = (0..<8).map { _ in CouponCode.generate() }
+            // MUT: the manager; a twice (allowed); a a third time (limit); b with a key, then b again with that key;
+            // c, the last of the stock; d past it
+            let rows = try await app.database.query(
+                """
+                SELECT ord, refusal, held, claimed, code FROM coupon_claim_batch(\(coupon),
+                    \([shop.manager.id, a, a, a, b, b, c, d]), \(codes),
+                    \(["", "", "", "", "batch-key-0001", "batch-key-0001", "", ""]))
+                ORDER BY ord
+                """)
+            let got = try rows.map { try $0.decode((Int, String?, Int?, Int?, String?).self) }
+            // validate
+            #expect(got.map(\.0) == Array(1...8))
+            let refusals = got.map(\.1)
+            #expect(refusals == ["own_store", nil, nil, "claim_limit", nil, "conflict", nil, "sold_out"])
+            #expect(got[1].2 == 1 && got[2].2 == 2 && got[4].2 == 1)
+            #expect(got[1].3 == 1 && got[2].3 == 2 && got[4].3 == 3)
+            #expect(got[1].4 == codes[1] && got[4].4 == codes[4])
+            let (claimed, stored, heldByB) = try await app.database.query(
+                """
+                SELECT claimed, (SELECT count(*)::int FROM coupon_claims WHERE coupon_id = \(coupon)),
+                    (SELECT held FROM coupon_holders WHERE coupon_id = \(coupon) AND user_id = \(b))::int
+                FROM coupons WHERE id = \(coupon)
+                """)[0].decode((Int, Int, Int).self)
+            // b's second claim, refused for its key, left b holding the one claim stored
+            #expect(claimed == 4 && stored == 4 && heldByB == 1)
+            #expect(got[6].3 == 4 && got[6].4 == codes[6])
+        }
+    }
+
+    @Test func anUnknownCouponRefusesEveryClaim() async throws {
+        try await TestApp.run { client, app in
+            let user = try await client.register("无券")
+            let rows = try await app.database.query(
+                """
+                SELECT refusal FROM coupon_claim_batch('k_missing', \([user.id, user.id]),
+                    \([CouponCode.generate(), CouponCode.generate()]), \(["", ""])) ORDER BY ord
+                """)
+            #expect(try rows.map { try $0.decode(String?.self) } == ["coupon_not_found", "coupon_not_found"])
+        }
+    }
+}
+
+/// A sold-out coupon's answers from memory: its holders, read once after the sale, still get their claim back for
+/// their key; anyone else is `sold_out` at once, keyed or not.
+@Suite struct CouponSoldOutMemoryTests {
+    @Test func aHoldersKeyReplaysAfterTheSaleAndOthersAreSoldOut() async throws {
+        try await TestApp.run { client, app in
+            let shop = try await CouponFixture.make(client, app)
+            let holder = try await client.register("抢到了")
+            let late = try await client.register("晚来了")
+            let coupon = try await shop.offer(client, stock: 1)["id"] as! String
+            let made = try await CouponFixture.claim(client, coupon, holder, key: "sold-out-key-01")
+            #expect(made.status == .created)
+            // the server learns of the sale (and reads who holds the coupon)
+            #expect(try await CouponFixture.claim(client, coupon, late).problemCode == "sold_out")
+            // MUT: the holder's answer was lost; their retry finds the claim
+            let again = try await CouponFixture.claim(client, coupon, holder, key: "sold-out-key-01")
+            #expect(again.status == .ok)
+            #expect(try again.json()["id"] as? String == (try made.json()["id"] as? String))
+            // a new key of the holder's is a new claim: sold out
+            #expect(
+                try await CouponFixture.claim(client, coupon, holder, key: "sold-out-key-02").problemCode == "sold_out")
+            #expect(try await CouponFixture.claim(client, coupon, late, key: "sold-out-key-03").problemCode == "sold_out")
+        }
+    }
+}
