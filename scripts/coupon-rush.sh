@@ -97,7 +97,7 @@ rush() {  # rush COUPON TOKENS: the exact client's JSON (wrk: its C connections,
     pid=$!
     # Each wrk thread stops once its users are answered; then SIGINT ends wrk's wait for its duration (sent once
     # both have stopped, so the main thread receives it) and wrk reports.
-    while kill -0 "$pid" 2>/dev/null && [ "$(wc -l <"$json.threads" 2>/dev/null || echo 0)" -lt 2 ]; do sleep 0.1; done
+    while kill -0 "$pid" 2>/dev/null && [ "$(cat "$json.threads" 2>/dev/null | wc -l)" -lt 2 ]; do sleep 0.1; done
     sleep 0.2
     kill -INT "$pid" 2>/dev/null || true
     wait "$pid" || true

@@ -2,8 +2,16 @@
 -- its previous batch runs and sends them together, so the coupon's row is locked and written once per batch
 -- instead of once per claim: with one claim a transaction, that row's lock, held to each commit, bounded a rush
 -- to the rate of commits. Each claim is judged alone, in the contract's order, as coupon_claim did; a refusal is a
--- row with `refusal`, never an error that would undo the others. A claim without a key has '' in p_keys. coupon_claim goes: the batch of one replaces it.
+-- row with `refusal`, never an error that would undo the others; `conflict` says a claim under the claim's key
+-- exists (made before, or a code drawn twice), for the caller to read. A claim without a key has '' in p_keys. coupon_claim goes: the batch of one replaces it.
 DROP FUNCTION coupon_claim(text, text, text, text);
+
+-- A keyed claim first looks for the claim under its key (user, coupon, key). During a rush the coupon's claims
+-- grow faster than its statistics, and the planner took the index on the coupon alone, scanning all its claims for
+-- each lookup (the rush of 10,000 ran at a third of the rate without keys). With the user second in that index,
+-- whichever index it takes is one row.
+DROP INDEX coupon_claims_coupon;
+CREATE INDEX coupon_claims_coupon ON coupon_claims (coupon_id, user_id);
 
 CREATE FUNCTION coupon_claim_batch(p_coupon text, p_users text[], p_codes text[], p_keys text[])
 RETURNS TABLE (id text, store_id text, title text, face_value int, min_spend int, stock int, claimed int,
@@ -26,6 +34,9 @@ BEGIN
     FOR i IN 1 .. coalesce(array_length(p_users, 1), 0) LOOP
         ord := i;
         refusal := CASE
+            -- A claim already made under this key answers itself (the caller reads it), before any refusal.
+            WHEN p_keys[i] <> '' AND EXISTS (SELECT 1 FROM coupon_claims x WHERE x.user_id = p_users[i]
+                AND x.coupon_id = p_coupon AND x.idempotency_key = p_keys[i]) THEN 'conflict'
             WHEN c.id IS NULL OR manager IS NULL THEN 'coupon_not_found'
             WHEN live AND c.claimed + made >= c.stock THEN 'sold_out'
             WHEN manager = p_users[i] THEN 'own_store'

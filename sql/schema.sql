@@ -377,6 +377,9 @@ BEGIN
     FOR i IN 1 .. coalesce(array_length(p_users, 1), 0) LOOP
         ord := i;
         refusal := CASE
+            -- A claim already made under this key answers itself (the caller reads it), before any refusal.
+            WHEN p_keys[i] <> '' AND EXISTS (SELECT 1 FROM coupon_claims x WHERE x.user_id = p_users[i]
+                AND x.coupon_id = p_coupon AND x.idempotency_key = p_keys[i]) THEN 'conflict'
             WHEN c.id IS NULL OR manager IS NULL THEN 'coupon_not_found'
             WHEN live AND c.claimed + made >= c.stock THEN 'sold_out'
             WHEN manager = p_users[i] THEN 'own_store'
@@ -3520,7 +3523,7 @@ CREATE INDEX comments_store_rating ON public.comments USING btree (store_id, rat
 -- Name: coupon_claims_coupon; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX coupon_claims_coupon ON public.coupon_claims USING btree (coupon_id);
+CREATE INDEX coupon_claims_coupon ON public.coupon_claims USING btree (coupon_id, user_id);
 
 --
 -- Name: coupon_claims_due; Type: INDEX; Schema: public; Owner: -

@@ -63,8 +63,9 @@ public struct SessionRepository: Sendable {
 
     /// Runs the check, a read: a request that wrote nothing else needs no cache fence (`WriteFenceMiddleware`).
     private func checked(_ check: Check) async throws -> (user: AuthUser, remainingSeconds: Double, rested: Bool)? {
-        guard let found = try await Database.$primaryUsed.withValue(nil, operation: { try await database.run(check) })
-            .first
+        guard
+            let found = try await Database.$primaryUsed.withValue(nil, operation: { try await database.run(check) })
+                .first
         else { return nil }
         if found.rested {
             if let touches {

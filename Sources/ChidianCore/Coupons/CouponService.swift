@@ -56,15 +56,17 @@ package struct CouponService: Sendable {
     /// A claim, or the claim this user already made under `key` (`replayed`: answered 200, not 201).
     package func claim(id: String, user: AuthUser, key: String?) async throws -> (claim: ClaimView, replayed: Bool) {
         guard PlausibleID.check(id) else { throw CouponError.notFound(id: id) }
-        let known = soldOut.coupons.withLock { $0[id] }
-        // A read: a replay or a sold-out answer after it commits nothing, so needs no cache fence.
-        if let key, known??.contains(user.id) ?? true,
-            let earlier = try await Database.$primaryUsed.withValue(
-                nil, operation: { try await coupons.claim(userID: user.id, couponID: id, key: key) })
-        {
-            return (earlier, true)
+        if let holders = soldOut.coupons.withLock({ $0[id] }) {
+            // A read: a replay or a sold-out answer after it commits nothing, so needs no cache fence.
+            if let key, holders?.contains(user.id) ?? true,
+                let earlier = try await Database.$primaryUsed.withValue(
+                    nil, operation: { try await coupons.claim(userID: user.id, couponID: id, key: key) })
+            {
+                return (earlier, true)
+            }
+            throw CouponError.soldOut
         }
-        if known != nil { throw CouponError.soldOut }
+        // Otherwise the batch finds a claim already made under the key first (`conflict`), and it is answered.
         do {
             let made = try await coupons.claim(couponID: id, userID: user.id, key: key)
             // A claim valid one day is due at once: its holder hears now, not at the next minute's round.

@@ -15,7 +15,7 @@ import Testing
             let shop = try await CouponFixture.make(client, app)
             let first = try await client.register("先到")
             let late = try await client.register("后到")
-            let coupon = try await shop.offer(client, stock: 1)["id"] as! String
+            let coupon = try #require(try await shop.offer(client, stock: 1)["id"] as? String)
             #expect(try await CouponFixture.claim(client, coupon, first).status == .created)
             // the server learns the coupon is sold out from the database
             #expect(try await CouponFixture.claim(client, coupon, late).problemCode == "sold_out")
@@ -27,7 +27,7 @@ import Testing
             // a write is fenced, and the writer's next read here shows it
             let list = "/v1/stores/\(shop.storeID)/coupons"
             #expect((try await client.send(.get, list).json()["items"] as? [Any])?.count == 1)
-            let second = try await shop.offer(client, stock: 5)["id"] as! String
+            let second = try #require(try await shop.offer(client, stock: 5)["id"] as? String)
             #expect(listener.fenceStatements.load(ordering: .relaxed) > sent)
             let items = try await client.send(.get, list).json()["items"] as? [[String: Any]]
             #expect(items?.contains { $0["id"] as? String == second } == true)
@@ -38,7 +38,7 @@ import Testing
         try await TestApp.run { client, app in
             guard let listener = app.services.caching?.listener else { return }
             let shop = try await CouponFixture.make(client, app)
-            let coupon = try await shop.offer(client, stock: 100)["id"] as! String
+            let coupon = try #require(try await shop.offer(client, stock: 100)["id"] as? String)
             var users: [Session] = []
             for n in 0..<16 { users.append(try await client.register("抢券\(n)")) }
             let sent = listener.fenceStatements.load(ordering: .relaxed)

@@ -13,7 +13,7 @@ import Testing
             let shop = try await CouponFixture.make(client, app)
             var users: [Session] = []
             for n in 0..<4 { users.append(try await client.register("批\(n)")) }
-            let coupon = try await shop.offer(client, stock: 4, extra: ["perUser": 2])["id"] as! String
+            let coupon = try #require(try await shop.offer(client, stock: 4, extra: ["perUser": 2])["id"] as? String)
             let (a, b, c, d) = (users[0].id, users[1].id, users[2].id, users[3].id)
             let codes = (0..<8).map { _ in CouponCode.generate() }
             // MUT: the manager; a twice (allowed); a a third time (limit); b with a key, then b again with that key;
@@ -66,7 +66,7 @@ import Testing
             let shop = try await CouponFixture.make(client, app)
             let holder = try await client.register("抢到了")
             let late = try await client.register("晚来了")
-            let coupon = try await shop.offer(client, stock: 1)["id"] as! String
+            let coupon = try #require(try await shop.offer(client, stock: 1)["id"] as? String)
             let made = try await CouponFixture.claim(client, coupon, holder, key: "sold-out-key-01")
             #expect(made.status == .created)
             // the server learns of the sale (and reads who holds the coupon)
@@ -78,7 +78,8 @@ import Testing
             // a new key of the holder's is a new claim: sold out
             #expect(
                 try await CouponFixture.claim(client, coupon, holder, key: "sold-out-key-02").problemCode == "sold_out")
-            #expect(try await CouponFixture.claim(client, coupon, late, key: "sold-out-key-03").problemCode == "sold_out")
+            #expect(
+                try await CouponFixture.claim(client, coupon, late, key: "sold-out-key-03").problemCode == "sold_out")
         }
     }
 }

@@ -18,7 +18,7 @@ import Testing
             let world = try await CommentWorld.make(client, app)
             let fan = try await client.register("粉丝")
             let admin = try await app.admin(client)
-            let review = try await world.review(5, "很好吃")["id"] as! String
+            let review = try #require(try await world.review(5, "很好吃")["id"] as? String)
             _ = try await client.send(
                 .post, "/v1/comments/\(review)/reports", body: ["reason": "spam"], token: fan.token)
             let logger = TestDatabase.logger
