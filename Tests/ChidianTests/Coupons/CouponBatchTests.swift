@@ -83,3 +83,55 @@ import Testing
         }
     }
 }
+
+/// Two servers on one database (each with its own batches and its own memory of sold-out coupons), claiming one
+/// coupon at once: never one too many, and a holder's key answers on either.
+@Suite struct CouponTwoServerTests {
+    @Test func twoServersClaimExactlyTheStockAndEitherReplaysAKey() async throws {
+        try await TestApp.run { client, app in
+            let shop = try await CouponFixture.make(client, app)
+            var registered: [Session] = []
+            for n in 0..<24 { registered.append(try await client.register("两台\(n)")) }
+            let users = registered
+            let coupon = try #require(try await shop.offer(client, stock: 10)["id"] as? String)
+            let servers: [any TestClientProtocol] = [client]
+            try await app.uncached().test(.router) { other in
+                let both = servers + [other]
+                // MUT: every user claims once, keyed, half through each server, all at once
+                let answers = try await withThrowingTaskGroup(of: (Int, Int, String?).self) { group in
+                    for (n, user) in users.enumerated() {
+                        group.addTask {
+                            let response = try await CouponFixture.claim(
+                                both[n % 2], coupon, user, key: "two-servers-\(n)")
+                            return (n, Int(response.status.code), try? response.json()["id"] as? String)
+                        }
+                    }
+                    return try await group.reduce(into: [(Int, Int, String?)]()) { $0.append($1) }
+                }
+                // validate
+                let made = answers.filter { $0.1 == 201 }
+                #expect(made.count == 10)
+                #expect(answers.filter { $0.1 == 409 }.count == 14)
+                let stored = try await app.database.query(
+                    """
+                    SELECT (SELECT count(*)::int FROM coupon_claims WHERE coupon_id = \(coupon)), claimed
+                    FROM coupons WHERE id = \(coupon)
+                    """)[0].decode((Int, Int).self)
+                #expect(stored == (10, 10))
+                // each holder's key answers its claim on the other server (from its memory of the sale, or its batch)
+                for (n, _, id) in made {
+                    let again = try await CouponFixture.claim(
+                        both[(n + 1) % 2], coupon, users[n], key: "two-servers-\(n)")
+                    #expect(again.status == .ok)
+                    #expect(try again.json()["id"] as? String == id)
+                }
+                let late = try #require(answers.first { $0.1 == 409 })
+                for server in both {
+                    let refused = try await CouponFixture.claim(
+                        server, coupon, users[late.0], key: "two-servers-\(late.0)")
+                    #expect(refused.problemCode == "sold_out")
+                }
+            }
+        }
+    }
+}
