@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # `make coupon-rush` (issue #47): 10,000 signed-in users claim one coupon at once through nginx in front of two
-# release servers, against a stock of 100 and of 10,000, then a fault run (one server killed with claims in
-# flight, restarted, the unanswered retried with their Idempotency-Key). Checks what docs/COUPONS.md promises:
-# claims stored = claims answered 201 = the stock (or fewer), every other answer `sold_out`, nobody over perUser,
-# acknowledged ⊆ stored. Also pgbench of the claim's own statements at 64 clients. Prints a markdown table and
-# writes it to .bench/coupon-rush.md. RUSH_USERS (10000), RUSH_CONCURRENCY (64).
+# release servers, against a stock of 100 and of 10,000 (wrk with scripts/coupon/rush.lua: each user once, every
+# answer counted); the claims' rate (wrk, a new user a request) against pgbench of the claim's statements; the
+# rushed store's page in open loop at half its capacity, alone and during a rush; then a fault run (one server
+# killed with claims in flight, restarted, every user retried with their Idempotency-Key). Checks what
+# docs/COUPONS.md promises: claims stored = claims answered 201 = the stock (or fewer), every other answer
+# `sold_out`, nobody over perUser, acknowledged ⊆ stored. Prints a markdown table and writes it to
+# .bench/coupon-rush.md. RUSH_USERS (10000), RUSH_RATE_USERS (40000), RUSH_CONCURRENCY (64).
 set -euo pipefail
 
 project=$(cd "$(dirname "$0")/.." && pwd)
