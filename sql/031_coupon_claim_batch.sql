@@ -27,8 +27,13 @@ DECLARE
     n_held   int;
     q        coupon_claims;
 BEGIN
-    -- The batch's turn on the coupon, held to the commit: `c.claimed + made` is exact while this batch counts.
-    SELECT * INTO c FROM coupons k WHERE k.id = p_coupon FOR NO KEY UPDATE;
+    -- A coupon sold out stays so (the stock never grows, claims outlive accounts): such a batch refuses without
+    -- touching the row's lock. Otherwise the batch's turn on the coupon, held to the commit: `c.claimed + made` is
+    -- exact while this batch counts.
+    SELECT * INTO c FROM coupons k WHERE k.id = p_coupon;
+    IF c.id IS NULL OR c.claimed < c.stock OR c.starts_at > now() OR c.ends_at <= now() THEN
+        SELECT * INTO c FROM coupons k WHERE k.id = p_coupon FOR NO KEY UPDATE;
+    END IF;
     SELECT s.manager_id INTO manager FROM stores s WHERE s.id = c.store_id AND s.archived_at IS NULL;
     live := c.starts_at <= now() AND c.ends_at > now();
     FOR i IN 1 .. coalesce(array_length(p_users, 1), 0) LOOP

@@ -135,3 +135,37 @@ import Testing
         }
     }
 }
+
+/// A sold-out coupon's batch refuses without waiting for the coupon's row: a server that has not yet seen the sale
+/// does not queue on the row another holds.
+@Suite struct CouponSoldOutRowTests {
+    @Test func aSoldOutBatchDoesNotWaitForTheCouponsRow() async throws {
+        try await TestApp.run { client, app in
+            let shop = try await CouponFixture.make(client, app)
+            let holder = try await client.register("持券")
+            let late = try await client.register("迟到")
+            let coupon = try #require(try await shop.offer(client, stock: 1)["id"] as? String)
+            #expect(try await CouponFixture.claim(client, coupon, holder).status == .created)
+            let logger = TestDatabase.logger
+            try await app.database.withConnection { blocker in
+                // the row held by another transaction, as a batch of another server would
+                try await blocker.rows("BEGIN", logger: logger)
+                try await blocker.rows(
+                    "SELECT 1 FROM coupons WHERE id = \(coupon) FOR NO KEY UPDATE", logger: logger)
+                // MUT: a batch after the sale, bounded by a lock timeout of its own
+                let refusals = try await app.database.transaction { connection in
+                    try await connection.rows("SET LOCAL lock_timeout = '2s'", logger: logger)
+                    return try await connection.rows(
+                        """
+                        SELECT refusal FROM coupon_claim_batch(\(coupon), \([late.id]),
+                            \([CouponCode.generate()]), \([""]))
+                        """, logger: logger
+                    ).map { try $0.decode(String?.self) }
+                }
+                try await blocker.rows("ROLLBACK", logger: logger)
+                // validate
+                #expect(refusals == ["sold_out"])
+            }
+        }
+    }
+}
