@@ -10,7 +10,8 @@ package final class ClaimBatcher: Sendable {
     package let database: Database
     /// The most claims in one statement: bounds its time (and the row lock) when thousands wait.
     package let limit: Int
-    private let queues = Mutex<[String: Queue]>([:])
+    /// The claims waiting per coupon; a coupon is here exactly while its batches run.
+    private let queues = Mutex<[String: [Waiting]]>([:])
 
     /// One claim's answer from its batch: the row (its claim columns first, then `ord` and `refusal`).
     package enum Outcome: Sendable {
@@ -23,10 +24,6 @@ package final class ClaimBatcher: Sendable {
         let code: String
         let key: String?
         let continuation: CheckedContinuation<Outcome, any Error>
-    }
-
-    struct Queue {
-        var waiting: [Waiting] = []
     }
 
     package init(database: Database, limit: Int = 200) {
@@ -42,12 +39,9 @@ package final class ClaimBatcher: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             let waiting = Waiting(user: user, code: code, key: key, continuation: continuation)
             let first = queues.withLock { queues -> Bool in
-                if queues[coupon] != nil {
-                    queues[coupon]!.waiting.append(waiting)
-                    return false
-                }
-                queues[coupon] = Queue(waiting: [waiting])
-                return true
+                let first = queues[coupon] == nil
+                queues[coupon, default: []].append(waiting)
+                return first
             }
             if first {
                 Task { await Database.$primaryUsed.withValue(nil) { await self.run(coupon) } }
@@ -59,14 +53,12 @@ package final class ClaimBatcher: Sendable {
     private func run(_ coupon: String) async {
         while true {
             let batch = queues.withLock { queues -> [Waiting] in
-                guard var queue = queues[coupon], !queue.waiting.isEmpty else {
+                guard let waiting = queues[coupon], !waiting.isEmpty else {
                     queues[coupon] = nil
                     return []
                 }
-                let taken = Array(queue.waiting.prefix(limit))
-                queue.waiting.removeFirst(taken.count)
-                queues[coupon] = queue
-                return taken
+                queues[coupon] = Array(waiting.dropFirst(limit))
+                return Array(waiting.prefix(limit))
             }
             guard !batch.isEmpty else { return }
             do {
