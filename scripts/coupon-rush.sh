@@ -19,6 +19,7 @@ out=.bench/coupon-rush
 say() { echo "coupon-rush: $*" >&2; }
 die() { say "$*"; exit 1; }
 need_package nginx nginx
+need_package cc gcc
 pgbin=/usr/lib/postgresql/15/bin
 if [ ! -x "$BIN" ]; then
     say "building the release binary"
