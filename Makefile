@@ -28,25 +28,25 @@ run: db-start build
 # app's screens against a seeded server (scripts/swift-client-test.sh), the web client's flows in headless Chromium
 # (scripts/web-test.sh), the PostgreSQL outage/SIGTERM faults (docs/RELIABILITY.md), the cluster's faults, rolling
 # deploys under load and a point-in-time restore (docs/OPERATIONS.md); the Swift suite runs twice, with CACHE=off and
-# with the cache; every part runs, the Swift summary stays the last line, and any failure fails the target.
+# with the cache; every part runs, and a failure fails the target and names its parts on the last line (CI keeps only the tail).
 test: db-start swift-deps
 	swift build $(SWIFT_FLAGS) --build-tests
-	@status=0; \
-	$(MAKE) --no-print-directory lint || status=1; \
-	DATABASE_URL=$(DB_URL) scripts/schema.sh --check || status=1; \
-	DATABASE_URL=$(DB_URL) scripts/fuzz.sh --short || status=1; \
-	DATABASE_URL=$(DB_URL) scripts/client-test.sh || status=1; \
-	DATABASE_URL=$(DB_URL) scripts/swift-client-test.sh || status=1; \
-	DATABASE_URL=$(DB_URL) scripts/web-test.sh || status=1; \
-	scripts/faults.sh || status=1; \
-	scripts/cluster-test.sh || status=1; \
-	scripts/deploy-test.sh || status=1; \
-	scripts/restore-test.sh || status=1; \
+	@failed=""; \
+	scripts/test-step.sh lint $(MAKE) --no-print-directory lint || failed="$$failed lint"; \
+	DATABASE_URL=$(DB_URL) scripts/test-step.sh schema scripts/schema.sh --check || failed="$$failed schema"; \
+	DATABASE_URL=$(DB_URL) scripts/test-step.sh fuzz scripts/fuzz.sh --short || failed="$$failed fuzz"; \
+	DATABASE_URL=$(DB_URL) scripts/test-step.sh client-test scripts/client-test.sh || failed="$$failed client-test"; \
+	DATABASE_URL=$(DB_URL) scripts/test-step.sh swift-client-test scripts/swift-client-test.sh || failed="$$failed swift-client-test"; \
+	DATABASE_URL=$(DB_URL) scripts/test-step.sh web-test scripts/web-test.sh || failed="$$failed web-test"; \
+	scripts/test-step.sh faults scripts/faults.sh || failed="$$failed faults"; \
+	scripts/test-step.sh cluster-test scripts/cluster-test.sh || failed="$$failed cluster-test"; \
+	scripts/test-step.sh deploy-test scripts/deploy-test.sh || failed="$$failed deploy-test"; \
+	scripts/test-step.sh restore-test scripts/restore-test.sh || failed="$$failed restore-test"; \
 	echo "swift tests with CACHE=off (reading PostgreSQL every time)"; \
-	DATABASE_URL=$(DB_URL) CACHE=off BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
+	DATABASE_URL=$(DB_URL) CACHE=off BCRYPT_COST=4 scripts/test-step.sh swift-tests-cache-off scripts/swift-test.sh $(SWIFT_FLAGS) || failed="$$failed swift-tests-cache-off"; \
 	echo "swift tests with the cache (the default)"; \
-	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/swift-test.sh $(SWIFT_FLAGS) || status=1; \
-	exit $$status
+	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/test-step.sh swift-tests-cache-on scripts/swift-test.sh $(SWIFT_FLAGS) || failed="$$failed swift-tests-cache-on"; \
+	if [ -n "$$failed" ]; then scripts/test-step.sh --summary $$failed; fi
 
 # No unexplained wall-clock wait or bound in the tests (scripts/lint-timing.py, docs/RELIABILITY.md), no statement
 # that bypasses the closed-connection check (a lost statement waits for ever), then the

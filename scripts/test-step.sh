@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make test` runs each part through this: the part's output goes to the terminal and to .test-logs/NAME.log, so
+# that a failure can be summarised at the end of the run (CI shows only the tail of the output).
+# Usage: scripts/test-step.sh NAME command [args...]   |   scripts/test-step.sh --summary NAME...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .test-logs
+if [[ "${1:-}" == "--summary" ]]; then
+  shift
+  for name in "$@"; do
+    echo "== $name failed; its last failure lines (.test-logs/$name.log):"
+    grep -aE '✘|FAIL|[Ff]ailed|[Ee]rror|Traceback|assert|timed out|[Tt]imeout' ".test-logs/$name.log" | grep -av 'passed' | tail -n 6
+  done
+  echo "make test failed in: $*"
+  exit 1
+fi
+name=$1
+shift
+"$@" 2>&1 | tee ".test-logs/$name.log"
+exit "${PIPESTATUS[0]}"
