@@ -17,6 +17,7 @@ package struct APIRoutes {
         AccountsController(service: services.accounts).addRoutes(to: api)
         MyDataController(service: services.myData).addRoutes(to: api)
         StoresController(service: services.stores).addRoutes(to: api)
+        PopularTimesController(service: services.stores).addRoutes(to: api)
         FavoritesController(service: services.favorites).addRoutes(to: api)
         PromotionsController(service: services.promotions).addRoutes(to: api)
         CouponsController(service: services.coupons).addRoutes(to: api)

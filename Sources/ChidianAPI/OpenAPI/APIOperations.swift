@@ -239,7 +239,19 @@ public enum APIOperations {
                 query("limit", "How many, 1–50.", schema: APISchemas.int(min: 1, max: 50, default: 10)),
             ],
             successes: [.init(200, "The stores.", schema: "StoreList")],
-            problems: [400: ["invalid_limit"], 404: ["store_not_found"]])
+            problems: [400: ["invalid_limit"], 404: ["store_not_found"]]),
+        APIOperation(
+            "get", "/v1/stores/{id}/popular-times", id: "popularTimes", tag: "Stores",
+            summary: "How busy the store usually is, by local weekday and hour",
+            description: """
+                From the store's views of the last 8 weeks (its manager's own views not counted), each hour as a \
+                share of the store's busiest hour. `days` is empty and `now` null while fewer than 200 views are \
+                known. Counts may lag by up to 10 s.
+                """,
+            access: .anyone,
+            parameters: [pathID("store", example: "s001")],
+            successes: [.init(200, "The week.", schema: "PopularTimes")],
+            problems: [404: ["store_not_found"]]),
     ]
 
     static let search: [APIOperation] = [

@@ -175,6 +175,34 @@ enum APISchemas {
             ),
             ("StoreList", object([("items", list(ref("Store")))])),
             (
+                "PopularTimes",
+                object([
+                    ("timeZone", text("The store's IANA time zone, whose weekdays and hours these are.", min: 1)),
+                    (
+                        "days",
+                        list(
+                            object([
+                                ("day", int(min: 1, max: 7, description: "1 = Monday … 7 = Sunday.")),
+                                (
+                                    "hours",
+                                    list(
+                                        int(min: 0, max: 100), min: 24, max: 24,
+                                        description: "Hours 0–23, each a share of the busiest hour of the week (100)."
+                                    )
+                                ),
+                            ]), max: 7,
+                            description: "Monday to Sunday; empty while fewer than \(PopularTimes.minimumViews) views are known.")
+                    ),
+                    (
+                        "now",
+                        int(
+                            min: 0, max: 100, nullable: true,
+                            description: "The current local hour of today as a share of the usual peak; null while `days` is empty."
+                        )
+                    ),
+                ])
+            ),
+            (
                 "Promotion",
                 object(
                     [

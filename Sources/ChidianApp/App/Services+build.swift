@@ -16,6 +16,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let likes = CommentLikes(database: database)
     let categories = CategoryRepository(database: database, cache: reads)
     let candidates = StoreCandidates(database: database)
+    let popular = PopularTimesRepository(database: database, cache: reads)
     let accounts = AccountService(
         users: UserRepository(database: database), sessions: sessions,
         passwords: Passwords(cost: config.bcryptCost, pool: app.bcrypt), throttle: app.loginThrottle,
@@ -29,7 +30,8 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             images: ImageRepository(database: database), buckets: app.buckets,
             uploadsPerDay: config.rateLimits.uploadsPerDay, cache: app.caching?.images),
         stores: StoreService(
-            stores: stores, categories: categories, signals: signals, insights: insights, clock: clock),
+            stores: stores, categories: categories, signals: signals, insights: insights, popular: popular,
+            clock: clock),
         favorites: FavoriteService(stores: stores, signals: signals, clock: clock),
         promotions: PromotionService(
             stores: stores, promotions: PromotionRepository(database: database), insights: insights),
@@ -51,7 +53,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
             interests: interests, insights: insights, clock: clock),
         pick: PickService(
             stores: stores, categories: categories, candidates: candidates,
-            interests: interests, insights: insights, clock: clock),
+            interests: interests, insights: insights, popular: popular, clock: clock),
         insights: InsightService(insights: InsightRepository(database: database), clock: clock),
         myData: MyDataService(
             accounts: accounts, export: DataExport(database: database), deletion: AccountDeletion(database: database),

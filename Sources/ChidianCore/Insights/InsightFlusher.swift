@@ -65,10 +65,15 @@ public struct InsightFlusher: Service {
         let rows = try await database.query(
             """
             WITH c AS (
-                SELECT c.store_id, (to_timestamp(c.minute * 60) AT TIME ZONE s.time_zone)::date AS day, c.metric, c.n
+                SELECT c.store_id, (to_timestamp(c.minute * 60) AT TIME ZONE s.time_zone)::date AS day,
+                    extract(hour FROM to_timestamp(c.minute * 60) AT TIME ZONE s.time_zone)::int2 AS hour, c.metric, c.n
                 FROM unnest(\(cStores)::text[], \(cMinutes)::int8[], \(cMetrics)::int2[], \(cValues)::int8[])
                     AS c (store_id, minute, metric, n)
                 JOIN stores s ON s.id = c.store_id
+            ), hours AS (
+                INSERT INTO store_hours AS hh (store_id, day, hour, views)
+                SELECT store_id, day, hour, sum(n) FROM c WHERE metric = 0 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                ON CONFLICT (store_id, day, hour) DO UPDATE SET views = hh.views + EXCLUDED.views
             ), v AS (
                 SELECT DISTINCT v.store_id, (to_timestamp(v.minute * 60) AT TIME ZONE s.time_zone)::date AS day,
                     hashtextextended(v.visitor, 0) AS h

@@ -19,6 +19,8 @@ public enum Housekeeping {
         /// Store and platform days over everywhere whose distinct counts were fixed and raw hashes dropped.
         public var insightDays = 0
         public var insightHashes = 0
+        /// Popular times' hours older than the 8 weeks they are read over.
+        public var popularHours = 0
 
         public var description: String {
             """
@@ -27,6 +29,7 @@ public enum Housekeeping {
             uploads never attached in 24 hours: \(uploads) (image bytes no longer named: \(imageBlobs))
             rate-limit rows run out: \(rateBuckets + rateTokens)
             insight days closed: \(insightDays) (visitor hashes dropped: \(insightHashes))
+            popular-times hours past 8 weeks: \(popularHours)
             """
         }
     }
@@ -90,6 +93,12 @@ public enum Housekeeping {
                 "WITH gone AS (DELETE FROM rate_tokens WHERE full_at < now() RETURNING 1) SELECT count(*)::int FROM gone"
             )
             (report.insightDays, report.insightHashes) = try await closeInsightDays(connection, logger: logger)
+            report.popularHours = try await count(
+                """
+                WITH gone AS (DELETE FROM store_hours WHERE day < (now() AT TIME ZONE 'UTC')::date - \(PopularTimes.days + 2)::int
+                              RETURNING 1)
+                SELECT count(*)::int FROM gone
+                """)
             return report
         }
     }

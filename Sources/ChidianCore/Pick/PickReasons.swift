@@ -3,7 +3,7 @@ import Foundation
 /// One reason a store was picked, in words a person reads.
 package struct PickReason: Sendable, Equatable, Codable {
     package enum Kind: String, Sendable, Codable, CaseIterable {
-        case interest, distance, open, price, rating, popular, explore
+        case interest, distance, open, price, rating, popular, explore, quiet
     }
 
     package var kind: Kind
@@ -14,7 +14,7 @@ package struct PickReason: Sendable, Equatable, Codable {
 /// 你常看火锅 · 800 m · 营业到02:00 · 人均 ¥97 · 4.6 分.
 enum PickReasons {
     package static func reasons(
-        for store: StoreView, interest: Double, explored: Bool, at now: Date, english: Bool
+        for store: StoreView, interest: Double, explored: Bool, quiet: Bool = false, at now: Date, english: Bool
     ) -> [PickReason] {
         var reasons: [PickReason] = []
         if store.favorited {
@@ -37,6 +37,9 @@ enum PickReasons {
                 text = english ? "Open 24 hours" : "24 小时营业"
             }
             reasons.append(.init(kind: .open, text: text))
+        }
+        if quiet {
+            reasons.append(.init(kind: .quiet, text: english ? "Usually quiet now" : "现在人少"))
         }
         if let price = store.pricePerPerson {
             reasons.append(.init(kind: .price, text: english ? "¥\(price) per person" : "人均 ¥\(price)"))

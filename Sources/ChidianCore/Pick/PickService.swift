@@ -9,16 +9,20 @@ package struct PickService: Sendable {
     package let clock: @Sendable () -> Date
     /// Impressions of the answer's stores.
     package let insights: InsightCounter?
+    /// Whether the chosen store is usually quiet now (the reason `quiet`).
+    package let popular: PopularTimesRepository?
 
     package init(
         stores: StoreRepository, categories: CategoryRepository, candidates: StoreCandidates,
-        interests: InterestRepository, insights: InsightCounter? = nil, clock: @escaping @Sendable () -> Date
+        interests: InterestRepository, insights: InsightCounter? = nil, popular: PopularTimesRepository? = nil,
+        clock: @escaping @Sendable () -> Date
     ) {
         self.stores = stores
         self.categories = categories
         self.candidates = candidates
         self.interests = interests
         self.insights = insights
+        self.popular = popular
         self.clock = clock
     }
 
@@ -74,9 +78,11 @@ package struct PickService: Sendable {
         }
         // A store archived between the two reads drops out; another call finds the rest.
         guard let chosen = views.first else { throw PlaceError.nothingToPick }
+        let busy = try await popular?.popularTimes(storeID: chosen.id, timeZone: chosen.timeZone, at: now)
+            .level(at: now)
         let reasons = PickReasons.reasons(
             for: chosen, interest: ranking.interests[chosen.category.id] ?? 0,
-            explored: explored && chosen.id == ranked.first?.id, at: now, english: english)
+            explored: explored && chosen.id == ranked.first?.id, quiet: busy == .quiet, at: now, english: english)
         let answer = Answer(store: chosen, reasons: reasons, alternatives: Array(views.dropFirst().prefix(2)))
         insights?.shown([answer.store.id] + answer.alternatives.map(\.id), as: .pick)
         return answer

@@ -8,17 +8,28 @@ package struct StoreService: Sendable {
     package let signals: InterestSignals?
     /// Views, visitors and clicks for the store's insights.
     package let insights: InsightCounter?
+    /// How busy each store usually is, from the views `insights` counts.
+    package let popular: PopularTimesRepository
     package let clock: @Sendable () -> Date
 
     package init(
         stores: StoreRepository, categories: CategoryRepository, signals: InterestSignals? = nil,
-        insights: InsightCounter? = nil, clock: @escaping @Sendable () -> Date = Date.init
+        insights: InsightCounter? = nil, popular: PopularTimesRepository? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.stores = stores
         self.categories = categories
         self.signals = signals
         self.insights = insights
+        self.popular = popular ?? PopularTimesRepository(database: stores.database)
         self.clock = clock
+    }
+
+    /// How busy a live store usually is, and the time it was asked at (404 `store_not_found`).
+    package func popularTimes(id: String) async throws -> (times: PopularTimes, at: Date) {
+        let view = try await stores.requireView(id: id, viewer: nil)
+        let now = clock()
+        return (try await popular.popularTimes(storeID: id, timeZone: view.timeZone, at: now), now)
     }
 
     /// Counts `viewer` opening a live store (`?track=false` opts out), for the API and the web client alike.
