@@ -2895,6 +2895,20 @@ CREATE TABLE public.store_days (
 WITH (fillfactor='70');
 
 --
+-- Name: store_hours; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.store_hours (
+    store_id text NOT NULL,
+    day date NOT NULL,
+    hour smallint NOT NULL,
+    views bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT store_hours_hour_check CHECK (((hour >= 0) AND (hour <= 23))),
+    CONSTRAINT store_hours_views_check CHECK ((views >= 0))
+)
+WITH (fillfactor='70');
+
+--
 -- Name: store_images; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -3369,6 +3383,13 @@ ALTER TABLE ONLY public.store_days
     ADD CONSTRAINT store_days_pkey PRIMARY KEY (store_id, day);
 
 --
+-- Name: store_hours store_hours_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.store_hours
+    ADD CONSTRAINT store_hours_pkey PRIMARY KEY (store_id, day, hour);
+
+--
 -- Name: store_images store_images_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3781,6 +3802,12 @@ CREATE INDEX store_covisits_other ON public.store_covisits USING btree (other_id
 --
 
 CREATE INDEX store_covisits_top ON public.store_covisits USING btree (store_id, viewers DESC, other_id DESC);
+
+--
+-- Name: store_hours_day; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX store_hours_day ON public.store_hours USING btree (day);
 
 --
 -- Name: store_raters_author; Type: INDEX; Schema: public; Owner: -
@@ -4414,6 +4441,13 @@ ALTER TABLE ONLY public.store_day_visitors
 
 ALTER TABLE ONLY public.store_days
     ADD CONSTRAINT store_days_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
+
+--
+-- Name: store_hours store_hours_store_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.store_hours
+    ADD CONSTRAINT store_hours_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
 
 --
 -- Name: store_images store_images_image_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
