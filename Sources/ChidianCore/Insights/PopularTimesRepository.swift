@@ -2,21 +2,27 @@ import Foundation
 import PostgresNIO
 
 /// Reads popular times: a store's counted hours (`store_hours`, written by the insight flush) of the last eight
-/// weeks. Cached per store for `freshness`: the counts lag by the flush interval anyway, and a busy store page
-/// then costs the database one read per store every few seconds, not one per view.
+/// weeks. Cached per store for a while: the counts lag by the flush interval anyway, and a busy store then costs
+/// the database one read every few seconds, not one per view.
 public struct PopularTimesRepository: Sendable {
     package let database: Database
     package let cache: ReadCache?
-    /// The contract allows 10 s of lag: the flush's 5 s and this.
-    package static let freshness: TimeInterval = 5
+    /// The API's: the contract allows 10 s of lag, the flush's 5 s and this.
+    public static let freshness: TimeInterval = 5
+    /// The store page's and the pick's: eight weeks of counts hardly move in five minutes, while reading them every
+    /// 5 s for each of thousands of stores opened would cost the database more than the pages. Five minutes divide
+    /// an hour, and every zone's offset is whole quarter hours, so a slot never straddles a local hour.
+    public static let pageFreshness: TimeInterval = 300
 
     public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
         self.cache = cache
     }
 
-    /// The store's popular times as of `now`, in its zone.
-    public func popularTimes(storeID: String, timeZone: String, at now: Date) async throws -> PopularTimes {
+    /// The store's popular times as of `now`, in its zone, at most about `freshness` old.
+    public func popularTimes(
+        storeID: String, timeZone: String, at now: Date, freshness: TimeInterval = Self.freshness
+    ) async throws -> PopularTimes {
         let load = { @Sendable () async throws -> PopularTimes in
             var times = PopularTimes(timeZone: timeZone)
             let rows = try await database.forReads.run(Hours(storeID: storeID, now: now, zone: timeZone))
@@ -27,10 +33,14 @@ public struct PopularTimesRepository: Sendable {
         }
         guard let cache else { return try await load() }
         // The key turns over every `freshness` seconds; an old key is simply never asked for again.
-        let slot = Int((now.timeIntervalSince1970 / Self.freshness).rounded(.down))
+        let slot = Self.slot(now, freshness)
         return try await cache.entry(
-            "pt:\(storeID):\(timeZone):\(slot)", tags: { _ in [] }, cost: { _ in 1_500 }, load: load
+            "pt:\(storeID):\(timeZone):\(Int(freshness)):\(slot)", tags: { _ in [] }, cost: { _ in 1_500 }, load: load
         ).value
+    }
+
+    package static func slot(_ now: Date, _ freshness: TimeInterval) -> Int {
+        Int((now.timeIntervalSince1970 / freshness).rounded(.down))
     }
 
     /// Views by ISO weekday and hour over the last `PopularTimes.days` local days, today included.

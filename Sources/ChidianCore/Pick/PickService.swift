@@ -78,8 +78,9 @@ package struct PickService: Sendable {
         }
         // A store archived between the two reads drops out; another call finds the rest.
         guard let chosen = views.first else { throw PlaceError.nothingToPick }
-        let busy = try await popular?.popularTimes(storeID: chosen.id, timeZone: chosen.timeZone, at: now)
-            .level(at: now)
+        let busy = try await popular?.popularTimes(
+            storeID: chosen.id, timeZone: chosen.timeZone, at: now, freshness: PopularTimesRepository.pageFreshness
+        ).level(at: now)
         let reasons = PickReasons.reasons(
             for: chosen, interest: ranking.interests[chosen.category.id] ?? 0,
             explored: explored && chosen.id == ranked.first?.id, quiet: busy == .quiet, at: now, english: english)
