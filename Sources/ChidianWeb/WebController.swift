@@ -151,7 +151,7 @@ package struct WebController {
             id: try context.parameters.require("id"), viewer: context.viewer, track: true)
         let store = try await stores.view(id: view.storeId, viewer: context.viewer.user)
         var model: TemplateFields = [
-            "comment": CommentCardModel(view, viewer: context.viewer, language: language),
+            "comment": CommentCardModel(view, viewer: context.viewer, language: language), "cardIsPage": true,
             "store": store.map { StorePageModel($0, language: language) },
             "back": "/comments/\(Self.escapePath(view.id))",
             "loginHref": "/login?next=\(Self.escapeQuery("/comments/\(Self.escapePath(view.id))"))",

@@ -40,7 +40,7 @@ import Testing
             // validate: second place, 300 + 1 to pass the earlier store
             #expect(page.contains("每日促销第 2 位 · 再投 ¥301 升到第 1 位"))
             #expect(page.components(separatedBy: "<svg class=\"chart\"").count == 6)
-            #expect(page.components(separatedBy: "<table class=\"visually-hidden\">").count == 6)
+            #expect(page.components(separatedBy: "<div class=\"chart-table\" tabindex=\"0\"").count == 6)
             #expect(page.contains("领券与核销"))
             #expect(page.contains("role=\"img\""))
             #expect(page.contains("各来源的卡片点击"))
