@@ -21,7 +21,7 @@ struct EmbedResources: BuildToolPlugin {
         return [
             try embed(
                 files(in: web.appending(path: "Templates"), extensions: ["mustache"])
-                    + files(in: web.appending(path: "Assets"), extensions: ["css", "js", "svg"]),
+                    + files(in: web.appending(path: "Assets"), extensions: ["css", "js", "svg", "png"]),
                 as: "embeddedWebFiles", context: context, tool: tool)
         ]
     }

@@ -56,8 +56,13 @@ struct WebAccountPages {
         var response = WebPages.redirect(to: "/")
         response.setCookie(
             WebSessionMiddleware.expired(WebSessionMiddleware.sessionCookie, secure: context.web?.secure ?? false))
+        response.headers[.clearSiteData] = WebAccountPages.clearStorage
         return response
     }
+
+    /// Sent when who uses the browser changes (sign-in, sign-out, a deleted account): the browser drops the
+    /// service worker's pages (and the worker), so nobody reads the last person's pages offline. Cookies stay.
+    static let clearStorage = "\"storage\""
 
     func signedIn(_ session: SessionView, context: AppRequestContext, next: String?) -> Response {
         var response = WebPages.redirect(to: WebController.localPath(next) ?? "/")
@@ -65,6 +70,7 @@ struct WebAccountPages {
             WebSessionMiddleware.cookie(
                 WebSessionMiddleware.sessionCookie, session.token, maxAge: sessions.maxLifetimeSecondsInt,
                 secure: context.web?.secure ?? false))
+        response.headers[.clearSiteData] = Self.clearStorage
         return response
     }
 
@@ -84,6 +90,10 @@ struct WebAccountPages {
         }
         return pages.render(template, title: language.text(template), model: model, context: context, status: status)
     }
+}
+
+extension HTTPField.Name {
+    static let clearSiteData = Self("Clear-Site-Data")!
 }
 
 extension SessionRepository {

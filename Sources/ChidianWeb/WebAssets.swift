@@ -10,6 +10,7 @@ package struct WebAssets {
 
     package func addRoutes(to router: Router<AppRequestContext>) {
         router.get("assets/:name", use: asset)
+        WebInstall(pages: pages).addRoutes(to: router)
     }
 
     @Sendable func asset(_ request: Request, context: AppRequestContext) async throws -> Response {

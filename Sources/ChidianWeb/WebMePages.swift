@@ -78,6 +78,7 @@ struct WebMePages {
         var response = WebPages.redirect(to: "/?deleted=1")
         response.setCookie(
             WebSessionMiddleware.expired(WebSessionMiddleware.sessionCookie, secure: context.web?.secure ?? false))
+        response.headers[.clearSiteData] = WebAccountPages.clearStorage
         return response
     }
 

@@ -20,7 +20,7 @@ package struct WebPages: Sendable {
     /// are the previews of the viewer's own photos before upload).
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; object-src 'none'; "
-        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; worker-src 'self'; manifest-src 'self'"
 
     package static let shared: WebPages = {
         do { return try WebPages(files: embeddedWebFiles) } catch {
@@ -36,16 +36,19 @@ package struct WebPages: Sendable {
             if file.name.hasSuffix(".mustache") {
                 try library.register(String(decoding: bytes, as: UTF8.self), named: String(file.name.dropLast(9)))
             } else {
-                let type =
-                    file.name.hasSuffix(".css")
-                    ? "text/css; charset=utf-8"
-                    : file.name.hasSuffix(".js") ? "text/javascript; charset=utf-8" : "image/svg+xml"
+                let type = Self.contentType(file.name)
                 let hash = SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
                 assets[file.name] = Asset(bytes: bytes, contentType: type, hash: hash)
             }
         }
         self.library = library
         self.assets = assets
+    }
+
+    /// An asset's content type by its name's suffix.
+    static func contentType(_ name: String) -> String {
+        let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "png": "image/png"]
+        return types[String(name.split(separator: ".").last ?? "")] ?? "image/svg+xml"
     }
 
     func assetURL(_ name: String) -> String { "/assets/\(name)?v=\(assets[name]?.hash ?? "0")" }
@@ -81,7 +84,8 @@ package struct WebPages: Sendable {
         let layout: TemplateFields = [
             "t": language.templateStrings, "lang": language.rawValue, "title": title, "body": TemplateValue.bytes(body),
             "query": query, "csrf": context.web?.csrfToken ?? "", "css": assetURL("app.css"), "js": assetURL("app.js"),
-            "icon": assetURL("favicon.svg"), "viewer": context.viewer.user.map { ViewerModel($0) },
+            "icon": assetURL("favicon.svg"), "touchIcon": assetURL("icon-192.png"),
+            "viewer": context.viewer.user.map { ViewerModel($0) },
         ]
         let html = library.render("layout", .object(layout))
         return Self.response(html, status: status, language: language)

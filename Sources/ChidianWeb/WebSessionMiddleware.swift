@@ -48,7 +48,13 @@ package struct WebSessionMiddleware: RouterMiddleware {
             language: Language(acceptLanguage: request.headers[.acceptLanguage]), csrfToken: csrf, secure: secure)
         var response = try await next(request, context)
         for cookie in cookies { response.setCookie(cookie) }
+        // The viewer's own pages: no cache keeps them, the service worker's included (it skips no-store).
+        if Self.isPersonal(request.uri.path) { response.headers[.cacheControl] = "private, no-store" }
         return response
+    }
+
+    static func isPersonal(_ path: String) -> Bool {
+        ["/me", "/manage", "/admin"].contains { path == $0 || path.hasPrefix($0 + "/") }
     }
 
     /// TLS ends at the proxy in front of us, which says so; a client lying about it only makes its own cookies

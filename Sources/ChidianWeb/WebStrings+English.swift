@@ -51,6 +51,9 @@ extension WebStrings {
         "error.claim_expired": "This claim has expired",
         "error.invalid_idempotency_key": "Reload the page and try again",
         "skip": "Skip to content",
+        "offline": "You are offline",
+        "offlineBody": "The network cannot be reached. Pages you have seen still open; others wait for the network.",
+        "offlineRetry": "Try again",
         // Insights (the manager's and the admin's charts).
         "insights": "Insights",
         "platformDay": "The platform",

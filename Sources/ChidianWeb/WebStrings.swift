@@ -53,6 +53,9 @@ enum WebStrings {
         "error.claim_expired": "这张券已过期",
         "error.invalid_idempotency_key": "请刷新页面后再试",
         "skip": "跳到正文",
+        "offline": "离线",
+        "offlineBody": "现在连不上网络。看过的页面仍可打开，其他页面要等联网后再看。",
+        "offlineRetry": "重试",
         // Insights (the manager's and the admin's charts).
         "insights": "经营数据",
         "platformDay": "平台数据",

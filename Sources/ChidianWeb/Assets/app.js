@@ -101,3 +101,14 @@ if (unread && "EventSource" in window) {
   // A page kept for the back button would otherwise hold its stream (a user has a few per server).
   window.addEventListener("pagehide", () => stream.close());
 }
+
+// Installable and readable offline: the service worker (/sw.js, which says what it keeps) for every page.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+
+// The offline page's 重试 loads the page asked for again.
+for (const link of document.querySelectorAll("[data-retry]")) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    location.reload();
+  });
+}
