@@ -21,6 +21,7 @@ throwaway_database chidian_web
 "$bin" seed seed >/dev/null
 start_server 18280
 
+export CHIDIAN_BIN=$bin  # the offline flow runs a server of its own, to stop it
 if timeout 600 .venv/bin/python scripts/web/browser_test.py "$api" "$out"; then
     echo "web: ok"
 else

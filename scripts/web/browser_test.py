@@ -1,6 +1,7 @@
 """The web client's flows in headless Chromium (scripts/web-test.sh runs this against a seeded server).
 
-Each flow asserts what the page shows, not only that it loaded; a failing flow leaves a screenshot in OUT.
+Each flow asserts what the page shows, not only that it loaded; a failing flow leaves a screenshot in OUT. Every
+page a flow reaches is also audited by axe-core (axe_check.py): a violation of impact moderate or above fails the run.
 Usage: browser_test.py BASE_URL OUT_DIR
 """
 import os
@@ -17,10 +18,24 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
+import axe_check
+
+AUDIT = False  # set by main(): every page a flow reaches is audited (screenshots.py leaves it off)
+# Set by main(): a phone's width is emulated, since headless Chromium's window is at least 500 px wide.
+EXACT_WIDTH = False
 BASE = ""  # set by main(), or by a script that imports these flows
 OUT = "."  # set by main(): where screenshots go
 REPORTED = []  # (path, body) of the review user1's flow reports, for the admin's flow
 DOWNLOADS = tempfile.mkdtemp(prefix="chidian-web-downloads-")  # where the export flow's browser saves its file
+
+
+class AuditedChrome(webdriver.Chrome):
+    """Chrome whose every `get` is audited by axe (once per kind of page, width and viewer)."""
+
+    def get(self, url):
+        super().get(url)
+        if AUDIT:
+            axe_check.audit(self)
 
 
 def browser(width=414, height=896, language="zh-CN", downloads=None):
@@ -34,8 +49,11 @@ def browser(width=414, height=896, language="zh-CN", downloads=None):
         prefs.update({"download.default_directory": downloads, "download.prompt_for_download": False})
     options.add_experimental_option("prefs", prefs)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = AuditedChrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
+    if EXACT_WIDTH and width < 500:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
     return driver
 
 
@@ -58,6 +76,8 @@ def load(driver, element):
             return True
 
     WebDriverWait(driver, 10).until(replaced)
+    if AUDIT:
+        axe_check.audit(driver)
 
 
 def follow(driver, link_text, url_part):
@@ -77,8 +97,8 @@ def no_console_errors(driver, expected=()):
     assert not errors, errors
 
 
-def sign_in(driver, name, password):
-    driver.get(f"{BASE}/login")
+def sign_in(driver, name, password, base=None):
+    driver.get(f"{base or BASE}/login")
     driver.find_element(By.ID, "name").send_keys(name)
     driver.find_element(By.ID, "password").send_keys(password)
     load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button"))
@@ -324,7 +344,7 @@ def picks_near_chunxi_road_and_another(driver):
 
 
 def fits_a_phone(driver):
-    for path in ("/", "/stores/s001", "/search?q=hg", "/login", "/pick?city=30.6598,104.0633"):
+    for path in ("/", "/stores/s001", "/search?q=hg", "/login", "/pick?city=30.6598,104.0633", "/offline"):
         driver.get(BASE + path)
         overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, (path, overflow)
@@ -409,9 +429,9 @@ def manager4_offers_a_coupon_user2_claims_it_and_it_is_redeemed(driver):
 
 
 def main():
-    global BASE, OUT
+    global AUDIT, BASE, EXACT_WIDTH, OUT
     BASE, out = sys.argv[1], sys.argv[2]
-    OUT = out
+    OUT, AUDIT, EXACT_WIDTH = out, True, True
     failed = 0
     for flow, settings in FLOWS:
         driver = browser(**settings)
@@ -426,7 +446,11 @@ def main():
         finally:
             driver.quit()
     print(f"web: {len(FLOWS) - failed} passed, {failed} failed", flush=True)
-    return 1 if failed else 0
+    for line in axe_check.report():
+        print(line, flush=True)
+    print(f"web: axe-core audited {len(axe_check.SEEN)} pages: {len(axe_check.FINDINGS)} violations of impact "
+          "moderate or above", flush=True)
+    return 1 if failed or axe_check.FINDINGS else 0
 
 
 FLOWS = [
@@ -444,4 +468,11 @@ FLOWS = [
 ]
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import browser_test  # run as the module more_flows imports, not as a second copy named __main__
+
+    sys.exit(browser_test.main())
+
+# Accessibility and installability (more_flows.py imports the helpers above).
+from more_flows import MORE_FLOWS  # noqa: E402
+
+FLOWS += MORE_FLOWS

@@ -9,7 +9,7 @@ BASE, OUT = sys.argv[1], sys.argv[2]
 browser_test.BASE = BASE
 # (account or None, [(name, path)]): each page as the account that uses it
 PAGES = [
-    (None, [("login", "/login"), ("register", "/register")]),
+    (None, [("login", "/login"), ("register", "/register"), ("offline", "/offline")]),
     (("User1", "111"), [
         ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c007"),
         ("user", "/users/u014"), ("me", "/me"), ("notifications", "/me/notifications"), ("coupons", "/me/coupons"),
