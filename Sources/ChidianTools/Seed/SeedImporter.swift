@@ -64,9 +64,20 @@ public struct SeedImporter: Sendable {
             return try await writer.write(reader: &reader, hashes: hashes, on: connection, progress: progress)
         }
         progress?.finish()
+        // Fresh rows have no statistics until autovacuum comes by: the first feed pages after an import were planned
+        // as if every table were empty (issue #46). Outside the transaction, which ANALYZE would keep open.
+        try await database.with(timeout: .seconds(600)).query(Self.analyze)
         report = result
         return report
     }
+
+    /// What an import writes, itself or through its triggers (search, ratings, notifications).
+    static let analyze: PostgresQuery = """
+        ANALYZE users, categories, stores, comments, favorites, images, store_images, comment_images, comment_likes,
+            comment_replies, reports, promotions, store_raters, search_store_keys, search_dish_stores,
+            search_review_grams, search_name_grams, search_pinyin, search_dishes, notifications, notification_actors,
+            notification_counters
+        """
 
     /// Plain-text keywords are hashed; one that still matches the stored hash keeps it, so re-imports change nothing.
     func passwordHashes(_ users: [SeedUser], existing: ExistingData) async throws -> [String: String] {

@@ -41,4 +41,30 @@ import Testing
             #expect(login.status == .ok)
         }
     }
+
+    /// Right after an import the planner knows the tables: before, a fresh import was planned as if empty (the
+    /// viewer state, on every first feed page and pick, scanned every review) until something ran ANALYZE.
+    @Test func anImportLeavesStatisticsForThePlanner() async throws {
+        let seed = try GeneratedSeed.make(stores: 40, users: 120, comments: 1_500, seed: 7)
+        defer { seed.remove() }
+        try await TestApp.run { client, app in
+            // MUT
+            _ = try await SeedImporter(database: app.database, config: app.services.config).run(directory: seed.directory)
+            // validate: analyzed by the import itself (autovacuum's would be `last_autoanalyze`), and the planner's
+            // count of comments is the real one (never analyzed, it is -1)
+            let analyzed = try await app.database.query(
+                """
+                SELECT count(*)::int FROM pg_stat_user_tables
+                WHERE relname IN ('comments', 'categories', 'stores', 'users', 'search_review_grams')
+                    AND last_analyze IS NOT NULL
+                """)
+            #expect(try analyzed.first?.decode(Int.self) == 5)
+            let counts = try await app.database.query(
+                """
+                SELECT (SELECT reltuples FROM pg_class WHERE relname = 'comments')::int8, (SELECT count(*) FROM comments)
+                """)
+            let (estimated, real) = try #require(try counts.first?.decode((Int64, Int64).self))
+            #expect(estimated == real)
+        }
+    }
 }
