@@ -118,7 +118,33 @@ package struct WebController {
         // Coupons change with every claim: read per request, only for a store that has any (its view says).
         let coupons = try await WebCouponPages(pages: pages, coupons: services.coupons).section(
             view, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
-        return pages.page(body: main + coupons + also, title: view.name, context: context)
+        let popular = try await popularTimes(view, language: language)
+        return pages.page(body: main + coupons + popular + also, title: view.name, context: context)
+    }
+
+    /// Today's popular times with how busy now usually is; nothing until the store has enough views. The same for
+    /// everyone: a piece per store, language and slot of the counts' freshness.
+    private func popularTimes(_ view: StoreView, language: Language) async throws -> [UInt8] {
+        let freshness = PopularTimesRepository.pageFreshness
+        let now = services.stores.clock()
+        let times = try await services.stores.popular.popularTimes(
+            storeID: view.id, timeZone: view.timeZone, at: now, freshness: freshness)
+        let slot = PopularTimesRepository.slot(now, freshness)
+        return try await services.pieces.piece("popular:\(view.id):\(language.rawValue):\(slot)") { [self] in
+            let week = times.week
+            guard let level = times.level(at: now), !week.isEmpty else { return ([], []) }
+            let (day, hour) = times.local(now)
+            let hours = week[day - 1].hours
+            let model: TemplateFields = [
+                "level": level.rawValue, "levelText": language.text("busy." + level.rawValue),
+                "caption": language.text("popularToday"),
+                "svg": PopularTimesChart(hours: hours, current: hour).svg,
+                "hours": hours.enumerated().map {
+                    ["label": "\($0.offset):00", "share": $0.element] as TemplateFields
+                },
+            ]
+            return (pages.render("popularTimes", model: model, language: language, csrf: "", viewer: nil), [])
+        }
     }
 
     private func storeModel(

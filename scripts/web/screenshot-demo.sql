@@ -16,6 +16,14 @@ SELECT g.at::date, s, CASE WHEN s THEN 300 + abs(hashtext(g.at::text)) % 120 ELS
 FROM generate_series(current_date - 89, current_date - 1, interval '1 day') AS g (at), (VALUES (true), (false)) AS b (s)
 ON CONFLICT DO NOTHING;
 
+-- Popular times for s001: eight weeks of views by hour, busy at lunch and dinner, busier at weekends.
+INSERT INTO store_hours (store_id, day, hour, views)
+SELECT 's001', g.at::date, h, (CASE WHEN h BETWEEN 11 AND 13 THEN 14 WHEN h BETWEEN 17 AND 20 THEN 22
+                                    WHEN h BETWEEN 9 AND 22 THEN 5 ELSE 0 END
+                               * CASE WHEN extract(isodow FROM g.at) >= 6 THEN 1.5 ELSE 1 END)::int
+FROM generate_series(current_date - 55, current_date, interval '1 day') AS g (at), generate_series(0, 23) AS h
+ON CONFLICT DO NOTHING;
+
 -- A purchase every Monday, and the store's reviews spread over the period.
 INSERT INTO promotions (store_id, buyer_id, amount, created_at)
 SELECT s.id, s.manager_id, 100 + abs(hashtext(g.at::text)) % 200, g.at + interval '10 hours'

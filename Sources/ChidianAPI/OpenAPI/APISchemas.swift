@@ -191,13 +191,16 @@ enum APISchemas {
                                     )
                                 ),
                             ]), max: 7,
-                            description: "Monday to Sunday; empty while fewer than \(PopularTimes.minimumViews) views are known.")
+                            description:
+                                "Monday to Sunday; empty while fewer than \(PopularTimes.minimumViews) views are known."
+                        )
                     ),
                     (
                         "now",
                         int(
                             min: 0, max: 100, nullable: true,
-                            description: "The current local hour of today as a share of the usual peak; null while `days` is empty."
+                            description:
+                                "The current local hour of today as a share of the usual peak; null while `days` is empty."
                         )
                     ),
                 ])

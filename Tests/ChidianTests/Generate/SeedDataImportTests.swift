@@ -49,7 +49,8 @@ import Testing
         defer { seed.remove() }
         try await TestApp.run { client, app in
             // MUT
-            _ = try await SeedImporter(database: app.database, config: app.services.config).run(directory: seed.directory)
+            _ = try await SeedImporter(database: app.database, config: app.services.config).run(
+                directory: seed.directory)
             // validate: analyzed by the import itself (autovacuum's would be `last_autoanalyze`), and the planner's
             // count of comments is the real one (never analyzed, it is -1)
             let analyzed = try await app.database.query(
