@@ -46,24 +46,101 @@ def every_page_at_desktop_width(driver):
     bt.no_console_errors(driver)
 
 
+# Whether the focused element shows a ring, and whether what is at its middle (held inside the window) is the element
+# itself: not the sticky header over it (Shift+Tab scrolls up to it) nor anything else.
+FOCUS_SEEN = """
+const e = arguments[0], s = getComputedStyle(e), r = e.getBoundingClientRect();
+const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+const hit = document.elementFromPoint(x, y);
+return [s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2, !!hit && (e.contains(hit) || hit.contains(e))];
+"""
+
+
 def focus_outline(driver):
-    """The focused element, and whether it shows a focus ring a sighted keyboard user can see."""
+    """The focused element, and whether it shows a focus ring a sighted keyboard user can see (uncovered)."""
     element = driver.switch_to.active_element
-    style = driver.execute_script(
-        "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, parseFloat(s.outlineWidth)]", element)
-    return element, style[0] != "none" and style[1] >= 2
+    ring, uncovered = driver.execute_script(FOCUS_SEEN, element)
+    return element, ring and uncovered
 
 
-def tab_to(driver, wanted, limit=60):
-    """Presses Tab until `wanted(element)`; every element passed on the way must show its focus."""
+def tab_to(driver, wanted, limit=60, backwards=False):
+    """Presses Tab (Shift+Tab when `backwards`) until `wanted(element)`; every element passed on the way must show
+    its focus."""
     for _ in range(limit):
-        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if backwards:
+            ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        else:
+            ActionChains(driver).send_keys(Keys.TAB).perform()
         element, visible = focus_outline(driver)
         described = element.get_attribute("outerHTML")[:120]
         assert visible, f"no visible focus on {described}"
         if wanted(element):
             return element
-    raise AssertionError("never reached by Tab")
+    raise AssertionError("never reached by " + ("Shift+Tab" if backwards else "Tab"))
+
+
+def press(driver, key):
+    """A key sent to whatever has the focus, as a keyboard would."""
+    driver.switch_to.active_element.send_keys(key)
+
+
+def keyboard_only_claims_a_coupon(driver):
+    """Manager4 offers a coupon on s001; User1 reaches its 领取 with Shift+Tab from the page's start (the coupons
+    are near its end; every stop shows its focus, none under the sticky header) and claims it with Space."""
+    title = "键盘券 满80减8"
+    bt.sign_in(driver, "Manager4", "111")
+    driver.get(f"{bt.BASE}/manage/stores/s001")
+    for field, value in (("coupon-title", title), ("coupon-value", "8"), ("coupon-min", "80"),
+                         ("coupon-stock", "20")):
+        driver.find_element(By.ID, field).send_keys(value)
+    bt.load(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/manage/stores/s001/coupons'] button"))
+    assert bt.text(driver, "[role=status]") == "优惠券已发布"
+    sign_out(driver)
+    bt.sign_in(driver, "User1", "111")
+    driver.get(f"{bt.BASE}/stores/s001")
+
+    def claim_button(element):
+        return element.text == "领取" and title in element.find_element(By.XPATH, "ancestor::li[1]").text
+
+    tab_to(driver, claim_button, limit=150, backwards=True)
+    press(driver, Keys.SPACE)
+    WebDriverWait(driver, 10).until(ec.url_contains("/me/coupons"))
+    assert bt.text(driver, "[role=status]") == "领到了！到店出示券码即可使用"
+    fresh = bt.text(driver, ".claim.fresh")
+    assert title in fresh, fresh
+    bt.no_console_errors(driver)
+
+
+def keyboard_only_posts_a_review_with_a_photo(driver):
+    """User1 writes a review on s002 with the keyboard alone: Tab to the stars (Space picks ★★★★★, the first), past
+    the sub-ratings to 人均 and the text (typed), to the photo field (selenium hands the focused field the file, as
+    the picker would) and to 发布 (Enter). Every stop shows its focus; the review then shows with its photo."""
+    body = "键盘写的评价：不用鼠标也能发"
+    bt.sign_in(driver, "User1", "111")
+    driver.get(f"{bt.BASE}/stores/s002")
+    tab_to(driver, lambda e: e.get_attribute("name") == "rating", limit=150)
+    press(driver, Keys.SPACE)
+    assert driver.switch_to.active_element.get_attribute("value") == "5"
+    assert driver.switch_to.active_element.is_selected()
+    tab_to(driver, lambda e: e.get_attribute("name") == "pricePerPerson", limit=5)
+    press(driver, "88")
+    tab_to(driver, lambda e: e.get_attribute("id") == "body", limit=1)
+    press(driver, body)
+    tab_to(driver, lambda e: e.get_attribute("id") == "photos", limit=1)
+    press(driver, os.path.abspath("seed/images/c007_1.png"))
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#previews img"))
+    assert driver.switch_to.active_element.get_attribute("id") == "photos"  # choosing a file keeps the focus
+    tab_to(driver, lambda e: e.get_attribute("type") == "submit" and e.text == "发布", limit=1)
+    press(driver, Keys.ENTER)
+    WebDriverWait(driver, 10).until(ec.url_contains("/comments/"))
+    assert bt.text(driver, "article.comment .body") == body
+    assert "人均 ¥88" in bt.text(driver, "article.comment")
+    assert driver.find_element(By.CSS_SELECTOR, "article.comment .stars").get_attribute("aria-label").startswith("5")
+    shown = driver.find_elements(By.CSS_SELECTOR, "article.comment .photos img")
+    assert len(shown) == 1
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return arguments[0].naturalWidth", shown[0]) > 0)
+    bt.no_console_errors(driver)
 
 
 def keyboard_only_picks_and_reads_a_chart(driver):
@@ -187,5 +264,7 @@ def installable_and_readable_offline(driver):
 MORE_FLOWS = [
     (every_page_at_desktop_width, {"width": 1280, "height": 900}),
     (keyboard_only_picks_and_reads_a_chart, {}),
+    (keyboard_only_claims_a_coupon, {"width": 375, "height": 812}),
+    (keyboard_only_posts_a_review_with_a_photo, {"width": 375, "height": 812}),
     (installable_and_readable_offline, {}),
 ]

@@ -102,6 +102,14 @@ if (unread && "EventSource" in window) {
   window.addEventListener("pagehide", () => stream.close());
 }
 
+// Keyboard focus stops clear of the sticky header (app.css pads scrolling by --header): its height, as it wraps.
+const header = document.querySelector("header.top");
+if (header && "ResizeObserver" in window) {
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--header", `${header.offsetHeight}px`);
+  }).observe(header);
+}
+
 // Installable and readable offline: the service worker (/sw.js, which says what it keeps) for every page.
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 
