@@ -37,13 +37,14 @@ struct WebPeoplePages {
         let names = view.actors.map(\.name).joined(separator: "、")
         let others = view.actorCount - view.actors.count
         let who = others > 0 ? "\(names) \(language.text("andOthers")) \(others)" : names
-        let link =
-            view.comment.map { "/comments/\(WebController.escapePath($0.id))" }
-            ?? view.actors.first.map { "/users/\(WebController.escapePath($0.id))" }
+        let about = view.comment.map { String($0.body.prefix(60)) } ?? view.store?.name
+        // A follow is about its actor alone: the name is the link (a link to them after it had no text, no name).
+        let actor = view.actors.first.map { "/users/\(WebController.escapePath($0.id))" }
         return [
-            "who": who, "what": language.text("notification." + view.kind.rawValue),
-            "about": view.comment.map { String($0.body.prefix(60)) } ?? view.store?.name ?? "",
-            "link": link, "unread": view.readAt == nil, "when": Formatting.day(view.createdAt),
+            "who": who, "whoLink": about == nil ? actor : nil,
+            "what": language.text("notification." + view.kind.rawValue), "about": about,
+            "link": view.comment.map { "/comments/\(WebController.escapePath($0.id))" } ?? actor,
+            "unread": view.readAt == nil, "when": Formatting.day(view.createdAt),
         ]
     }
 

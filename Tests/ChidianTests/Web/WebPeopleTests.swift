@@ -25,4 +25,18 @@ import Testing
             #expect(fanPage.contains("0 粉丝 · 1 关注"))
         }
     }
+
+    @Test func aFollowNotificationLinksTheFollowersName() async throws {
+        try await TestApp.run { client, _ in
+            // setup
+            let fan = try await client.register("追随者")
+            let writer = try await client.register("写手")
+            #expect(try await client.send(.put, "/v1/users/\(writer.id)/follow", token: fan.token).status == .noContent)
+            // MUT
+            let page = try await WebWritingTests.signedIn(client, "写手").get("/me/notifications").text
+            // validate: the name is the link, and no link is left without text (axe's link-name)
+            #expect(page.contains("<strong><a href=\"/users/\(fan.id)\">追随者</a></strong> 关注了你"))
+            #expect(!page.contains("\"></a>"))
+        }
+    }
 }
