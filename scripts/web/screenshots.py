@@ -7,11 +7,13 @@ from browser_test import browser, sign_in
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 browser_test.BASE = BASE
+browser_test.EXACT_WIDTH = True  # a phone's 414 px, emulated: headless Chromium's window is at least 500 px wide
 # (account or None, [(name, path)]): each page as the account that uses it
 PAGES = [
     (None, [("login", "/login"), ("register", "/register"), ("offline", "/offline")]),
     (("User1", "111"), [
-        ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"), ("comment", "/comments/c007"),
+        ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"),
+        ("store-popular-times", "/stores/s001#popular-times"), ("comment", "/comments/c007"),
         ("user", "/users/u014"), ("me", "/me"), ("notifications", "/me/notifications"), ("coupons", "/me/coupons"),
         ("pick", "/pick?city=30.6598,104.0633"),
     ]),
