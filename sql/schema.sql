@@ -129,11 +129,17 @@ BEGIN
                     greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / p_half_life) + e.number),
                 score_at = greatest(i.score_at, EXCLUDED.score_at);
         ELSIF e.kind = 'shown' THEN
+            -- A list entry is a category explored at one place, or `category:weight:exploring` (1 or 0).
             FOR k IN
-                SELECT c.id, CASE WHEN c.id = e.subject THEN e.number ELSE 1 END AS places,
-                    c.id IS DISTINCT FROM e.subject AS exploring
-                FROM categories c
-                WHERE c.id = ANY(string_to_array(e.list, ',')) OR c.id = e.subject
+                SELECT c.id, sum(s.places) AS places, bool_or(s.exploring) AS exploring
+                FROM (
+                    SELECT split_part(x, ':', 1) AS id,
+                        CASE WHEN x LIKE '%:%' THEN split_part(x, ':', 2)::float8 ELSE 1 END AS places,
+                        x NOT LIKE '%:%' OR split_part(x, ':', 3) = '1' AS exploring
+                    FROM unnest(string_to_array(e.list, ',')) AS x
+                    UNION ALL SELECT e.subject, e.number, false WHERE e.subject <> ''
+                ) s JOIN categories c ON c.id = s.id
+                GROUP BY c.id
                 ORDER BY c.id
             LOOP
                 INSERT INTO viewer_explore AS x (viewer, category_id, shown, clicked, exploring, pending_at, updated_at)

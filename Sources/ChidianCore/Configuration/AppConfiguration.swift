@@ -16,9 +16,9 @@ public struct AppConfiguration: Sendable {
     /// How long a session may sit idle inside a transaction before PostgreSQL ends it (a client that vanished
     /// mid-transaction must not keep its row locks). Tests on a starved machine give their own client longer.
     public var idleInTransactionTimeout: Duration = .seconds(5)
-    /// How many of the featured feed's first ten places explore categories the viewer has not shown (0 turns
-    /// exploration off).
-    public var feedExplorePlaces = FeedPlanner.explorePlaces.count
+    /// How many of the featured feed's first ten places may go to a category by its sampled click-through rather than
+    /// the viewer's best estimate (0 turns exploring off).
+    public var feedExplorePlaces = FeedPlanner.explorePlaces
     /// Half-life of click interest, in seconds.
     public var interestHalfLife: Double
     public var sessionLifetime: Duration

@@ -8,21 +8,21 @@ package struct FeedService: Sendable {
     package let signals: InterestSignals
     package let candidates: FeedCandidates
     package let clock: @Sendable () -> Date
-    /// The first page's places that explore (`FeedPlanner.places`).
-    package let explorePlaces: [Int]
+    /// How many first-page places may explore (`FeedPlanner.mixed`).
+    package let explorePlaces: Int
     /// Impressions of the reviews' stores.
     package let insights: InsightCounter?
 
     package init(
         feed: FeedRepository, candidates: FeedCandidates, interests: InterestRepository, signals: InterestSignals,
-        explorePlaces: Int = FeedPlanner.explorePlaces.count, insights: InsightCounter? = nil,
+        explorePlaces: Int = FeedPlanner.explorePlaces, insights: InsightCounter? = nil,
         clock: @escaping @Sendable () -> Date
     ) {
         self.feed = feed
         self.candidates = candidates
         self.interests = interests
         self.signals = signals
-        self.explorePlaces = FeedPlanner.places(exploring: explorePlaces)
+        self.explorePlaces = explorePlaces
         self.insights = insights
         self.clock = clock
     }
@@ -48,9 +48,10 @@ package struct FeedService: Sendable {
     }
 
     /// The viewer's featured page, for the API and the web client alike. A first page reads the viewer's state
-    /// (interests and exploration counts; for nobody, everyone's counts), then either walks their categories with
-    /// two places given to exploring categories they have not shown, or, without history, sets cold start's ten
-    /// reviews first. A cursor page is the walk alone (with the pinned reviews whose places fall on it).
+    /// (interests and exploration counts; for nobody, everyone's counts) and recent reviews of every category, then
+    /// either mixes the first ten by the evidence for each category (`mixedPlan`) or, without history, sets cold
+    /// start's ten reviews first, and records what it showed. A cursor page is the walk alone (with the pinned
+    /// reviews whose places fall on it).
     package func featuredPage<G: RandomNumberGenerator>(
         viewer: Viewer, page: PageRequest, near: NearQuery? = nil, using generator: inout G
     ) async throws -> FeedPage {
@@ -71,12 +72,11 @@ package struct FeedService: Sendable {
         }
         let now = clock()
         let state = try await interests.state(viewer: viewer.interestKey, at: now)
-        var plan: FeedRepository.Plan
+        let reviews = try await candidates.coldStart(near: near, at: now)
         var names = state.names
-        var shown: [String] = []
-        var own: String? = nil
+        let plan: FeedRepository.Plan
+        let places: [FeedPlanner.Place]
         if state.isCold {
-            let reviews = try await candidates.coldStart(near: near, at: now)
             let weights = Exploration.sample(state.arms, using: &generator)
             let order = FeedPlanner.coldStart(
                 reviews, categoryWeights: weights, radius: near.map { Double($0.radius) })
@@ -84,33 +84,15 @@ package struct FeedService: Sendable {
                 ordering: .init(categories: []), pinned: Dictionary(uniqueKeysWithValues: order.enumerated().map { $0 })
             )
             let byID = Dictionary(reviews.map { ($0.id, $0.categoryID) }) { a, _ in a }
-            shown = Array(Set(order.compactMap { byID[$0] }))
+            places = order.compactMap { byID[$0] }.map { FeedPlanner.Place(category: $0, exploring: true) }
         } else {
             let current = state.interests.prefix(FeedRepository.maxCategories)
             for interest in current { names[interest.categoryID] = interest.categoryName }
-            let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
-            let top = current[current.startIndex].categoryID
-            let allocated = Exploration.allocate(
-                own: state.arms.first { $0.categoryID == top }, unshown: state.unshown(), places: explorePlaces,
-                using: &generator)
-            let reviews = try await candidates.explore(categories: allocated.map(\.category), excluding: [])
-            var pinned: [Int: String] = [:]
-            for found in reviews {
-                if let place = allocated.first(where: { $0.category == found.category })?.place {
-                    pinned[place] = found.review
-                }
-            }
-            plan = FeedRepository.Plan(ordering: ordering, pinned: pinned, exploring: Set(pinned.keys))
-            shown = reviews.map(\.category)
-            own = top
+            (plan, places) = mixedPlan(
+                state, reviews: reviews, radius: near.map { Double($0.radius) }, using: &generator)
         }
         let result = try await feed.page(plan: plan, limit: page.limit, viewerID: viewerID)
-        if let key = viewer.interestKey {
-            // The top category fills the first ten's other places (when it has that many reviews; close enough).
-            await signals.shown(
-                viewer: key, own: own, places: FeedRepository.pinnedReach - shown.count, explored: shown.sorted(),
-                at: now)
-        }
+        if let key = viewer.interestKey { await signals.shown(viewer: key, places: places, at: now) }
         return FeedPage(
             items: result.items, nextCursor: result.nextCursor,
             personalization: Self.personalization(result, names: names, cold: state.isCold))

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Reviews the feed sets into its first places: cold start's candidates and one review per explored category.
+/// Reviews the feed sets into its first places: recent reviews of every category (cold start's and a mixed page's).
 package struct FeedCandidates: Sendable {
     package let database: Database
 
@@ -99,47 +99,6 @@ package struct FeedCandidates: Sendable {
             return Review(
                 id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
                 distance: nil)
-        }
-    }
-
-    /// For each category in order, its best recent review (most liked and best rated among its 20 newest) not in
-    /// `excluding`; categories without one are left out.
-    package func explore(categories: [String], excluding: [String]) async throws -> [(category: String, review: String)]
-    {
-        guard !categories.isEmpty else { return [] }
-        return try await database.forReads.run(Explore(categories: categories, excluding: excluding))
-    }
-
-    /// Prepared: its planning took nine times its run.
-    struct Explore: PostgresPreparedStatement {
-        package static let name = "feed_explore"
-        package static let sql = """
-            SELECT k.id, x.id
-            FROM unnest($1::text[]) WITH ORDINALITY AS k (id, n) CROSS JOIN LATERAL (
-                SELECT y.id FROM (
-                    SELECT c.id, c.like_count, c.rating, c.created_at FROM comments c
-                    WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
-                        AND NOT (c.id = ANY($2::text[]))
-                    ORDER BY c.created_at DESC, c.id DESC LIMIT 20) y
-                ORDER BY ln(1 + y.like_count) + 0.5 * y.rating DESC, y.created_at DESC, y.id DESC LIMIT 1
-            ) x
-            ORDER BY k.n
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray]
-
-        package var categories: [String]
-        var excluding: [String]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(categories)
-            bindings.append(excluding)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> (category: String, review: String) {
-            let (category, review) = try row.decodeAll((String, String).self)
-            return (category, review)
         }
     }
 

@@ -3,20 +3,50 @@ import Foundation
 /// How the feed's first places are filled: which places explore, and cold start's order. Pure, so the server and
 /// `chidian eval-recommender` run the same code. The numbers were chosen by that evaluation (docs/RECOMMENDER.md).
 public enum FeedPlanner {
-    /// Places (from 0) among the first ten that may go to exploration by default (the bandit decides each page):
-    /// 3 of 10, as `chidian eval-recommender` chose.
-    public static let explorePlaces = places(exploring: 3)
-    public static let maxExplorePlaces = 3
+    /// How many of a first page's places may go to a category other than the best estimate (`mixed`) by default:
+    /// chosen by `chidian eval-recommender` (docs/RECOMMENDER.md); `FEED_EXPLORE_PLACES` sets it, 0 to 10.
+    public static let explorePlaces = 10
+    public static let maxExplorePlaces = 10
 
-    /// `count` places spread over the first ten, the first after four of the viewer's own.
-    public static func places(exploring count: Int) -> [Int] {
-        switch count {
-        case ...0: return []
-        case 1: return [4]
-        case 2: return [4, 8]
-        default: return [3, 6, 9]
-        }
+    /// One place of a first page: its category, and whether a sample rather than the best estimate put it there.
+    public struct Place: Sendable, Equatable {
+        public var category: String
+        public var exploring: Bool
     }
+
+    /// How likely a place (from 0) is looked at (position bias, 1 / log2(place + 2)): a skip there weighs this much.
+    public static func examined(_ place: Int) -> Double { 1 / log2(Double(place) + 2) }
+
+    /// A first page's categories by the evidence (issue #46). Each place goes to the category with the highest
+    /// sampled click-through (Thompson sampling over `Affinity`): while evidence is thin the samples spread the page
+    /// over many categories, as cold start does; strong evidence wins nearly every place. At most `exploring` places
+    /// go to a category other than the best estimate, the rest to that one. Places are then ordered by what won
+    /// them, so a category sampled high sits near the top, where it is looked at, not at fixed places below.
+    public static func mixed<G: RandomNumberGenerator>(
+        _ affinities: [Affinity], exploring: Int, count: Int = coldPlaces, using generator: inout G
+    ) -> [Place] {
+        guard let best = affinities.max(by: { ($0.mean, $1.categoryID) < ($1.mean, $0.categoryID) }) else {
+            return []
+        }
+        var budget = exploring
+        var won: [(place: Place, score: Double, index: Int)] = []
+        for index in 0..<count {
+            guard budget > 0 else {
+                won.append((Place(category: best.categoryID, exploring: false), best.mean, index))
+                continue
+            }
+            var winner = (id: best.categoryID, sample: -1.0)
+            for affinity in affinities {
+                let sample = affinity.sample(using: &generator)
+                if (sample, winner.id) > (winner.sample, affinity.categoryID) { winner = (affinity.categoryID, sample) }
+            }
+            let explores = winner.id != best.categoryID
+            if explores { budget -= 1 }
+            won.append((Place(category: winner.id, exploring: explores), winner.sample, index))
+        }
+        return won.sorted { ($0.score, $1.index) > ($1.score, $0.index) }.map(\.place)
+    }
+
     /// No category holds more than this many of cold start's first ten.
     public static let perCategoryCap = 3
     /// How many places cold start arranges.

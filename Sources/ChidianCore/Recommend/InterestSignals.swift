@@ -103,6 +103,13 @@ public struct InterestSignals: Sendable {
         buffer?.record(.reset(viewer: key, at: now))
     }
 
+    /// What a mixed first page showed, place by place (sql/033, `shown`): each category's places weighed by how
+    /// likely each was looked at, so a skip counts as evidence where it was likely seen.
+    package func shown(viewer key: String, places: [FeedPlanner.Place], at now: Date) async {
+        guard !places.isEmpty else { return }
+        await write(.page(viewer: key, showings: Showing.of(places), at: now), open: nil)
+    }
+
     /// What a feed's first page showed: the viewer's and everyone's exploration counts (sql/027, `shown`).
     package func shown(viewer key: String, own: String?, places: Int, explored: [String], at now: Date) async {
         guard own != nil || !explored.isEmpty else { return }

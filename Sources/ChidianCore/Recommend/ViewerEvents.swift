@@ -10,6 +10,9 @@ package enum ViewerEvent: Sendable, Equatable {
     case signal(viewer: String, about: InterestRepository.Subject, weight: Double, at: Date)
     /// A feed's first page: `places` of the viewer's own top category and one place per category explored.
     case shown(viewer: String, own: String?, places: Int, explored: [String], at: Date)
+    /// A feed's first page as it is mixed now (issue #46): each category's places, weighed by how likely each was
+    /// looked at (`FeedPlanner.examined`), and whether it was there to explore.
+    case page(viewer: String, showings: [Showing], at: Date)
     /// A visitor (`v:…`) signed up or in as a user (`u:…`): the visitor's history joins the user's.
     case merged(visitor: String, into: String, at: Date)
     /// The viewer forgot their interests and opens.
@@ -18,9 +21,33 @@ package enum ViewerEvent: Sendable, Equatable {
     package var viewer: String {
         switch self {
         case .openedReview(let viewer, _, _), .signal(let viewer, _, _, _), .shown(let viewer, _, _, _, _),
-            .merged(let viewer, _, _), .reset(let viewer, _):
+            .page(let viewer, _, _), .merged(let viewer, _, _), .reset(let viewer, _):
             viewer
         }
+    }
+}
+
+/// One category's share of a first page (`ViewerEvent.page`).
+package struct Showing: Sendable, Equatable {
+    package var category: String
+    package var weight: Double
+    package var exploring: Bool
+
+    package init(category: String, weight: Double, exploring: Bool) {
+        self.category = category
+        self.weight = weight
+        self.exploring = exploring
+    }
+
+    /// A page's places (in order) as showings per category, in category order.
+    package static func of(_ places: [FeedPlanner.Place]) -> [Showing] {
+        var byCategory: [String: Showing] = [:]
+        for (index, place) in places.enumerated() {
+            byCategory[place.category, default: Showing(category: place.category, weight: 0, exploring: false)]
+                .weight += FeedPlanner.examined(index)
+            if place.exploring { byCategory[place.category]?.exploring = true }
+        }
+        return byCategory.values.sorted { $0.category < $1.category }
     }
 }
 
@@ -41,6 +68,9 @@ package struct ViewerEventColumns: Sendable {
                 append("comment", viewer, id, weight, at, "")
             case .shown(let viewer, let own, let places, let explored, let at):
                 append("shown", viewer, own ?? "", Double(places), at, explored.joined(separator: ","))
+            case .page(let viewer, let showings, let at):
+                let list = showings.map { "\($0.category):\($0.weight):\($0.exploring ? 1 : 0)" }
+                append("shown", viewer, "", 0, at, list.joined(separator: ","))
             case .merged(let visitor, let user, let at):
                 append("merge", visitor, user, 0, at, "")
             case .reset(let viewer, let at):

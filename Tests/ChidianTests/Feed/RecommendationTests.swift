@@ -109,9 +109,11 @@ import Testing
         }
     }
 
-    /// A viewer whose own category has no click-through evidence yet explores every exploring place (places 4, 7
-    /// and 10) while unshown categories remain: here two.
-    @Test func explorationTakesItsPlacesAndPagesNeitherRepeatNorSkip() async throws {
+    /// Issue #46 replaced fixed exploring places (4, 7, 10) with a page mixed by the evidence: after three opens of
+    /// one category the first ten still show the others (the evidence is thin), the categories never opened are
+    /// listed as explored, pages neither repeat nor skip, and the showing is recorded per category, each place
+    /// weighed by how likely it was looked at (a skip is evidence where it was likely seen).
+    @Test func aMixedFirstPageExploresAndPagesNeitherRepeatNorSkip() async throws {
         let clock = TestClock()
         try await TestApp.run(clock: { clock.now }) { client, app in
             // setup: two viewers who only ever opened hot pot
@@ -127,59 +129,44 @@ import Testing
                 uniqueKeysWithValues: world.reviews.flatMap { name, ids in ids.map { ($0, name) } })
             // MUT: a whole first page
             let page = try await client.send(.get, "/v1/feed/featured?limit=50", token: first.token)
-            // validate: places 4 and 7 explore the categories the viewer never opened, and say so
+            // validate: every review once; explored categories are ones the viewer never opened, and on the page
             let ids = page.itemIDs
             #expect(ids.sorted() == world.all.sorted())
             let explore = (page.personalization["explore"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-            #expect(Set(explore ?? []) == ["川菜", "甜品"])
-            #expect([ids[3], ids[6]].map { categoryOf[$0]! } == explore)
-            #expect((ids.prefix(3) + [ids[4]]).allSatisfy { categoryOf[$0] == "火锅" })
+            #expect(Set(explore ?? []).isSubset(of: ["川菜", "甜品"]))
+            #expect(Set(explore ?? []).isSubset(of: Set(ids.prefix(10).map { categoryOf[$0]! })))
             #expect(page.personalization["coldStart"] as? Bool == false)
 
-            // MUT: the second viewer's walk, three at a time (the explored reviews fall on pages two and three)
+            // MUT: the second viewer's walk, three at a time
             var seen: [String] = []
-            var explored: [String] = []
             var cursor: String? = nil
             repeat {
                 let next = try await client.send(
                     .get, "/v1/feed/featured?limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""), token: second.token)
                 #expect(next.status == .ok)
                 seen += next.itemIDs
-                explored +=
-                    (next.personalization["explore"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-                    ?? []
                 cursor = try next.json()["nextCursor"] as? String
             } while cursor != nil && seen.count < 40
-            // validate: every review once, explored ones where a first page puts them
+            // validate: every review once
             #expect(seen.sorted() == world.all.sorted())
             #expect(Set(seen).count == seen.count)
-            #expect(Set(explored) == ["川菜", "甜品"])
-            #expect((seen.prefix(3) + [seen[4]]).allSatisfy { categoryOf[$0] == "火锅" })
-            #expect(categoryOf[seen[3]] != "火锅" && categoryOf[seen[6]] != "火锅")
 
-            // validate: the showing was counted (eight places of hot pot, one of each explored category)
+            // validate: the showing was counted, its places weighed by how likely each was looked at
             try await app.flushSignals()
-            func counts(_ name: String) async throws -> (Double, Double) {
-                let rows = try await app.database.query(
-                    """
-                    SELECT e.shown, e.clicked FROM viewer_explore e JOIN categories k ON k.id = e.category_id
-                    WHERE e.viewer = \("u:" + second.id) AND k.name = \(name)
-                    """)
-                return try rows[0].decodeAll((Double, Double).self)
-            }
-            #expect(try await counts("火锅") == (8, 0))
-            // MUT: opening an explored review is a click of that showing, and of everyone's
-            _ = try await client.send(.get, "/v1/comments/\(seen[3])", token: second.token)
+            let shown = try await app.database.query(
+                "SELECT sum(shown) FROM viewer_explore WHERE viewer = \("u:" + second.id)")[0].decode(Double.self)
+            let weights = (0..<10).map(FeedPlanner.examined).reduce(0, +)
+            #expect(abs(shown - weights) < 1e-9)
+            // MUT: opening a review shown on the first page is a click of that showing
+            let opened = seen[0]
+            _ = try await client.send(.get, "/v1/comments/\(opened)", token: second.token)
             try await app.flushSignals()
-            // validate
-            #expect(try await counts(categoryOf[seen[3]]!) == (1, 1))
-            let everyone = try await app.database.query(
-                "SELECT sum(shown)::int, sum(clicked)::int FROM category_explore")
-            #expect(try everyone[0].decodeAll((Int, Int).self) == (4, 1))
-            // MUT / validate: a hot-pot open within the day is a click of its eight places
-            _ = try await client.send(.get, "/v1/comments/\(world.reviews["火锅"]![3])", token: second.token)
-            try await app.flushSignals()
-            #expect(try await counts("火锅") == (8, 1))
+            let clicked = try await app.database.query(
+                """
+                SELECT e.clicked FROM viewer_explore e JOIN categories k ON k.id = e.category_id
+                WHERE e.viewer = \("u:" + second.id) AND k.name = \(categoryOf[opened]!)
+                """)[0].decode(Double.self)
+            #expect(clicked > 0)
         }
     }
 

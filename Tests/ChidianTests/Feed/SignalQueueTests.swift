@@ -67,7 +67,8 @@ import Testing
         var at: Date {
             switch self {
             case .event(.openedReview(_, _, let at)), .event(.signal(_, _, _, let at)),
-                .event(.shown(_, _, _, _, let at)), .event(.merged(_, _, let at)), .event(.reset(_, let at)):
+                .event(.shown(_, _, _, _, let at)), .event(.page(_, _, let at)), .event(.merged(_, _, let at)),
+                .event(.reset(_, let at)):
                 at
             case .visit(let open): open.at
             }
@@ -99,7 +100,14 @@ import Testing
                 let subject: InterestRepository.Subject =
                     Bool.random(using: &generator) ? .store(store) : .comment("r\(store)-1")
                 return .event(.signal(viewer: viewer, about: subject, weight: Double(weight), at: at))
-            case 25..<35:
+            case 25..<30:
+                let showings = categories.filter { _ in Bool.random(using: &generator) }.map {
+                    Showing(
+                        category: $0, weight: Double.random(in: 0.2...4, using: &generator),
+                        exploring: Bool.random(using: &generator))
+                }
+                return .event(.page(viewer: viewer, showings: showings, at: at))
+            case 30..<35:
                 let own = Bool.random(using: &generator) ? categories.randomElement(using: &generator) : nil
                 let explored = categories.filter { _ in Bool.random(using: &generator) }
                 return .event(
