@@ -7,18 +7,21 @@ import ChidianTools
 struct EvalRecommenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval-recommender",
-        abstract: "Simulate viewers, compare recommender policies under two click models and choose the defaults.",
+        abstract: "Simulate viewers, compare recommender policies under three click models and choose the defaults.",
         discussion: "Prints the Markdown tables kept in docs/RECOMMENDER.md. Deterministic for a given --seed.")
 
     @Option(help: "Simulated viewers.") var viewers = 400
     @Option(help: "Simulated days.") var days = 70
     @Option(help: "Random seed.") var seed: UInt64 = 1
+    @Option(help: "Hours between the twelve-session scenario's sessions (the simulation's own clock).")
+    var sessionHours = 24.0
 
     func run() async throws {
         var eval = RecommenderEval()
         eval.viewers = viewers
         eval.days = days
         eval.seed = seed
+        eval.sessionHours = sessionHours
         print(eval.report().markdown)
     }
 }

@@ -1,70 +1,98 @@
 import ChidianCore
 import Foundation
 
-/// How `chidian eval-recommender` chooses the defaults, and the table docs/RECOMMENDER.md keeps.
+/// How `chidian eval-recommender` chooses the defaults, and the tables docs/RECOMMENDER.md keeps.
 ///
-/// The rule, fixed before the second click model was run: under the first model (every place seen), among
-/// half-lives of 1, 2, 3 and 7 days and 0–3 exploring places, take the highest CTR@10 under drift whose CTR with
-/// fixed tastes is at least 0.98× the shipped policy's and whose stability is at least 0.9 (one stray open moves at
-/// most one place in ten on average); then the signal weights' scale by the same rule. The second model (position
-/// bias) only reports.
+/// The rule (issue #46), written before the cascade model was run: among mixed pages with half-lives of 1, 2, 3 and
+/// 7 days and 0, 2, 5 or 10 exploring places (prior worth 8 showings), then priors worth 2, 4, 8 and 16 showings at
+/// that choice, keep the rows whose next first page after one stray open holds at least 5 categories on average
+/// (first-session scenario) and whose CTR@10 with fixed tastes under model 1 is at least 0.98× the feed before #46;
+/// take the highest CTR@10 under drift with model 2 (position bias). The cascade model only reports.
 extension RecommenderEval {
     public static let halfLives: [Double] = [1, 2, 3, 7]
-    public static let exploring = [0, 1, 2, 3]
-    public static let scales: [Double] = [0, 0.5, 1, 2]
+    public static let exploring = [0, 2, 5, 10]
+    public static let priors: [Double] = [2, 4, 8, 16]
     static let fixedFloor = 0.98
-    static let stabilityFloor = 0.9
+    static let firstPageCategories = 5.0
 
     public struct Row: Sendable {
         public var policy: Policy
+        /// Model 1, fixed tastes; model 2, drift.
         public var fixed: Outcome
         public var drifting: Outcome
+        public var first: FirstSession
     }
 
-    public func row(_ policy: Policy, _ model: ClickModel) -> Row {
+    public func row(_ policy: Policy) -> Row {
         Row(
-            policy: policy, fixed: simulate(policy, drift: false, model: model),
-            drifting: simulate(policy, drift: true, model: model))
+            policy: policy, fixed: simulate(policy, drift: false, model: .everyPlace),
+            drifting: simulate(policy, drift: true, model: .positionBias), first: firstSession(policy))
     }
 
     /// The best row by the rule, or nil when none passes.
-    static func best(_ rows: [Row], shipped: Row) -> Row? {
+    static func best(_ rows: [Row], before: Row) -> Row? {
         rows.filter {
-            $0.fixed.ctr >= fixedFloor * shipped.fixed.ctr
-                && min($0.fixed.stability, $0.drifting.stability) >= stabilityFloor
+            $0.fixed.ctr >= fixedFloor * before.fixed.ctr && $0.first.categories >= firstPageCategories
         }
         .max { ($0.drifting.ctr, $0.fixed.ctr) < ($1.drifting.ctr, $1.fixed.ctr) }
     }
 
-    /// Every candidate under the first model, the choice, then the second model on newest, shipped and the choice.
+    /// The grid and the choice; then every model on the baselines, the choice and the choice without exploring;
+    /// then the twelve sessions.
     public func report() -> (choice: Policy, markdown: String) {
-        let shipped = row(.shipped, .everyPlace)
-        let newest = row(.newest, .everyPlace)
+        let before = row(.leader)
+        let baselines = [row(.newest), row(.shipped), row(.coldOnly), before]
         let grid = Self.halfLives.flatMap { h in
-            Self.exploring.map { row(.learning(halfLifeDays: h, explorePlaces: $0), .everyPlace) }
+            Self.exploring.map { row(.learning(halfLifeDays: h, explorePlaces: $0)) }
         }
-        let chosenGrid = Self.best(grid, shipped: shipped)?.policy ?? .shipped
-        let weighed = Self.scales.map {
+        let chosenGrid = Self.best(grid, before: before)?.policy ?? .leader
+        let priors = Self.priors.map {
             row(
                 .learning(
-                    halfLifeDays: chosenGrid.halfLifeDays ?? 7, explorePlaces: chosenGrid.explorePlaces, signalScale: $0
-                ),
-                .everyPlace)
+                    halfLifeDays: chosenGrid.halfLifeDays ?? 1, explorePlaces: chosenGrid.explorePlaces,
+                    priorStrength: $0))
         }
-        let choice = Self.best(weighed, shipped: shipped)?.policy ?? chosenGrid
-        var lines = ["### Click model 1: every place seen (chooses)", "", Self.header]
-        for row in [newest, shipped] + grid {
-            lines.append(Self.line(row, shipped: shipped, chosen: row.policy == chosenGrid))
+        let choice = Self.best(priors, before: before)?.policy ?? chosenGrid
+        var lines = ["### The grid (models 1 and 2 choose)", "", Self.gridHeader]
+        for row in baselines + grid {
+            lines.append(Self.gridLine(row, before: before, chosen: row.policy == chosenGrid))
+        }
+        lines += ["", "Priors at that half-life and exploring:", "", Self.gridHeader]
+        for row in priors { lines.append(Self.gridLine(row, before: before, chosen: row.policy == choice)) }
+        var quiet = choice
+        quiet.explorePlaces = 0
+        let compared: [Policy] = [.newest, .coldOnly, .leader, choice, quiet]
+        lines += ["", "### Every model (the cascade runs here, after the choice)", "", Self.modelHeader]
+        for model in ClickModel.allCases {
+            let outcomes = compared.map {
+                (
+                    policy: $0, fixed: simulate($0, drift: false, model: model),
+                    drift: simulate($0, drift: true, model: model)
+                )
+            }
+            let cold = outcomes[1]
+            for o in outcomes {
+                lines.append(
+                    "| \(model.rawValue) | \(o.policy == choice ? "**\(o.policy)**" : "\(o.policy)") | \(Self.f(o.fixed.ctr)) | "
+                        + "\(Self.f(o.fixed.ctr / cold.fixed.ctr, 2)) | \(Self.f(o.drift.ctr)) | "
+                        + "\(Self.f(o.drift.ctr / cold.drift.ctr, 2)) | \(Self.f(o.drift.surfaced, 2)) |")
+            }
         }
         lines += [
-            "",
-            "Signal weights at that half-life and exploring (×1: `InterestSignal.baseWeight`; the product multiplies "
-                + "them by `InterestSignal.scale`):", "", Self.header,
+            "", "### Twelve sessions \(sessionHours.formatted()) h apart, 40 % change their favourite halfway", "",
+            "| model | policy | clicks a session | ×cold start | led by a barely liked category at the end | new favourite leads within 6 sessions |",
+            "|---|---|---|---|---|---|",
         ]
-        for row in weighed { lines.append(Self.line(row, shipped: shipped, chosen: row.policy == choice)) }
-        let biased = [row(.newest, .positionBias), row(.shipped, .positionBias), row(choice, .positionBias)]
-        lines += ["", "### Click model 2: position bias (reports only)", "", Self.header]
-        for row in biased { lines.append(Self.line(row, shipped: biased[1], chosen: row.policy == choice)) }
+        for model in ClickModel.allCases {
+            let outcomes = compared.dropFirst().map { ($0, sessions($0, model: model)) }
+            let cold = outcomes[0].1
+            for (policy, o) in outcomes {
+                lines.append(
+                    "| \(model.rawValue) | \(policy == choice ? "**\(policy)**" : "\(policy)") | \(Self.f(o.clicks, 3)) | "
+                        + "\(Self.f(o.clicks / cold.clicks, 2)) | \(Self.f(o.barelyLiked, 3)) | \(Self.f(o.followed, 2)) |"
+                )
+            }
+        }
         let hits = alsoViewedHitRate()
         lines += [
             "", "### Also viewed",
@@ -78,73 +106,24 @@ extension RecommenderEval {
         return (choice, lines.joined(separator: "\n"))
     }
 
-    static let header = """
-        | policy | CTR@10 fixed | ×shipped | CTR@10 drift | ×shipped | first-day CTR | surfaced in a week | diversity | stability |
-        |---|---|---|---|---|---|---|---|---|
+    static let gridHeader = """
+        | policy | CTR@10 fixed (m1) | ×before #46 | CTR@10 drift (m2) | ×before #46 | surfaced in a week (m2) | diversity (m1) | first session: categories | keeps 5 | stray leads |
+        |---|---|---|---|---|---|---|---|---|---|
         """
 
-    static func line(_ row: Row, shipped: Row, chosen: Bool) -> String {
+    static let modelHeader = """
+        | model | policy | CTR@10 fixed | ×cold start | CTR@10 drift | ×cold start | surfaced in a week |
+        |---|---|---|---|---|---|---|
+        """
+
+    static func gridLine(_ row: Row, before: Row, chosen: Bool) -> String {
         let name = chosen ? "**\(row.policy)**" : "\(row.policy)"
         return
-            "| \(name) | \(f(row.fixed.ctr)) | \(f(row.fixed.ctr / shipped.fixed.ctr, 2)) | \(f(row.drifting.ctr)) | "
-            + "\(f(row.drifting.ctr / shipped.drifting.ctr, 2)) | \(f(row.fixed.firstDayCTR)) | "
-            + "\(f(row.drifting.surfaced, 2)) | \(f(row.fixed.diversity, 2)) | \(f(row.fixed.stability, 2)) |"
+            "| \(name) | \(f(row.fixed.ctr)) | \(f(row.fixed.ctr / before.fixed.ctr, 2)) | \(f(row.drifting.ctr)) | "
+            + "\(f(row.drifting.ctr / before.drifting.ctr, 2)) | \(f(row.drifting.surfaced, 2)) | "
+            + "\(f(row.fixed.diversity, 2)) | \(f(row.first.categories, 2)) | \(f(row.first.keepsFive, 2)) | "
+            + "\(f(row.first.strayLeads, 2)) |"
     }
 
     static func f(_ value: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)f", value) }
-
-    /// Stores (20 a category, opened within their category by 1/rank popularity); each viewer opens three a day by
-    /// preference. Pairs within a day count one viewer each, as `StoreVisits` keeps them. Over the last week, for
-    /// each store a viewer opens after another that day: is it in the first store's top 10?
-    public func alsoViewedHitRate() -> (alsoViewed: Double, sameCategory: Double, popular: Double) {
-        let perCategory = 20
-        let stores = categories * perCategory
-        var world = SeededRandom(seed: seed, stream: 3)
-        let popularity = (0..<perCategory).map { 1 / Double($0 + 1) }
-        let favorites = (0..<viewers).map { _ in world.below(categories) }
-        let seconds = favorites.map { ($0 + 1 + world.below(categories - 1)) % categories }
-        var pairs = Set<Int>()  // viewer * stores² + a * stores + b, a < b
-        var covisits = Array(repeating: [Int: Int](), count: stores)
-        var opens = Array(repeating: 0, count: stores)
-        var (hits, sameHits, popularHits, trials) = (0, 0, 0, 0)
-        for day in 0..<days {
-            let testing = day >= days - 7
-            var sameTop: [[Int]] = []
-            var popularTop: [Int] = []
-            if testing {
-                sameTop = (0..<categories).map { c in
-                    (c * perCategory..<(c + 1) * perCategory).sorted { (opens[$0], -$0) > (opens[$1], -$1) }
-                }
-                popularTop = (0..<stores).sorted { (opens[$0], -$0) > (opens[$1], -$1) }
-            }
-            for viewer in 0..<viewers {
-                let likes = preferences(favorite: favorites[viewer], second: seconds[viewer])
-                var today: [Int] = []
-                for _ in 0..<3 {
-                    let category = Self.draw(likes, &world)
-                    let store = category * perCategory + Self.draw(popularity, &world)
-                    if testing, let previous = today.last, previous != store {
-                        trials += 1
-                        let also = covisits[previous].sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.prefix(10)
-                        if also.contains(where: { $0.key == store }) { hits += 1 }
-                        if sameTop[previous / perCategory].filter({ $0 != previous }).prefix(10).contains(store) {
-                            sameHits += 1
-                        }
-                        if popularTop.filter({ $0 != previous }).prefix(10).contains(store) { popularHits += 1 }
-                    }
-                    opens[store] += 1
-                    for other in today where other != store {
-                        let (a, b) = (min(other, store), max(other, store))
-                        if pairs.insert((viewer * stores + a) * stores + b).inserted {
-                            covisits[a][b, default: 0] += 1
-                            covisits[b][a, default: 0] += 1
-                        }
-                    }
-                    today.append(store)
-                }
-            }
-        }
-        let n = Double(max(trials, 1))
-        return (Double(hits) / n, Double(sameHits) / n, Double(popularHits) / n)
-    }
 }

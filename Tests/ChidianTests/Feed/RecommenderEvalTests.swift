@@ -30,7 +30,8 @@ import Testing
         let quiet = eval.simulate(.learning(halfLifeDays: 2, explorePlaces: 0), drift: false, model: .everyPlace)
         let exploring = eval.simulate(.learning(halfLifeDays: 2, explorePlaces: 3), drift: false, model: .everyPlace)
         let newest = eval.simulate(.newest, drift: false, model: .everyPlace)
-        #expect(exploring.diversity > quiet.diversity + 0.3)
+        // Issue #46: exploring places are no longer fixed, so they add fewer categories than the three they were.
+        #expect(exploring.diversity > quiet.diversity)
         #expect(quiet.firstDayCTR > newest.firstDayCTR)
         #expect((0...1).contains(exploring.stability))
     }
