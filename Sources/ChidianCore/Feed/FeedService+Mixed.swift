@@ -5,16 +5,21 @@ extension FeedService {
     /// (interests, highest first, as before) fills the places of its first category, and every other place gets
     /// that category's next best recent review (cold start's worth). A place whose category has no review left is
     /// left to the walk. Places are explored when their category is not one the viewer has shown a taste for.
-    func mixedPlan<G: RandomNumberGenerator>(
-        _ state: ViewerState, reviews: [FeedCandidates.Review], radius: Double?, using generator: inout G
-    ) -> (plan: FeedRepository.Plan, places: [FeedPlanner.Place]) {
-        let current = state.interests.prefix(FeedRepository.maxCategories)
-        let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
+    /// `mixedPlaces` draws the categories, `mixedPlan` sets the reviews.
+    func mixedPlaces<G: RandomNumberGenerator>(_ state: ViewerState, using generator: inout G) -> [FeedPlanner.Place] {
         let scores = Dictionary(state.interests.map { ($0.categoryID, $0.score) }) { a, _ in a }
         let affinities = state.arms.map { Affinity(arm: $0, interest: scores[$0.categoryID] ?? 0) }
         let known = Set(ViewerState.shown(state.interests.map { ($0.categoryID, $0.score) }))
         var places = FeedPlanner.mixed(affinities, exploring: explorePlaces, using: &generator)
         for index in places.indices where known.contains(places[index].category) { places[index].exploring = false }
+        return places
+    }
+
+    func mixedPlan(
+        _ state: ViewerState, places: [FeedPlanner.Place], reviews: [FeedCandidates.Review], radius: Double?
+    ) -> FeedRepository.Plan {
+        let current = state.interests.prefix(FeedRepository.maxCategories)
+        let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
         var pool: [String: [String]] = [:]
         let ranked = reviews.map { ($0, FeedPlanner.worth($0, categoryWeight: 0, radius: radius)) }
             .sorted { ($0.1, $0.0.id) > ($1.1, $1.0.id) }
@@ -27,6 +32,6 @@ extension FeedService {
             plan.pinned[index] = id
             if place.exploring { plan.exploring.insert(index) }
         }
-        return (plan, places)
+        return plan
     }
 }

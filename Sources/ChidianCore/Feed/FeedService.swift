@@ -72,11 +72,11 @@ package struct FeedService: Sendable {
         }
         let now = clock()
         let state = try await interests.state(viewer: viewer.interestKey, at: now)
-        let reviews = try await candidates.coldStart(near: near, at: now)
         var names = state.names
         let plan: FeedRepository.Plan
         let places: [FeedPlanner.Place]
         if state.isCold {
+            let reviews = try await candidates.coldStart(near: near, at: now)
             let weights = Exploration.sample(state.arms, using: &generator)
             let order = FeedPlanner.coldStart(
                 reviews, categoryWeights: weights, radius: near.map { Double($0.radius) })
@@ -88,8 +88,12 @@ package struct FeedService: Sendable {
         } else {
             let current = state.interests.prefix(FeedRepository.maxCategories)
             for interest in current { names[interest.categoryID] = interest.categoryName }
-            (plan, places) = mixedPlan(
-                state, reviews: reviews, radius: near.map { Double($0.radius) }, using: &generator)
+            places = mixedPlaces(state, using: &generator)
+            // Places of the walk's own category need no candidates (a page without exploring reads none).
+            let walked = current.first?.categoryID
+            let reviews =
+                places.contains { $0.category != walked } ? try await candidates.coldStart(near: near, at: now) : []
+            plan = mixedPlan(state, places: places, reviews: reviews, radius: near.map { Double($0.radius) })
         }
         let result = try await feed.page(plan: plan, limit: page.limit, viewerID: viewerID)
         if let key = viewer.interestKey { await signals.shown(viewer: key, places: places, at: now) }

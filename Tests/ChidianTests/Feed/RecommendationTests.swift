@@ -158,7 +158,8 @@ import Testing
             let weights = (0..<10).map(FeedPlanner.examined).reduce(0, +)
             #expect(abs(shown - weights) < 1e-9)
             // MUT: opening a review shown on the first page is a click of that showing
-            let opened = seen[0]
+            // (not one of the hot-pot reviews just opened: those would be the same open within ten seconds)
+            let opened = seen.prefix(10).first { !world.reviews["火锅"]!.prefix(3).contains($0) }!
             _ = try await client.send(.get, "/v1/comments/\(opened)", token: second.token)
             try await app.flushSignals()
             let clicked = try await app.database.query(
