@@ -14,4 +14,12 @@ extension ChidianClient {
         guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
         return try mirror(ok.body.json)
     }
+
+    /// How busy the store usually is by weekday and hour (Google's "popular times"); an unknown or archived store
+    /// is `ChidianError.code == .storeNotFound` (404).
+    public func popularTimes(ofStore id: String) async throws -> PopularTimes {
+        let output = try await api.popularTimes(path: .init(id: id))
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        return try mirror(ok.body.json)
+    }
 }

@@ -263,7 +263,9 @@ public enum CommentSort: String, Sendable {
 /// 今天吃点啥: one store for now, why, and up to two alternatives (all distinct).
 public struct Pick: Codable, Sendable, Hashable {
     public struct Reason: Codable, Sendable, Hashable {
-        public enum Kind: String, Codable, Sendable { case interest, distance, open, price, rating, popular, explore }
+        public enum Kind: String, Codable, Sendable {
+            case interest, distance, open, price, rating, popular, explore, quiet
+        }
         public var kind: Kind
         /// For people, in the viewer's language.
         public var text: String
@@ -272,6 +274,20 @@ public struct Pick: Codable, Sendable, Hashable {
     /// Never empty.
     public var reasons: [Reason]
     public var alternatives: [Store]
+}
+
+/// How busy a store usually is: each weekday's 24 hours as shares (0–100) of its busiest hour, from the views of
+/// the last 8 weeks. `days` is empty and `now` nil until 200 views are known.
+public struct PopularTimes: Codable, Sendable, Hashable {
+    public struct Day: Codable, Sendable, Hashable {
+        /// 1 = Monday … 7 = Sunday, in the store's time zone.
+        public var day: Int
+        public var hours: [Int]
+    }
+    public var timeZone: String
+    public var days: [Day]
+    /// The current local hour of today as a share of the peak.
+    public var now: Int?
 }
 
 /// A report of a comment, as admins see it.

@@ -71,6 +71,25 @@ import Testing
         let bad = try await Demo.refusal { try await diner.pick(near: spot, radius: 60_000) }
         #expect(bad.code == .invalidRadius && bad.status == 400)
     }
+
+    @Test func popularTimesAreAWeekOfSharesOrNothingYet() async throws {
+        let client = try Demo.client()
+        // MUT
+        let times = try await client.popularTimes(ofStore: "s001")
+        let missing = try await Demo.refusal { try await client.popularTimes(ofStore: "s999999") }
+        // validate: the demo server's views of s001 are the other suites' (few, or none): nothing said below 200,
+        // else every weekday's 24 hours with the busiest at 100
+        #expect(times.timeZone == "Asia/Shanghai")
+        if times.days.isEmpty {
+            #expect(times.now == nil)
+        } else {
+            #expect(times.days.map(\.day) == Array(1...7))
+            #expect(times.days.allSatisfy { $0.hours.count == 24 && $0.hours.allSatisfy { (0...100).contains($0) } })
+            #expect(times.days.flatMap(\.hours).max() == 100)
+            #expect(times.now != nil)
+        }
+        #expect(missing.code == .storeNotFound && missing.status == 404)
+    }
 }
 
 extension Demo {
