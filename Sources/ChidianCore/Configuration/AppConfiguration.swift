@@ -90,7 +90,7 @@ public struct AppConfiguration: Sendable {
         bcryptCost: Int = 12,
         poolSize: Int = 16,
         databaseTimeout: Duration = .seconds(3),
-        interestHalfLife: Double = 86400,
+        interestHalfLife: Double = 2 * 86400,
         sessionLifetime: Duration = .seconds(30 * 86400),
         sessionMaxLifetime: Duration = .seconds(90 * 86400),
         staticDirectory: String? = nil,
