@@ -10,7 +10,8 @@ extension FeedService {
         let scores = Dictionary(state.interests.map { ($0.categoryID, $0.score) }) { a, _ in a }
         let affinities = state.arms.map { Affinity(arm: $0, interest: scores[$0.categoryID] ?? 0) }
         let known = Set(ViewerState.shown(state.interests.map { ($0.categoryID, $0.score) }))
-        var places = FeedPlanner.mixed(affinities, exploring: explorePlaces, using: &generator)
+        var places = FeedPlanner.mixed(
+            affinities, exploring: explorePlaces, top: state.interests.first?.categoryID, using: &generator)
         for index in places.indices where known.contains(places[index].category) { places[index].exploring = false }
         return places
     }

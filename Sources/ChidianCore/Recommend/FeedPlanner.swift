@@ -21,13 +21,15 @@ public enum FeedPlanner {
     /// sampled click-through (Thompson sampling over `Affinity`): while evidence is thin the samples spread the page
     /// over many categories, as cold start does; strong evidence wins nearly every place. At most `exploring` places
     /// go to a category other than the best estimate, the rest to that one. Places are then ordered by what won
-    /// them, so a category sampled high sits near the top, where it is looked at, not at fixed places below.
+    /// them, so a category sampled high sits near the top, where it is looked at, not at fixed places below; except
+    /// that the top place goes to `top`, the viewer's leading interest (the contract's first category; without one,
+    /// the best estimate): one of its places moves up, or it takes the last place's, so it gains no place by it.
     public static func mixed<G: RandomNumberGenerator>(
-        _ affinities: [Affinity], exploring: Int, count: Int = coldPlaces, using generator: inout G
+        _ affinities: [Affinity], exploring: Int, top: String? = nil, count: Int = coldPlaces,
+        using generator: inout G
     ) -> [Place] {
-        guard let best = affinities.max(by: { ($0.mean, $1.categoryID) < ($1.mean, $0.categoryID) }) else {
-            return []
-        }
+        guard let best = affinities.max(by: { ($0.mean, $1.categoryID) < ($1.mean, $0.categoryID) }), count > 0
+        else { return [] }
         var budget = exploring
         var won: [(place: Place, score: Double, index: Int)] = []
         for index in 0..<count {
@@ -44,7 +46,16 @@ public enum FeedPlanner {
             if explores { budget -= 1 }
             won.append((Place(category: winner.id, exploring: explores), winner.sample, index))
         }
-        return won.sorted { ($0.score, $1.index) > ($1.score, $0.index) }.map(\.place)
+        var places = won.sorted { ($0.score, $1.index) > ($1.score, $0.index) }.map(\.place)
+        let lead = top ?? best.categoryID
+        if let own = places.firstIndex(where: { $0.category == lead }) {
+            places.insert(places.remove(at: own), at: 0)
+        } else {
+            places.removeLast()
+            places.insert(Place(category: lead, exploring: false), at: 0)
+        }
+        places[0].exploring = false
+        return places
     }
 
     /// No category holds more than this many of cold start's first ten.

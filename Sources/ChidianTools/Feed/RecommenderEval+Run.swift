@@ -148,7 +148,8 @@ extension RecommenderEval {
             let affinities = arms(viewer, global, only: Array(0..<categories)).enumerated().map {
                 Affinity(arm: $0.element, interest: viewer.scores[$0.offset], priorStrength: policy.priorStrength)
             }
-            let mixed = FeedPlanner.mixed(affinities, exploring: policy.explorePlaces, using: &rng)
+            let mixed = FeedPlanner.mixed(
+                affinities, exploring: policy.explorePlaces, top: String(top), using: &rng)
             let places = mixed.map { Int($0.category)! }
             let exploring = mixed.indices.filter { mixed[$0].exploring && !known.contains(places[$0]) }
             return (places, Set(exploring))
