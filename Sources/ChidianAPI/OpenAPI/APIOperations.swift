@@ -185,9 +185,12 @@ public enum APIOperations {
                 next category, and so on, newest first within a category; then all remaining reviews newest first. \
                 Interests come from opened reviews (1 each), store pages (0.5), favorites (3, −3 when removed), likes \
                 (1.5) and the viewer's own reviews (5★ +2, 4★ +1, 2★ −1.5, 1★ −3), all decaying with a \
-                configurable half-life (`INTEREST_HALF_LIFE_HOURS`). Places 5 and 9 of the first page go to \
-                reviews of categories the viewer has not shown, chosen by Thompson sampling over click-through when \
-                explored; they are listed in `personalization.explore`. A viewer without interests (or nobody) gets \
+                configurable half-life (`INTEREST_HALF_LIFE_HOURS`). The first page's ten places are mixed by the \
+                evidence: the first is the newest review of the highest-scoring category; each other goes to the \
+                category with the highest Thompson sample of the viewer's click-through (everyone's as a prior, the \
+                viewer's interest for it, the places shown and not opened against it), at most \
+                `FEED_EXPLORE_PLACES` of them to another category than the best estimate. Categories placed there \
+                that the viewer has not shown a taste for are listed in `personalization.explore`. A viewer without interests (or nobody) gets \
                 cold start: recent, liked, well-rated reviews, at most 3 of a category among the first 10 when the \
                 data allows, nearest first-ish when `near` is given (`personalization.coldStart: true`). The \
                 ordering (20 categories at most) and the first page's placed reviews are frozen into the cursor: no \
