@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Insights' targets (issue #32), on the benchmark's 1M-review database with the release server:
-#   A. the store page (Zipf) with counting on against counting off (INSIGHTS=off), cache on, alternated on/off/on/off
-#      in one run; and whether every request served was counted (views written / requests wrk completed);
+#   A. the store page (Zipf) with counting on against counting off (INSIGHTS=off), cache on, alternated on/off,
+#      off/on, … over BENCH_INSIGHTS_ROUNDS (4) rounds in one run; and whether every request served was counted (views written / requests wrk completed);
 #   B. two servers behind nginx (round robin): 10,000 views of one store by 5,000 distinct visitors, spread over
 #      both; the insights must say 10,000 views after the flush, and visitors within the stated error;
 #   C. GET /v1/stores/{id}/insights for 366 days of the store with the most reviews, given 1M counted events
@@ -80,8 +80,12 @@ sql "SELECT id FROM stores WHERE archived_at IS NULL" >"$work/stores"
 python3 "$here/workload.py" --seed 1 --n 200000 zipf --items "$work/stores" --prefix /v1/stores/ --stream store \
     --out "$work/store-paths" >/dev/null
 declare -A rps p95 counted served
-for round in 1 2; do
-    for mode in on off; do
+# Rounds alternate the order (on/off, off/on, …) so a drift of the machine's load weighs on both modes alike.
+ROUNDS=${BENCH_INSIGHTS_ROUNDS:-4}
+for round in $(seq 1 "$ROUNDS"); do
+    order="on off"
+    [ $((round % 2)) = 0 ] && order="off on"
+    for mode in $order; do
         start "$port" "$work/server-a.$mode.log" INSIGHTS="$mode"
         before=$(sql "SELECT coalesce(sum(views), 0) FROM store_days")
         # A short warm-up: the cache fills, so both modes are measured warm.
@@ -100,9 +104,18 @@ for round in 1 2; do
         counted[$mode.$round]=$((after - before))
     done
 done
-mean() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (a + b) / 2 }'; }
-on=$(mean "${rps[on.1]}" "${rps[on.2]}")
-off=$(mean "${rps[off.1]}" "${rps[off.2]}")
+# list MODE KEY: the rounds' values of one mode, comma-separated.
+list() {
+    local mode=$1 key=$2 out="" r
+    for r in $(seq 1 "$ROUNDS"); do
+        local -n table=$key
+        out+="${out:+, }${table[$mode.$r]}"
+    done
+    echo "$out"
+}
+mean() { tr ',' '\n' | awk '{ s += $1; n++ } END { printf "%.0f", s / n }'; }
+on=$(list on rps | mean)
+off=$(list off rps | mean)
 ratio=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.3f", a / b }')
 
 # B. Two servers behind nginx.
@@ -234,11 +247,11 @@ verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN { if (v == "") print "?";
     echo
     echo "| Measurement | Figure | Target |"
     echo "|---|---:|---|"
-    echo "| Store page (Zipf, 64 connections), counting on: req/s (rounds 1, 2) | ${rps[on.1]}, ${rps[on.2]} (p95 ${p95[on.1]}, ${p95[on.2]} ms) | |"
-    echo "| Store page, counting off (INSIGHTS=off): req/s (rounds 1, 2) | ${rps[off.1]}, ${rps[off.2]} (p95 ${p95[off.1]}, ${p95[off.2]} ms) | |"
+    echo "| Store page (Zipf, 64 connections), counting on: req/s (rounds 1–$ROUNDS) | $(list on rps) (p95 $(list on p95) ms) | |"
+    echo "| Store page, counting off (INSIGHTS=off): req/s (rounds 1–$ROUNDS) | $(list off rps) (p95 $(list off p95) ms) | |"
     echo "| Counting on ÷ off (means) | $ratio | ≥ 0.95: $(verdict "$ratio" 0.95 ">=") |"
-    echo "| Views written / requests served with counting on (rounds 1, 2; warm-ups included) | ${counted[on.1]} / ${served[on.1]}, ${counted[on.2]} / ${served[on.2]} | exact |"
-    echo "| … with counting off | ${counted[off.1]} / ${served[off.1]}, ${counted[off.2]} / ${served[off.2]} | nothing written |"
+    echo "| Views written / requests served with counting on (rounds 1–$ROUNDS; warm-ups included) | $(list on counted) / $(list on served) | exact |"
+    echo "| … with counting off | $(list off counted) / $(list off served) | nothing written |"
     echo "| Two servers behind nginx: responses | $spread (server 1: $share1, server 2: $share2) | spread over both |"
     echo "| … views in the insights after the flush | $views | 10,000: $([ "$views" = 10000 ] && echo met || echo '**missed**') |"
     echo "| … visitors (5,000 distinct sent) | $visitors (error ${err} %) | within ±3 × 3.2 %: $(verdict "$(awk -v e="$err" 'BEGIN { print (e < 0 ? -e : e) }')" 9.6 "<=") |"
