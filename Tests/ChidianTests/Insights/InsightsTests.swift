@@ -121,6 +121,10 @@ import Testing
             // validate
             #expect(Self.totals(body)["views"] as? Int == 400)
             #expect(Self.totals(body)["visitors"] as? Int == 40)
+            // popular times count the same views by hour, added up across the servers the same way
+            let hours = try await app.database.query(
+                "SELECT coalesce(sum(views), 0)::int FROM store_hours WHERE store_id = \(w.storeID)")
+            #expect(try hours.first?.decode(Int.self) == 400)
         }
     }
 
