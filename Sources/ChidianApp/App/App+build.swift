@@ -30,6 +30,8 @@ public struct AppServices: Sendable {
     public let buckets: RateBuckets
     /// This server's notification streams and their listener.
     public let notifications: NotificationHub
+    /// When this server last began a request other than a claim (claims make way for them).
+    public let foreground = ForegroundTraffic()
 
     public init(
         config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
@@ -80,6 +82,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     }
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ForegroundTrafficMiddleware(traffic: services.foreground))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: StatementDeadlineMiddleware(reads: services.config.readStatementTimeout))
     if let caching = services.caching {

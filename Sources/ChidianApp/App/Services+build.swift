@@ -36,7 +36,14 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         promotions: PromotionService(
             stores: stores, promotions: PromotionRepository(database: database), insights: insights),
         coupons: CouponService(
-            coupons: CouponRepository(database: database), stores: stores, throttle: app.loginThrottle),
+            coupons: CouponRepository(database: database), stores: stores, throttle: app.loginThrottle,
+            yielding: (
+                AdmissionGate(
+                    limit: config.claimConcurrency, queue: 10_000, maxWait: .seconds(10),
+                    rest: Double(config.claimRest),
+                    restsWhile: { [foreground = app.foreground] in foreground.isPresent }),
+                app.foreground
+            )),
         search: SearchService(
             search: SearchRepository(
                 database: database, stores: stores, budget: config.searchRowBudget,

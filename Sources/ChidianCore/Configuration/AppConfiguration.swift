@@ -63,6 +63,11 @@ public struct AppConfiguration: Sendable {
     /// Searches that count reviews running at once per server (`SEARCH_CONCURRENCY`); up to 64 more wait up to
     /// 1 s, then 503 `busy`.
     public var searchConcurrency = 1
+    /// Claims running at once per server while other requests come (`CLAIM_CONCURRENCY`); each slot then rests
+    /// `CLAIM_REST` times as long as its claim took, so a rush gets at most `concurrency / (1 + rest)` of the
+    /// server's time beside pages; with nothing else asked, claims run at once (docs/COUPONS.md).
+    public var claimConcurrency = 1
+    public var claimRest = 5
     /// The read cache and the session cache (`CACHE`, on by default; `off` reads PostgreSQL every time).
     public var cacheEnabled = true
     /// The read cache's cap in bytes (`CACHE_MAX_MB`); search hits get half of it and sessions a sixteenth besides.
@@ -155,6 +160,8 @@ public struct AppConfiguration: Sendable {
         integer("STATEMENT_TIMEOUT_MS", 10...600_000) { config.statementTimeout = .milliseconds($0) }
         integer("READ_STATEMENT_TIMEOUT_MS", 10...600_000) { config.readStatementTimeout = .milliseconds($0) }
         integer("SEARCH_CONCURRENCY", 1...256) { config.searchConcurrency = $0 }
+        integer("CLAIM_CONCURRENCY", 1...256) { config.claimConcurrency = $0 }
+        integer("CLAIM_REST", 0...100) { config.claimRest = $0 }
         integer("SEARCH_ROW_BUDGET", 100...100_000_000) { config.searchRowBudget = $0 }
         integer("BCRYPT_QUEUE", 1...100_000) { config.bcryptQueue = $0 }
         if let urls = environment["DATABASE_READ_URLS"], !urls.isEmpty {

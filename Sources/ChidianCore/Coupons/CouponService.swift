@@ -10,6 +10,9 @@ package struct CouponService: Sendable {
     package let stores: StoreRepository
     /// Wrong codes at the table count as failed sign-ins do (scope `redeem`, per store and address).
     package let throttle: LoginThrottle?
+    /// While other requests come, claims pass this gate (a few at a time, each slot resting after its claim), so a
+    /// rush takes only what pages and the rest leave of the cores; with nothing else asked, they run at once.
+    package let yielding: (gate: AdmissionGate, foreground: ForegroundTraffic)?
     private let soldOut = SoldOut()
     static let soldOutMemory = 10_000
     /// A sold-out coupon's holders are remembered up to this many (past it, each keyed claim asks PostgreSQL).
@@ -22,10 +25,14 @@ package struct CouponService: Sendable {
         let coupons = Mutex<[String: Set<String>?]>([:])
     }
 
-    package init(coupons: CouponRepository, stores: StoreRepository, throttle: LoginThrottle? = nil) {
+    package init(
+        coupons: CouponRepository, stores: StoreRepository, throttle: LoginThrottle? = nil,
+        yielding: (gate: AdmissionGate, foreground: ForegroundTraffic)? = nil
+    ) {
         self.coupons = coupons
         self.stores = stores
         self.throttle = throttle
+        self.yielding = yielding
     }
 
     /// Its manager offers a coupon (admins too get 403 `not_store_owner`).
@@ -68,7 +75,9 @@ package struct CouponService: Sendable {
         }
         // Otherwise the batch finds a claim already made under the key first (`conflict`), and it is answered.
         do {
-            let made = try await coupons.claim(couponID: id, userID: user.id, key: key)
+            let made = try await yieldingIfOthersCome {
+                try await coupons.claim(couponID: id, userID: user.id, key: key)
+            }
             // A claim valid one day is due at once: its holder hears now, not at the next minute's round.
             if made.claim.coupon.validDays == 1 { _ = try? await CouponReminders.send(coupons.database) }
             return made
@@ -76,6 +85,11 @@ package struct CouponService: Sendable {
             await remember(soldOut: id)
             throw CouponError.soldOut
         }
+    }
+
+    private func yieldingIfOthersCome<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let yielding, yielding.foreground.isPresent else { return try await body() }
+        return try await yielding.gate.run(body)
     }
 
     private func remember(soldOut id: String) async {

@@ -31,8 +31,8 @@ package struct ProblemMiddleware: RouterMiddleware {
             logger.warning("password hashing saturated")
             return .busy()
         case is AdmissionGate.Busy:
-            logger.warning("search gate full")
-            return .busy("The server is busy with other searches; try again shortly.")
+            logger.warning("admission gate full")
+            return .busy("The server is busy with requests like this one; try again shortly.")
         case let error as DatabaseUnavailable:
             logger.warning("database unavailable", metadata: ["reason": .string(error.reason)])
             return .databaseUnavailable()

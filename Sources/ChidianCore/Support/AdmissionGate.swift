@@ -26,13 +26,19 @@ public final class AdmissionGate: Sendable {
     /// the work behind the gate gets at most `limit / (1 + rest)` cores however many queue for it; a lone client
     /// is not slowed.
     public let rest: Double
+    /// Whether slots rest now (always, unless given): work that yields to other requests rests only while they come.
+    public let restsWhile: @Sendable () -> Bool
     private let state = Mutex(State())
 
-    public init(limit: Int, queue: Int, maxWait: Duration, rest: Double = 0) {
+    public init(
+        limit: Int, queue: Int, maxWait: Duration, rest: Double = 0,
+        restsWhile: @escaping @Sendable () -> Bool = { true }
+    ) {
         self.limit = max(1, limit)
         self.queue = max(0, queue)
         self.maxWait = maxWait
         self.rest = rest
+        self.restsWhile = restsWhile
     }
 
     /// Whether a task arriving now would wait (or be refused).
@@ -45,7 +51,7 @@ public final class AdmissionGate: Sendable {
         let started = ContinuousClock.now
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
-        if rest > 0, state.withLock({ !$0.waiting.isEmpty }) {
+        if rest > 0, state.withLock({ !$0.waiting.isEmpty }), restsWhile() {
             let rest = (ContinuousClock.now - started) * self.rest
             // The answer is ready; the rest delays only the next task, not this one.
             Task {

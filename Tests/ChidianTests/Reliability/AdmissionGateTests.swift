@@ -105,6 +105,24 @@ import Testing
         #expect(waited >= .seconds(2), "\(waited)")
     }
 
+    /// Work that yields rests only while others come: with `restsWhile` false a waiter gets the slot at once, where a
+    /// rest of 1,000 times a hold of 200 ms or more would outlast its 30 s wait and refuse it.
+    @Test func aSlotRestsOnlyWhileItsConditionHolds() async throws {
+        let gate = AdmissionGate(limit: 1, queue: 4, maxWait: .seconds(30), rest: 1000, restsWhile: { false })
+        let holder = Holder()
+        async let held: Void = holder.hold(gate)
+        try await holder.waitUntilInside()
+        // MUT: another waits while the first holds the slot for at least 200 ms
+        async let second = gate.run { 2 }
+        // timing: a poll of the gate's own state with no bound, then a hold of at least 200 ms (a lower bound)
+        while gate.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(200))  // timing: as above
+        holder.letGo()
+        try await held
+        // validate
+        #expect(try await second == 2)
+    }
+
     @Test func aLoneClientIsNotMadeToRest() async throws {
         let gate = AdmissionGate(limit: 1, queue: 4, maxWait: .seconds(30), rest: 100)
         // MUT: a task with nobody waiting behind it
