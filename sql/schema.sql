@@ -12,12 +12,12 @@
 --   comments: comments_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comments_cache_notify()
 --   comments: comments_fill_store_copy BEFORE INSERT OR UPDATE OF store_id FOR EACH ROW EXECUTE FUNCTION comments_fill_store_copy()
 --   comments: comments_rating_totals AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comments_rating_totals()
---   comments: comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body FOR EACH ROW WHEN ((((((((((((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind)) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL))) OR (old.store_id IS DISTINCT FROM new.store_id)) OR (old.author_id IS DISTINCT FROM new.author_id)) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.taste IS DISTINCT FROM new.taste)) OR (old.environment IS DISTINCT FROM new.environment)) OR (old.service IS DISTINCT FROM new.service)) OR (old.price_per_person IS DISTINCT FROM new.price_per_person)) OR (old.body IS DISTINCT FROM new.body))) EXECUTE FUNCTION comments_rating_totals()
+--   comments: comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body, recommended FOR EACH ROW WHEN (((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.author_id IS DISTINCT FROM new.author_id) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.taste IS DISTINCT FROM new.taste) OR (old.environment IS DISTINCT FROM new.environment) OR (old.service IS DISTINCT FROM new.service) OR (old.price_per_person IS DISTINCT FROM new.price_per_person) OR (old.body IS DISTINCT FROM new.body) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION comments_rating_totals()
 --   comments: notify_hidden AFTER UPDATE OF hidden_at FOR EACH ROW EXECUTE FUNCTION notify_hidden()
 --   comments: notify_review AFTER INSERT FOR EACH ROW EXECUTE FUNCTION notify_review()
 --   comments: search_comment_changed AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION search_comment_changed()
---   comments: search_comment_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION search_comment_changed()
---   comments: store_dishes_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION store_dishes_changed()
+--   comments: search_comment_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id, recommended FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION search_comment_changed()
+--   comments: store_dishes_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id, recommended FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION store_dishes_changed()
 --   comments: store_dishes_deleted AFTER DELETE FOR EACH ROW WHEN ((old.kind = 'review'::text)) EXECUTE FUNCTION store_dishes_changed()
 --   comments: store_review_inserted AFTER INSERT FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION store_review_inserted()
 --   coupons: coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION coupons_cache_notify()
@@ -294,8 +294,8 @@ BEGIN
     IF TG_OP <> 'DELETE' THEN
         PERFORM cache_notify('c:' || NEW.store_id);
     END IF;
-    IF TG_OP = 'UPDATE' AND (OLD.kind, OLD.author_id, OLD.hidden_at, OLD.store_archived, OLD.created_at)
-        IS NOT DISTINCT FROM (NEW.kind, NEW.author_id, NEW.hidden_at, NEW.store_archived, NEW.created_at) THEN
+    IF TG_OP = 'UPDATE' AND (OLD.kind, OLD.author_id, OLD.hidden_at, OLD.store_archived, OLD.created_at, OLD.recommended)
+        IS NOT DISTINCT FROM (NEW.kind, NEW.author_id, NEW.hidden_at, NEW.store_archived, NEW.created_at, NEW.recommended) THEN
         RETURN NULL;
     END IF;
     IF TG_OP <> 'INSERT' AND OLD.kind = 'review' THEN
@@ -332,9 +332,11 @@ CREATE FUNCTION public.comments_rating_totals() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    was_live boolean;
-    is_live  boolean;
-    moved    boolean;
+    was_live   boolean;
+    is_live    boolean;
+    was_judged boolean;  -- a live review judged not recommended: counted apart, in not_recommended_count
+    is_judged  boolean;
+    moved      boolean;
 BEGIN
     IF current_setting('chidian.bulk_import', true) = 'on' THEN
         RETURN NULL;  -- the import recounts the aggregates of every store it touched
@@ -345,9 +347,17 @@ BEGIN
         END IF;
         RETURN NULL;
     END IF;
-    was_live := OLD.kind = 'review' AND OLD.hidden_at IS NULL;
-    is_live := TG_OP <> 'DELETE' AND NEW.kind = 'review' AND NEW.hidden_at IS NULL;
+    was_live := OLD.kind = 'review' AND OLD.hidden_at IS NULL AND OLD.recommended;
+    is_live := TG_OP <> 'DELETE' AND NEW.kind = 'review' AND NEW.hidden_at IS NULL AND NEW.recommended;
+    was_judged := OLD.kind = 'review' AND OLD.hidden_at IS NULL AND NOT OLD.recommended;
+    is_judged := TG_OP <> 'DELETE' AND NEW.kind = 'review' AND NEW.hidden_at IS NULL AND NOT NEW.recommended;
     moved := TG_OP = 'UPDATE' AND OLD.store_id <> NEW.store_id;
+    IF was_judged AND (NOT is_judged OR moved) THEN
+        UPDATE stores SET not_recommended_count = not_recommended_count - 1 WHERE id = OLD.store_id;
+    END IF;
+    IF is_judged AND (NOT was_judged OR moved) THEN
+        UPDATE stores SET not_recommended_count = not_recommended_count + 1 WHERE id = NEW.store_id;
+    END IF;
     IF was_live AND (NOT is_live OR moved) THEN
         UPDATE stores SET review_count = review_count - 1 WHERE id = OLD.store_id;
     END IF;
@@ -1061,8 +1071,8 @@ CREATE FUNCTION public.search_comment_changed() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    was_live boolean := TG_OP <> 'INSERT' AND OLD.kind = 'review' AND OLD.hidden_at IS NULL;
-    is_live  boolean := TG_OP <> 'DELETE' AND NEW.kind = 'review' AND NEW.hidden_at IS NULL;
+    was_live boolean := TG_OP <> 'INSERT' AND OLD.kind = 'review' AND OLD.hidden_at IS NULL AND OLD.recommended;
+    is_live  boolean := TG_OP <> 'DELETE' AND NEW.kind = 'review' AND NEW.hidden_at IS NULL AND NEW.recommended;
 BEGIN
     IF current_setting('chidian.bulk_import', true) = 'on' THEN
         RETURN NULL;  -- the import rebuilds the summaries of every store it touched
@@ -1104,7 +1114,7 @@ BEGIN
     SELECT p_dish, search_store_key(c.store_id), count(*)::integer
     FROM comments c, search_dishes d
     WHERE d.id = p_dish AND char_length(d.lname) >= 3
-      AND c.kind = 'review' AND c.hidden_at IS NULL AND strpos(lower(c.body), d.lname) > 0
+      AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended AND strpos(lower(c.body), d.lname) > 0
     GROUP BY c.store_id;
     PERFORM store_dishes_recount(k.store_id)
     FROM search_dishes d JOIN search_review_grams g ON g.gram = d.lname AND char_length(d.lname) <= 2
@@ -1126,14 +1136,14 @@ CREATE FUNCTION public.search_count_reviews(p_store text, p_lq text) RETURNS int
 BEGIN
     IF p_lq ~ '[a-z]' THEN
         RETURN (SELECT count(*) FROM comments m
-                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL
+                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND m.recommended
                   AND lower(m.body) ~ '[a-z]' AND strpos(lower(m.body), p_lq) > 0);
     ELSIF p_lq = upper(p_lq) THEN
         RETURN (SELECT count(*) FROM comments m
-                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND strpos(m.body, p_lq) > 0);
+                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND m.recommended AND strpos(m.body, p_lq) > 0);
     END IF;
     RETURN (SELECT count(*) FROM comments m
-            WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND strpos(lower(m.body), p_lq) > 0);
+            WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND m.recommended AND strpos(lower(m.body), p_lq) > 0);
 END $$;
 
 --
@@ -1150,7 +1160,7 @@ BEGIN
     END IF;
     RETURN (SELECT count(*) FROM (
                 SELECT m.body FROM comments m
-                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL
+                WHERE m.store_id = p_store AND m.kind = 'review' AND m.hidden_at IS NULL AND m.recommended
                 ORDER BY m.created_at DESC, m.id DESC LIMIT greatest(p_cap, 0)) x
             WHERE strpos(CASE WHEN p_lq = upper(p_lq) THEN x.body ELSE lower(x.body) END, p_lq) > 0);
 END $$;
@@ -1521,7 +1531,7 @@ BEGIN
         INSERT INTO search_rebuild_counts (store_key, kind, item, review_count)
         SELECT k.key, i.kind, i.item, count(*)::integer
         FROM search_rebuild_keys k
-        JOIN comments c ON c.store_id = k.store_id AND c.kind = 'review' AND c.hidden_at IS NULL
+        JOIN comments c ON c.store_id = k.store_id AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended
         CROSS JOIN LATERAL (SELECT search_grams(c.body) AS grams OFFSET 0) g
         CROSS JOIN LATERAL (
             SELECT 0 AS kind, x AS item FROM unnest(g.grams) AS x
@@ -1880,12 +1890,12 @@ CREATE FUNCTION public.store_aggregates_recount(p_stores text[]) RETURNS void
 BEGIN
     DELETE FROM store_raters r WHERE r.store_id = ANY (p_stores) AND NOT EXISTS (
         SELECT 1 FROM comments c WHERE c.store_id = r.store_id AND c.author_id = r.author_id
-          AND c.kind = 'review' AND c.hidden_at IS NULL);
+          AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended);
     INSERT INTO store_raters AS r (store_id, author_id, comment_id, rating, taste, environment, service, price_per_person)
     SELECT DISTINCT ON (c.store_id, c.author_id) c.store_id, c.author_id, c.id, c.rating, c.taste, c.environment,
            c.service, c.price_per_person
     FROM comments c
-    WHERE c.store_id = ANY (p_stores) AND c.kind = 'review' AND c.hidden_at IS NULL
+    WHERE c.store_id = ANY (p_stores) AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended
     ORDER BY c.store_id, c.author_id, c.created_at DESC, c.id DESC
     ON CONFLICT (store_id, author_id) DO UPDATE SET comment_id = EXCLUDED.comment_id, rating = EXCLUDED.rating,
         taste = EXCLUDED.taste, environment = EXCLUDED.environment, service = EXCLUDED.service,
@@ -1897,10 +1907,11 @@ BEGIN
         review_count = a.reviews, rating_count = a.rating_count, rating_sum = a.rating_sum,
         taste_count = a.taste_count, taste_sum = a.taste_sum, environment_count = a.environment_count,
         environment_sum = a.environment_sum, service_count = a.service_count, service_sum = a.service_sum,
-        price_count = a.price_count, price_sum = a.price_sum
+        price_count = a.price_count, price_sum = a.price_sum, not_recommended_count = a.not_recommended
     FROM (
         SELECT s.id,
-               (SELECT count(*) FROM comments c WHERE c.store_id = s.id AND c.kind = 'review' AND c.hidden_at IS NULL)::int AS reviews,
+               (SELECT count(*) FROM comments c WHERE c.store_id = s.id AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended)::int AS reviews,
+               (SELECT count(*) FROM comments c WHERE c.store_id = s.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.recommended)::int AS not_recommended,
                count(r.rating)::int AS rating_count, coalesce(sum(r.rating), 0)::bigint AS rating_sum,
                count(r.taste)::int AS taste_count, coalesce(sum(r.taste), 0)::bigint AS taste_sum,
                count(r.environment)::int AS environment_count, coalesce(sum(r.environment), 0)::bigint AS environment_sum,
@@ -1911,9 +1922,10 @@ BEGIN
         GROUP BY s.id
     ) a
     WHERE st.id = a.id AND (st.review_count, st.rating_count, st.rating_sum, st.taste_count, st.taste_sum,
-            st.environment_count, st.environment_sum, st.service_count, st.service_sum, st.price_count, st.price_sum)
+            st.environment_count, st.environment_sum, st.service_count, st.service_sum, st.price_count, st.price_sum,
+            st.not_recommended_count)
         IS DISTINCT FROM (a.reviews, a.rating_count, a.rating_sum, a.taste_count, a.taste_sum, a.environment_count,
-            a.environment_sum, a.service_count, a.service_sum, a.price_count, a.price_sum);
+            a.environment_sum, a.service_count, a.service_sum, a.price_count, a.price_sum, a.not_recommended);
 END $$;
 
 --
@@ -2017,7 +2029,7 @@ BEGIN
     SELECT * INTO was FROM store_raters WHERE store_id = p_store AND author_id = p_author;
     SELECT c.id, c.rating, c.taste, c.environment, c.service, c.price_per_person INTO now
     FROM comments c
-    WHERE c.author_id = p_author AND c.store_id = p_store AND c.kind = 'review' AND c.hidden_at IS NULL
+    WHERE c.author_id = p_author AND c.store_id = p_store AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended
     ORDER BY c.created_at DESC, c.id DESC LIMIT 1;
     IF (was.comment_id, was.rating, was.taste, was.environment, was.service, was.price_per_person)
         IS NOT DISTINCT FROM (now.id, now.rating, now.taste, now.environment, now.service, now.price_per_person) THEN
@@ -2068,6 +2080,11 @@ DECLARE
     n_price     integer;
 BEGIN
     IF current_setting('chidian.bulk_import', true) = 'on' OR NEW.hidden_at IS NOT NULL THEN
+        RETURN NULL;
+    END IF;
+    IF NOT NEW.recommended THEN
+        -- Posted already judged: it counts in nothing but the store's not_recommended_count.
+        UPDATE stores SET not_recommended_count = not_recommended_count + 1 WHERE id = NEW.store_id;
         RETURN NULL;
     END IF;
     -- The author's counted review is their latest live one: this review, unless they have a later one.
@@ -2268,6 +2285,21 @@ BEGIN
 END $$;
 
 --
+-- Name: trust_machine_verdict(text, boolean, double precision); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.trust_machine_verdict(p_comment text, p_recommended boolean, p_score double precision) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    WITH u AS (
+        UPDATE comments SET recommended = p_recommended, trust_score = greatest(p_score, 0)
+        WHERE id = p_comment AND kind = 'review' AND verdict_by = 'machine'
+        RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM u)
+$$;
+
+--
 -- Name: users_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2412,6 +2444,19 @@ CREATE TABLE public.comment_replies (
 );
 
 --
+-- Name: comment_signals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.comment_signals (
+    comment_id text NOT NULL,
+    kind text NOT NULL,
+    detail text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT comment_signals_detail_check CHECK ((char_length(detail) <= 2000)),
+    CONSTRAINT comment_signals_kind_check CHECK ((kind ~ '^[a-z_]{1,40}$'::text))
+);
+
+--
 -- Name: comments; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2433,11 +2478,17 @@ CREATE TABLE public.comments (
     service smallint,
     price_per_person integer,
     like_count integer DEFAULT 0 NOT NULL,
+    recommended boolean DEFAULT true NOT NULL,
+    verdict_by text DEFAULT 'machine'::text NOT NULL,
+    trust_score double precision DEFAULT 0 NOT NULL,
     CONSTRAINT comments_body_length CHECK (((btrim(body) <> ''::text) AND (char_length(body) <= (5000 * 8)))),
     CONSTRAINT comments_check CHECK ((((kind = 'review'::text) AND ((rating >= 1) AND (rating <= 5))) OR ((kind = 'notice'::text) AND (rating IS NULL)))),
     CONSTRAINT comments_kind_check CHECK ((kind = ANY (ARRAY['review'::text, 'notice'::text]))),
     CONSTRAINT comments_like_count_check CHECK ((like_count >= 0)),
+    CONSTRAINT comments_notice_recommended CHECK (((kind = 'review'::text) OR recommended)),
     CONSTRAINT comments_scores CHECK ((((taste IS NULL) OR ((taste >= 1) AND (taste <= 5))) AND ((environment IS NULL) OR ((environment >= 1) AND (environment <= 5))) AND ((service IS NULL) OR ((service >= 1) AND (service <= 5))) AND ((price_per_person IS NULL) OR ((price_per_person >= 1) AND (price_per_person <= 100000))) AND ((kind = 'review'::text) OR ((taste IS NULL) AND (environment IS NULL) AND (service IS NULL) AND (price_per_person IS NULL))))),
+    CONSTRAINT comments_trust_score_check CHECK ((trust_score >= (0)::double precision)),
+    CONSTRAINT comments_verdict_by_check CHECK ((verdict_by = ANY (ARRAY['machine'::text, 'admin'::text]))),
     CONSTRAINT comments_version_check CHECK ((version > 0))
 );
 
@@ -2570,7 +2621,7 @@ CREATE TABLE public.moderation_log (
     admin_id text,
     note text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT moderation_log_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'restore'::text, 'dismiss'::text]))),
+    CONSTRAINT moderation_log_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'restore'::text, 'dismiss'::text, 'recommend'::text, 'not_recommend'::text]))),
     CONSTRAINT moderation_log_note_check CHECK ((char_length(note) <= (500 * 8)))
 );
 
@@ -2981,12 +3032,14 @@ END) STORED,
     hours jsonb,
     time_zone text DEFAULT 'Asia/Shanghai'::text NOT NULL,
     open_minutes int4multirange,
+    not_recommended_count integer DEFAULT 0 NOT NULL,
     CONSTRAINT stores_ad_spend_check CHECK ((ad_spend >= 0)),
     CONSTRAINT stores_check CHECK (((rating_sum >= rating_count) AND (rating_sum <= (5 * rating_count)))),
     CONSTRAINT stores_environment_count_check CHECK ((environment_count >= 0)),
     CONSTRAINT stores_favorite_count_check CHECK ((favorite_count >= 0)),
     CONSTRAINT stores_hours_check CHECK ((jsonb_typeof(hours) = 'array'::text)),
     CONSTRAINT stores_name_length CHECK (((btrim(name) = name) AND (name <> ''::text) AND (char_length(name) <= (64 * 8)))),
+    CONSTRAINT stores_not_recommended_count_check CHECK ((not_recommended_count >= 0)),
     CONSTRAINT stores_price_count_check CHECK ((price_count >= 0)),
     CONSTRAINT stores_rating_count_check CHECK ((rating_count >= 0)),
     CONSTRAINT stores_review_count_check CHECK ((review_count >= 0)),
@@ -3149,6 +3202,13 @@ ALTER TABLE ONLY public.comment_likes
 
 ALTER TABLE ONLY public.comment_replies
     ADD CONSTRAINT comment_replies_pkey PRIMARY KEY (comment_id);
+
+--
+-- Name: comment_signals comment_signals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.comment_signals
+    ADD CONSTRAINT comment_signals_pkey PRIMARY KEY (comment_id, kind);
 
 --
 -- Name: comments comments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -3513,7 +3573,7 @@ CREATE INDEX comments_author_newest ON public.comments USING btree (author_id, c
 -- Name: comments_author_reviews; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX comments_author_reviews ON public.comments USING btree (author_id, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text) AND (NOT store_archived));
+CREATE INDEX comments_author_reviews ON public.comments USING btree (author_id, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text) AND (NOT store_archived) AND recommended);
 
 --
 -- Name: comments_created; Type: INDEX; Schema: public; Owner: -
@@ -3525,13 +3585,13 @@ CREATE INDEX comments_created ON public.comments USING btree (created_at) WHERE 
 -- Name: comments_feed; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX comments_feed ON public.comments USING btree (created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text) AND (NOT store_archived));
+CREATE INDEX comments_feed ON public.comments USING btree (created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text) AND (NOT store_archived) AND recommended);
 
 --
 -- Name: comments_feed_category; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX comments_feed_category ON public.comments USING btree (category_id, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text) AND (NOT store_archived));
+CREATE INDEX comments_feed_category ON public.comments USING btree (category_id, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text) AND (NOT store_archived) AND recommended);
 
 --
 -- Name: comments_store_helpful; Type: INDEX; Schema: public; Owner: -
@@ -3546,10 +3606,22 @@ CREATE INDEX comments_store_helpful ON public.comments USING btree (store_id, li
 CREATE INDEX comments_store_newest ON public.comments USING btree (store_id, created_at DESC, id DESC) WHERE (hidden_at IS NULL);
 
 --
+-- Name: comments_store_not_recommended; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX comments_store_not_recommended ON public.comments USING btree (store_id, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (NOT recommended));
+
+--
 -- Name: comments_store_rating; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX comments_store_rating ON public.comments USING btree (store_id, rating DESC, created_at DESC, id DESC) WHERE ((hidden_at IS NULL) AND (kind = 'review'::text));
+
+--
+-- Name: comments_trust_queue; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX comments_trust_queue ON public.comments USING btree (trust_score DESC, id DESC) WHERE ((kind = 'review'::text) AND ((trust_score > (0)::double precision) OR (NOT recommended)));
 
 --
 -- Name: coupon_claims_coupon; Type: INDEX; Schema: public; Owner: -
@@ -3957,7 +4029,7 @@ CREATE TRIGGER comments_rating_totals AFTER INSERT OR DELETE ON public.comments 
 -- Name: comments comments_rating_totals_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body ON public.comments FOR EACH ROW WHEN ((((((((((((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind)) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL))) OR (old.store_id IS DISTINCT FROM new.store_id)) OR (old.author_id IS DISTINCT FROM new.author_id)) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.taste IS DISTINCT FROM new.taste)) OR (old.environment IS DISTINCT FROM new.environment)) OR (old.service IS DISTINCT FROM new.service)) OR (old.price_per_person IS DISTINCT FROM new.price_per_person)) OR (old.body IS DISTINCT FROM new.body))) EXECUTE FUNCTION public.comments_rating_totals();
+CREATE TRIGGER comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body, recommended ON public.comments FOR EACH ROW WHEN (((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.author_id IS DISTINCT FROM new.author_id) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.taste IS DISTINCT FROM new.taste) OR (old.environment IS DISTINCT FROM new.environment) OR (old.service IS DISTINCT FROM new.service) OR (old.price_per_person IS DISTINCT FROM new.price_per_person) OR (old.body IS DISTINCT FROM new.body) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION public.comments_rating_totals();
 
 --
 -- Name: coupons coupons_cache_notify; Type: TRIGGER; Schema: public; Owner: -
@@ -4059,7 +4131,7 @@ CREATE TRIGGER search_comment_changed AFTER INSERT OR DELETE ON public.comments 
 -- Name: comments search_comment_changed_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER search_comment_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id ON public.comments FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.search_comment_changed();
+CREATE TRIGGER search_comment_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id, recommended ON public.comments FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION public.search_comment_changed();
 
 --
 -- Name: search_dishes search_dish_named; Type: TRIGGER; Schema: public; Owner: -
@@ -4119,7 +4191,7 @@ CREATE TRIGGER store_covisits_updated AFTER UPDATE ON public.store_covisits REFE
 -- Name: comments store_dishes_changed_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER store_dishes_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id ON public.comments FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.store_dishes_changed();
+CREATE TRIGGER store_dishes_changed_update AFTER UPDATE OF body, kind, hidden_at, store_id, recommended ON public.comments FOR EACH ROW WHEN (((old.body IS DISTINCT FROM new.body) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION public.store_dishes_changed();
 
 --
 -- Name: comments store_dishes_deleted; Type: TRIGGER; Schema: public; Owner: -
@@ -4223,6 +4295,13 @@ ALTER TABLE ONLY public.comment_replies
 
 ALTER TABLE ONLY public.comment_replies
     ADD CONSTRAINT comment_replies_comment_id_fkey FOREIGN KEY (comment_id) REFERENCES public.comments(id) ON DELETE CASCADE;
+
+--
+-- Name: comment_signals comment_signals_comment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.comment_signals
+    ADD CONSTRAINT comment_signals_comment_id_fkey FOREIGN KEY (comment_id) REFERENCES public.comments(id) ON DELETE CASCADE;
 
 --
 -- Name: comments comments_author_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

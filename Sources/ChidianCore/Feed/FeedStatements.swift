@@ -45,7 +45,7 @@ enum FeedStatements {
                         SELECT y.id FROM (
                             SELECT c.id, c.created_at FROM comments c
                             WHERE c.category_id = w.clicked[w.segment + 1]
-                              AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                              AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended
                               AND (c.created_at, c.id) < (w.at, w.id)
                             ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
                         WHERE w.segment < cardinality(w.clicked)
@@ -55,7 +55,7 @@ enum FeedStatements {
                             SELECT y.id, y.created_at FROM (
                                 SELECT c.id, c.created_at FROM comments c
                                 WHERE c.category_id = k.id
-                                  AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                                  AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended
                                   AND (c.created_at, c.id) < (w.at, w.id)
                                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
                             ORDER BY y.created_at DESC, y.id DESC LIMIT $5 - w.before - cardinality(w.ids)
@@ -66,7 +66,7 @@ enum FeedStatements {
                     || ARRAY(
                         SELECT y.id FROM (
                             SELECT c.id, c.created_at FROM comments c
-                            WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                            WHERE c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended
                               AND (c.created_at, c.id) < (w.at, w.id)
                             ORDER BY c.created_at DESC, c.id DESC LIMIT \(maxRows)) y
                         WHERE w.segment = cardinality(w.clicked) AND cardinality(w.clicked) = 0
@@ -92,7 +92,7 @@ enum FeedStatements {
                 (SELECT max(w.before + cardinality(w.ids)) FROM walk w) >= $5,
                 n.ids, n.names
             FROM names n LEFT JOIN (page p JOIN comments c ON c.id = p.id
-                AND (p.position > 0 OR (c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived))
+                AND (p.position > 0 OR (c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended))
                 \(CommentRow.joins)) ON true
             """
         static let bindingDataTypes: [PostgresDataType] = [

@@ -40,8 +40,9 @@ enum FollowStatements {
             WHERE \(CommentRow.visible)
             ORDER BY c.created_at DESC, c.id DESC
             """
-        /// The predicate of `comments_author_reviews` (migration 023).
-        package static let reviews = "c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived"
+        /// The predicate of `comments_author_reviews` (migrations 023, 034).
+        package static let reviews =
+            "c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived AND c.recommended"
         static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
 
         package var userID: String

@@ -71,7 +71,7 @@ struct FollowingTimelines: Sendable {
             SELECT a.author, x.micros, x.id FROM unnest(\(missing)::text[]) AS a (author)
             LEFT JOIN LATERAL (
                 SELECT (EXTRACT(EPOCH FROM c.created_at) * 1000000)::int8 AS micros, c.id FROM comments c
-                WHERE c.author_id = a.author AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived
+                WHERE c.author_id = a.author AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived AND c.recommended
                 ORDER BY c.created_at DESC, c.id DESC
                 LIMIT \(Self.depth)
             ) x ON true

@@ -55,7 +55,7 @@ package struct FeedCandidates: Sendable {
                     LIMIT \(Self.nearStores)
                 ) s CROSS JOIN LATERAL (
                     SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at FROM comments c
-                    WHERE c.store_id = s.id AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived
+                    WHERE c.store_id = s.id AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived AND c.recommended
                     ORDER BY c.created_at DESC, c.id DESC LIMIT \(Self.perStore)
                 ) x
                 """)
@@ -79,7 +79,7 @@ package struct FeedCandidates: Sendable {
                 greatest(0, extract(epoch FROM $1 - x.created_at) / 86400)::float8, s.rating_score
             FROM categories k CROSS JOIN LATERAL (
                 SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at, c.store_id FROM comments c
-                WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived
+                WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(perCategory)
             ) x JOIN stores s ON s.id = x.store_id
             """

@@ -63,7 +63,7 @@ extension InterestRepository {
                 coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
                 coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
                 EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
-                    AND c.hidden_at IS NULL AND NOT c.store_archived)
+                    AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended)
             FROM categories k
             LEFT JOIN viewer_interests i ON i.viewer = $1 AND i.category_id = k.id
             LEFT JOIN viewer_explore e ON e.viewer = $1 AND e.category_id = k.id

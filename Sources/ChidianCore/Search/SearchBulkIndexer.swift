@@ -31,7 +31,7 @@ enum SearchBulkIndexer {
             let reviews = try await connection.rows(
                 """
                 SELECT k.key::bigint, lower(c.body) FROM search_rebuild_keys k
-                JOIN comments c ON c.store_id = k.store_id AND c.kind = 'review' AND c.hidden_at IS NULL
+                JOIN comments c ON c.store_id = k.store_id AND c.kind = 'review' AND c.hidden_at IS NULL AND c.recommended
                 WHERE k.key = ANY (\(keys)::int[])
                 """, logger: logger)
             for row in reviews {
