@@ -24,6 +24,7 @@ package struct APIRoutes {
         SearchController(service: services.search).addRoutes(to: api)
         CommentsController(service: services.comments).addRoutes(to: api)
         ModerationController(moderation: services.moderation).addRoutes(to: api)
+        TrustController(moderation: services.moderation).addRoutes(to: api)
         ImagesController(service: services.images).addRoutes(to: api)
         FeedController(service: services.feed).addRoutes(to: api)
         RecommendController(service: services.recommend).addRoutes(to: api)

@@ -198,7 +198,8 @@ package struct WebController {
         guard let view = try await services.accounts.users.view(id: id, viewerID: viewerID) else {
             throw AccountError.userNotFound("No user \(id.prefix(64)).")
         }
-        let list = try await comments.comments.userComments(userID: id, page: try PageRequest(request))
+        let list = try await comments.comments.userComments(
+            userID: id, page: try PageRequest(request), own: viewerID == id)
         let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
         let path = "/users/\(Self.escapePath(id))"
         let model: TemplateFields = [

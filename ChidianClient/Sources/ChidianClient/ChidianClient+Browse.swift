@@ -75,9 +75,11 @@ extension ChidianClient {
         return try mirror(ok.body.json)
     }
 
-    /// A store's reviews and notices.
+    /// A store's reviews and notices; with `recommended` false, its reviews judged not recommended instead
+    /// (newest first).
     public func comments(
-        ofStore id: String, kind: Comment.Kind? = nil, sort: CommentSort? = nil, pageSize: Int = 20
+        ofStore id: String, kind: Comment.Kind? = nil, sort: CommentSort? = nil, recommended: Bool = true,
+        pageSize: Int = 20
     ) -> Paginated<Comment> {
         Paginated { cursor in
             let output = try await self.api.listStoreComments(
@@ -85,6 +87,7 @@ extension ChidianClient {
                 query: .init(
                     kind: kind.flatMap { .init(rawValue: $0.rawValue) },
                     sort: sort.flatMap { .init(rawValue: $0.rawValue) },
+                    recommended: recommended ? nil : ._false,
                     limit: pageSize, cursor: cursor))
             guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
             let page = try ok.body.json

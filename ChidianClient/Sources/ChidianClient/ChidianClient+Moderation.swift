@@ -35,4 +35,22 @@ extension ChidianClient {
             return (try mirror(page.items), page.nextCursor)
         }
     }
+
+    /// An admin's verdict on a review, which stands until an admin changes it; logged with the note.
+    public func setRecommended(comment id: String, _ recommended: Bool, note: String? = nil) async throws -> Comment {
+        let output = try await api.setCommentRecommended(
+            path: .init(id: id), body: .json(.init(note: note, recommended: recommended)))
+        guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+        return try mirror(ok.body.json)
+    }
+
+    /// Suspicious and not recommended reviews, most suspicious first.
+    public func trustQueue(pageSize: Int = 20) -> Paginated<TrustItem> {
+        Paginated { cursor in
+            let output = try await self.api.trustQueue(query: .init(limit: pageSize, cursor: cursor))
+            guard case .ok(let ok) = output else { throw await ChidianError.from(output) }
+            let page = try ok.body.json
+            return (try mirror(page.items), page.nextCursor)
+        }
+    }
 }

@@ -51,6 +51,7 @@ extension ChidianError {
         case invalidRange
         case invalidRating
         case invalidReason
+        case invalidRecommended
         case invalidRole
         case invalidScores
         case invalidSkip
@@ -103,13 +104,13 @@ extension ChidianError {
             .invalidDescription, .invalidFormat, .invalidHours, .invalidIdempotencyKey, .invalidIds, .invalidImage,
             .invalidImages, .invalidKind, .invalidLastEventId, .invalidLimit, .invalidLocation, .invalidName,
             .invalidNear, .invalidNote, .invalidOpen, .invalidPassword, .invalidPrice, .invalidRadius,
-            .invalidRange, .invalidRating, .invalidReason, .invalidRole, .invalidScores, .invalidSkip, .invalidSort,
-            .invalidState, .invalidStatus, .invalidTimeZone, .invalidToken, .invalidUnread, .invalidVisitorId,
-            .loginRequired, .managerRequired, .nameRequired, .nameTaken, .nearRequired, .notAReview, .notAuthor,
-            .notFound, .notStoreOwner, .nothingToPick, .ownComment, .ownStore, .passwordTooLong, .queryRequired,
-            .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound, .schemaBehind, .serverBusy, .soldOut,
-            .storeNotFound, .storesRemain, .tooManyAttempts, .tooManyStreams, .unknownCategory,
-            .unsupportedMediaType, .userNotFound, .versionConflict, .weakPassword, .wrongPassword,
+            .invalidRange, .invalidRating, .invalidReason, .invalidRecommended, .invalidRole, .invalidScores,
+            .invalidSkip, .invalidSort, .invalidState, .invalidStatus, .invalidTimeZone, .invalidToken,
+            .invalidUnread, .invalidVisitorId, .loginRequired, .managerRequired, .nameRequired, .nameTaken,
+            .nearRequired, .notAReview, .notAuthor, .notFound, .notStoreOwner, .nothingToPick, .ownComment,
+            .ownStore, .passwordTooLong, .queryRequired, .queryTimeout, .queryTooLong, .rateLimited, .replyNotFound,
+            .schemaBehind, .serverBusy, .soldOut, .storeNotFound, .storesRemain, .tooManyAttempts, .tooManyStreams,
+            .unknownCategory, .unsupportedMediaType, .userNotFound, .versionConflict, .weakPassword, .wrongPassword,
         ]
 
         private static let byRawValue = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
@@ -165,6 +166,7 @@ extension ChidianError {
             case .invalidRange: "invalid_range"
             case .invalidRating: "invalid_rating"
             case .invalidReason: "invalid_reason"
+            case .invalidRecommended: "invalid_recommended"
             case .invalidRole: "invalid_role"
             case .invalidScores: "invalid_scores"
             case .invalidSkip: "invalid_skip"

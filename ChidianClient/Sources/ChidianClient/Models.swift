@@ -66,6 +66,8 @@ public struct Store: Codable, Sendable, Hashable, Identifiable {
     /// 人均.
     public var pricePerPerson: Int?
     public var dishes: [Dish]
+    /// Its reviews judged not recommended: listed apart (`comments(store:recommended:)`), counted in nothing here.
+    public var notRecommendedCount: Int
     public var favoriteCount: Int
     /// Whether the signed-in viewer favorited it.
     public var favorited: Bool
@@ -175,6 +177,9 @@ public struct Comment: Codable, Sendable, Hashable, Identifiable {
     public var likeCount: Int
     /// Whether the signed-in viewer liked it.
     public var liked: Bool
+    /// False when the review is judged not recommended (readable, but counted in none of its store's figures);
+    /// always true on notices.
+    public var recommended: Bool
     public var reply: Reply?
     public var createdAt: Date
     public var updatedAt: Date
@@ -311,6 +316,17 @@ public enum ModerationAction: String, Codable, Sendable, CaseIterable {
 }
 
 /// A comment in the admins' queue with its reports.
+/// A review in the admins' trust queue: what the judge saw in it and how suspicious it is.
+public struct TrustItem: Codable, Sendable, Hashable {
+    public struct Signal: Codable, Sendable, Hashable {
+        public var kind: String
+        public var detail: String
+    }
+    public var comment: Comment
+    public var signals: [Signal]
+    public var score: Double
+}
+
 public struct ModerationItem: Codable, Sendable, Hashable {
     public enum Status: String, Codable, Sendable { case open, closed }
     public var comment: Comment
@@ -322,8 +338,13 @@ public struct ModerationItem: Codable, Sendable, Hashable {
 
 /// One admin decision, as the moderation log keeps it.
 public struct ModerationLogEntry: Codable, Sendable, Hashable {
+    /// A moderation action, or an admin's verdict on a review.
+    public enum Action: String, Codable, Sendable, CaseIterable {
+        case hide, restore, dismiss, recommend
+        case notRecommend = "not_recommend"
+    }
     public var commentId: String
-    public var action: ModerationAction
+    public var action: Action
     /// Nil when the admin's account is gone.
     public var adminId: String?
     public var note: String?

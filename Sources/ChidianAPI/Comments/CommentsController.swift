@@ -70,8 +70,13 @@ struct CommentsController {
                 "sort",
                 orElse: Problem.badRequest("invalid_sort", "sort must be \"newest\", \"rating\" or \"helpful\".")
             ) ?? CommentSort.newest
+        let recommended =
+            try query.choice(
+                "recommended",
+                orElse: Problem.badRequest("invalid_recommended", "recommended must be true or false.")
+            ) != Shelf.false
         let page = try await service.comments.storePage(
-            storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request))
+            storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request), recommended: recommended)
         guard let viewer = context.viewer.user else {
             return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: true)
         }
@@ -86,7 +91,8 @@ struct CommentsController {
     > {
         let userID = try context.parameters.require("id")
         let page = try PageRequest(request)
-        let found = try await service.comments.userComments(userID: userID, page: page)
+        let found = try await service.comments.userComments(
+            userID: userID, page: page, own: context.viewer.user?.id == userID)
         if found.items.isEmpty, try await !service.comments.userExists(id: userID) {
             throw AccountError.userNotFound("No user \(userID.prefix(64)).")
         }
@@ -149,5 +155,12 @@ struct CommentsController {
         let id = try context.parameters.require("id")
         try await service.delete(id: id, user: user, ifMatch: try Versioning.ifMatch(request))
         return .noContent
+    }
+}
+
+extension CommentsController {
+    /// `?recommended=`: which of a store's lists (issue #48).
+    enum Shelf: String {
+        case `true`, `false`
     }
 }

@@ -14,7 +14,8 @@ extension APIOperations {
             summary: "A store's reviews and notices",
             description: """
                 Default: both kinds, newest first. `rating`: highest rating first, then newest. `helpful`: most \
-                liked first, then newest.
+                liked first, then newest. Reviews judged not recommended are left out; `recommended=false` lists \
+                them alone, newest first (whatever `sort`).
                 """,
             access: .anyone,
             parameters: [
@@ -24,13 +25,18 @@ extension APIOperations {
                 query(
                     "sort", "The order.",
                     schema: APISchemas.oneOf(["newest", "rating", "helpful"], default: "newest")),
+                query(
+                    "recommended",
+                    "`false`: the reviews judged not recommended instead (`invalid_recommended` for anything else).",
+                    schema: APISchemas.oneOf(["true", "false"], default: "true")),
                 header("If-None-Match"),
             ],
             successes: [
                 .init(200, "A page of comments.", schema: "CommentPage", headers: ["ETag", "Cache-Control", "Vary"]),
                 notModified,
             ],
-            problems: [400: ["invalid_kind", "invalid_sort"], 404: ["store_not_found"]], paged: true),
+            problems: [400: ["invalid_kind", "invalid_sort", "invalid_recommended"], 404: ["store_not_found"]],
+            paged: true),
         APIOperation(
             "post", "/v1/stores/{id}/comments", id: "createComment", tag: "Reviews and notices",
             summary: "Write a review (users) or a notice (a store's manager)",

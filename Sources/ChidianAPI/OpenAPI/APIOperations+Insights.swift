@@ -23,7 +23,8 @@ extension APIOperations {
                 manager), distinct visitors (signed-in users by account, `X-Visitor-Id` visitors by id, anyone \\
                 else by address), impressions of its card and clicks from it by source (`daily` 每日促销, `feed` \\
                 the featured feed and 猜你喜欢, `search`, `near` (`GET /v1/stores?near=`), `pick`), click-through, \\
-                favorites added (still held), reviews posted (live) and their average rating, promotion spend, \\
+                favorites added (still held), reviews posted (live and recommended) and their average rating, \
+                reviews posted that are judged not recommended (`notRecommended`; never whose), promotion spend, \\
                 spend per view, and coupons claimed and redeemed (`claims`, `redemptions`). Views, visitors, impressions and clicks are counted by each server in memory and \\
                 written every 5 s (`INSIGHTS_FLUSH_SECONDS`): they may lag by that, and a crashed server loses at \\
                 most that much; a clean stop loses nothing. `visitors` is exact while a day has at most 2,000 \\
@@ -67,6 +68,7 @@ extension APISchemas {
                     ("clickThrough", rates), ("favorites", count), ("reviews", count),
                     ("ratingAverage", number(between: 1, and: 5, nullable: true)), ("spend", count),
                     ("costPerVisit", number(min: 0, nullable: true)), ("claims", count), ("redemptions", count),
+                    ("notRecommended", count),
                 ])
         }
         func platform(dated: Bool) -> JSONSchema {

@@ -50,6 +50,30 @@ extension APIOperations {
             access: .signedIn,
             successes: [.init(200, "A page of actions.", schema: "ModerationLogPage")],
             problems: [403: ["admin_required"]], paged: true),
+        APIOperation(
+            "put", "/v1/comments/{id}/recommended", id: "setCommentRecommended", tag: "Moderation",
+            summary: "Judge a review recommended or not (admins)",
+            description: """
+                An admin's verdict stands until an admin changes it (the automatic judge never overrides it) and is \
+                logged (`recommend` or `not_recommend`, with `note`). A review not recommended stays readable but \
+                leaves its store's `rating`, `scores`, `pricePerPerson`, `dishes` and the feeds at once. A notice: \
+                400 `not_a_review`.
+                """,
+            access: .signedIn, parameters: [pathID("comment", example: "c001")], body: .json("RecommendedRequest"),
+            successes: [.init(200, "The review.", schema: "Comment")],
+            problems: [
+                400: ["invalid_recommended", "invalid_note", "not_a_review"], 403: ["admin_required"],
+                404: ["comment_not_found"],
+            ]),
+        APIOperation(
+            "get", "/v1/admin/trust", id: "trustQueue", tag: "Moderation", summary: "Suspicious reviews (admins)",
+            description: """
+                Reviews the judge found suspicious or that are not recommended, with the signals seen in each, most \
+                suspicious first (`score`, then id, descending). Anyone but an admin: 403 `admin_required`.
+                """,
+            access: .signedIn,
+            successes: [.init(200, "A page of suspicious reviews.", schema: "TrustPage")],
+            problems: [403: ["admin_required"]], paged: true),
     ]
 }
 
@@ -75,11 +99,31 @@ extension APISchemas {
             (
                 "ModerationLogEntry",
                 object([
-                    ("commentId", id), ("action", oneOf(["hide", "restore", "dismiss"])),
+                    ("commentId", id),
+                    ("action", oneOf(["hide", "restore", "dismiss", "recommend", "not_recommend"])),
                     ("adminId", text(nullable: true)), ("note", text(nullable: true)), ("createdAt", timestamp),
                 ])
             ),
             ("ModerationLogPage", page(of: "ModerationLogEntry")),
+            (
+                "TrustItem",
+                object([
+                    ("comment", ref("Comment")),
+                    (
+                        "signals",
+                        list(
+                            object([("kind", text(min: 1)), ("detail", text())]),
+                            description: "What the judge saw in the review."
+                        )
+                    ),
+                    ("score", number(min: 0, description: "How suspicious the review is; the queue's order.")),
+                ])
+            ),
+            ("TrustPage", page(of: "TrustItem")),
+            (
+                "RecommendedRequest",
+                request([("recommended", boolean()), ("note", text(max: 500))], required: ["recommended"])
+            ),
             (
                 "ReportRequest",
                 request(

@@ -115,6 +115,13 @@ enum APISchemas {
                                     "推荐菜: up to 5 vocabulary dishes by how many live reviews mention them, most first, then name in code-point order."
                             )
                         ),
+                        (
+                            "notRecommendedCount",
+                            count.with(
+                                description:
+                                    "Its live reviews judged not recommended: listed by `GET /v1/stores/{id}/comments?recommended=false`, counted in nothing else here."
+                            )
+                        ),
                         ("favoriteCount", count),
                         ("favorited", boolean("Whether the signed-in viewer favorited it; false for anyone else.")),
                         ("promoted", boolean("adSpend > 0.")),
@@ -247,6 +254,12 @@ enum APISchemas {
                     ("imageUrls", list(imagePath, max: 9)),
                     ("likeCount", count),
                     ("liked", boolean("Whether the signed-in viewer liked it; false for anyone else.")),
+                    (
+                        "recommended",
+                        boolean(
+                            "False when the review is judged not recommended: readable, but counted in none of its store's aggregates and in no feed. Always true on notices."
+                        )
+                    ),
                     (
                         "reply",
                         object(

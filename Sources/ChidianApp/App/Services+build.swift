@@ -25,7 +25,8 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         accounts: accounts,
         comments: CommentService(
             comments: comments, likes: likes,
-            replies: CommentReplies(database: database), signals: signals, clock: clock),
+            replies: CommentReplies(database: database), signals: signals, clock: clock,
+            trust: config.trustEnabled),
         images: ImageService(
             images: ImageRepository(database: database), buckets: app.buckets,
             uploadsPerDay: config.rateLimits.uploadsPerDay, cache: app.caching?.images),

@@ -48,11 +48,12 @@ package struct RenderedComments: Sendable {
 extension CommentRepository {
     /// A page of a store's comments as everyone sees it, cached under the store's `c:` tag and its authors' `a:`
     /// tags; 404 `store_not_found` for an empty page of a store that is not live.
-    package func storePage(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws
-        -> RenderedComments
-    {
+    package func storePage(
+        storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest, recommended: Bool = true
+    ) async throws -> RenderedComments {
         let load = { @Sendable in
-            let found = try await storeComments(storeID: storeID, kind: kind, sort: sort, page: page)
+            let found = try await storeComments(
+                storeID: storeID, kind: kind, sort: sort, page: page, recommended: recommended)
             // Listed comments prove the store is live (the list joins it); only an empty page asks whether it exists.
             if found.items.isEmpty, try await liveStoreManager(storeID: storeID) == nil {
                 throw StoreError.notFound(id: storeID)
@@ -60,7 +61,8 @@ extension CommentRepository {
             return try RenderedComments(found)
         }
         guard let cache, PlausibleID.check(storeID) else { return try await load() }
-        let key = "c:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue):\(page.limit):\(page.cacheKey)"
+        let shelf = recommended ? "" : ":not-recommended"
+        let key = "c:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue)\(shelf):\(page.limit):\(page.cacheKey)"
         return try await cache.entry(
             key, tags: { ["c:" + storeID] + $0.authorIDs.map { "a:" + $0 } },
             cost: { $0.json.count + 48 * $0.ids.count }, load: load
@@ -71,13 +73,15 @@ extension CommentRepository {
 extension CommentRepository {
     /// A page of a store's comments as values, for the web store page (which writes them as HTML, not JSON): read
     /// through the cache as `storePage` is, under the same tags, so the page costs what its JSON does.
-    package func storeCommentViews(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest)
-        async throws
-        -> Page<CommentView>
-    {
-        let load = { @Sendable in try await storeComments(storeID: storeID, kind: kind, sort: sort, page: page) }
+    package func storeCommentViews(
+        storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest, recommended: Bool = true
+    ) async throws -> Page<CommentView> {
+        let load = { @Sendable in
+            try await storeComments(storeID: storeID, kind: kind, sort: sort, page: page, recommended: recommended)
+        }
         guard let cache, PlausibleID.check(storeID) else { return try await load() }
-        let key = "cv:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue):\(page.limit):\(page.cacheKey)"
+        let shelf = recommended ? "" : ":not-recommended"
+        let key = "cv:\(storeID):\(kind?.rawValue ?? "all"):\(sort.rawValue)\(shelf):\(page.limit):\(page.cacheKey)"
         // A value's own memory is about twice its JSON (`ReadCache.entry`); the JSON is written once, per fill.
         return try await cache.entry(
             key, tags: { ["c:" + storeID] + Set($0.items.map(\.author.id)).map { "a:" + $0 } },

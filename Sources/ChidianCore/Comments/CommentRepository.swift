@@ -45,10 +45,19 @@ public struct CommentRepository: Sendable {
         return try await database.forReads.run(CommentStatements.ByIDFor(id: id, viewerID: viewerID)).first
     }
 
-    /// A store's comments, optionally of one kind.
-    public func storeComments(storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest) async throws
-        -> Page<CommentView>
-    {
+    /// A store's comments, optionally of one kind: the recommended ones (every notice is), or with
+    /// `recommended` false its reviews judged not recommended, newest first whatever `sort`.
+    public func storeComments(
+        storeID: String, kind: CommentKind?, sort: CommentSort, page: PageRequest, recommended: Bool = true
+    ) async throws -> Page<CommentView> {
+        if !recommended {
+            let list = "store-comments.not-recommended"
+            let after = try CommentKeyset.Newest(page.cursor, list: list)
+            guard kind != .notice else { return Page(items: [], nextCursor: nil) }
+            return try await CommentKeyset.page(
+                CommentStatements.StoreNotRecommended(storeID: storeID, after: after, limit: page.limit + 1),
+                keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
+        }
         let kinds = kind.map { [$0.rawValue] } ?? CommentKind.allCases.map(\.rawValue)
         switch sort {
         case .newest:
@@ -78,12 +87,13 @@ public struct CommentRepository: Sendable {
         }
     }
 
-    /// A user's comments, newest first.
-    public func userComments(userID: String, page: PageRequest) async throws -> Page<CommentView> {
+    /// A user's comments, newest first: as everyone sees them, or with `own` as their author does (reviews judged
+    /// not recommended too).
+    public func userComments(userID: String, page: PageRequest, own: Bool = true) async throws -> Page<CommentView> {
         let list = "user-comments.newest"
         let after = try CommentKeyset.Newest(page.cursor, list: list)
         return try await CommentKeyset.page(
-            CommentStatements.UserNewest(userID: userID, after: after, limit: page.limit + 1),
+            CommentStatements.UserNewest(userID: userID, after: after, limit: page.limit + 1, all: own),
             keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
     }
 

@@ -13,7 +13,7 @@ package enum CommentRow {
             c.price_per_person, c.body,
             ARRAY(SELECT ci.image_id FROM comment_images ci WHERE ci.comment_id = c.id ORDER BY ci.position),
             c.like_count, r.body, ru.id, ru.name, r.created_at, r.updated_at,
-            c.created_at, c.updated_at, c.version, c.created_at::text
+            c.created_at, c.updated_at, c.version, c.created_at::text, c.recommended
         """
 
     /// The joins `columns` needs, from comments `c`.
@@ -41,12 +41,12 @@ package enum CommentRow {
         let (
             id, kindText, storeID, storeName, categoryID, categoryName, storeImage, authorID, authorName, avatar,
             rating, taste, environment, service, price, body, imageIDs, likeCount, replyBody, replierID, replierName,
-            repliedAt, replyUpdatedAt, createdAt, updatedAt, version, createdAtKey
+            repliedAt, replyUpdatedAt, createdAt, updatedAt, version, createdAtKey, recommended
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String?,
                 String, String, String?, Int?, Int?, Int?, Int?, Int?, String, [String], Int, String?, String?, String?,
-                Date?, Date?, Date, Date, Int, String
+                Date?, Date?, Date, Date, Int, String, Bool
             ).self, trailing: trailing)
         let kind = CommentKind(rawValue: kindText) ?? .review
         let view = CommentView(
@@ -58,7 +58,7 @@ package enum CommentRow {
             rating: rating,
             scores: kind == .review ? CommentScores(taste: taste, environment: environment, service: service) : nil,
             pricePerPerson: price, body: body, imageUrls: imageIDs.map(ImageURL.path), likeCount: likeCount,
-            liked: false,
+            liked: false, recommended: recommended,
             reply: zip5(replyBody, replierID, replierName, repliedAt, replyUpdatedAt).map {
                 CommentView.Reply(body: $0, author: .init(id: $1, name: $2), createdAt: $3, updatedAt: $4)
             },
@@ -132,7 +132,7 @@ enum CommentStatements {
         package static let name = "store_comments_newest"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
-            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.recommended AND c.kind = ANY($2::text[])
               AND (c.created_at, c.id) < (COALESCE($3::timestamptz, 'infinity'), COALESCE($4, ''))
             ORDER BY c.created_at DESC, c.id DESC
             LIMIT $5
@@ -162,7 +162,7 @@ enum CommentStatements {
         package static let name = "store_comments_rating"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
-            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.recommended AND c.kind = ANY($2::text[])
               AND (COALESCE(c.rating, 0), c.created_at, c.id)
                   < (COALESCE($3::int, 6), COALESCE($4::timestamptz, 'infinity'), COALESCE($5, ''))
             ORDER BY COALESCE(c.rating, 0) DESC, c.created_at DESC, c.id DESC
@@ -186,7 +186,7 @@ enum CommentStatements {
         package static let name = "store_reviews_rating"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
-            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.recommended AND c.kind = ANY($2::text[])
               AND (c.rating, c.created_at, c.id)
                   < (COALESCE($3::int, 6), COALESCE($4::timestamptz, 'infinity'), COALESCE($5, ''))
             ORDER BY c.rating DESC, c.created_at DESC, c.id DESC
@@ -209,7 +209,7 @@ enum CommentStatements {
         package static let name = "store_comments_helpful"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
-            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.kind = ANY($2::text[])
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND c.recommended AND c.kind = ANY($2::text[])
               AND (c.like_count, c.created_at, c.id)
                   < (COALESCE($3::int, 2147483647), COALESCE($4::timestamptz, 'infinity'), COALESCE($5, ''))
             ORDER BY c.like_count DESC, c.created_at DESC, c.id DESC
@@ -236,28 +236,59 @@ enum CommentStatements {
         func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
-    /// A user's visible comments, newest first.
-    struct UserNewest: PostgresPreparedStatement {
-        package static let name = "user_comments_newest"
+    /// A store's reviews judged not recommended, newest first (on `comments_store_not_recommended`).
+    struct StoreNotRecommended: PostgresPreparedStatement {
+        package static let name = "store_comments_not_recommended"
         package static let sql = """
             SELECT \(CommentRow.columns) \(CommentRow.from)
-            WHERE c.author_id = $1 AND \(CommentRow.visible)
+            WHERE c.store_id = $1 AND \(CommentRow.visible) AND NOT c.recommended
               AND (c.created_at, c.id) < (COALESCE($2::timestamptz, 'infinity'), COALESCE($3, ''))
             ORDER BY c.created_at DESC, c.id DESC
             LIMIT $4
             """
         static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8]
 
-        package var userID: String
+        package var storeID: String
         package var after: CommentKeyset.Newest
         package var limit: Int
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 4)
+            bindings.append(storeID)
+            bindings.append(after.createdAt)
+            bindings.append(after.id)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
+    }
+
+    /// A user's visible comments, newest first; those judged not recommended only when `all` (their author's
+    /// own view).
+    struct UserNewest: PostgresPreparedStatement {
+        package static let name = "user_comments_newest"
+        package static let sql = """
+            SELECT \(CommentRow.columns) \(CommentRow.from)
+            WHERE c.author_id = $1 AND \(CommentRow.visible) AND ($5 OR c.recommended)
+              AND (c.created_at, c.id) < (COALESCE($2::timestamptz, 'infinity'), COALESCE($3, ''))
+            ORDER BY c.created_at DESC, c.id DESC
+            LIMIT $4
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8, .bool]
+
+        package var userID: String
+        package var after: CommentKeyset.Newest
+        package var limit: Int
+        package var all: Bool
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
             bindings.append(userID)
             bindings.append(after.createdAt)
             bindings.append(after.id)
             bindings.append(limit)
+            bindings.append(all)
             return bindings
         }
 

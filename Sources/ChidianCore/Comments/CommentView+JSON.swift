@@ -38,6 +38,7 @@ extension CommentView: JSONWritable {
             json.key("imageUrls"); json.array(imageUrls) { json, url in json.string(url) }
             json.key("likeCount"); json.int(likeCount)
             json.key("liked"); json.bool(liked)
+            json.key("recommended"); json.bool(recommended)
             json.key("reply")
             if let reply {
                 json.object { json in

@@ -19,6 +19,9 @@ public struct CommentView: Encodable, Sendable, Equatable {
     public var likeCount: Int
     /// Whether the viewer liked it; false for nobody (set per request by `CommentLikes.mark`).
     public var liked: Bool
+    /// False when the review is judged not recommended (issue #48): it then counts in nothing its store shows.
+    /// Notices are always recommended.
+    public var recommended: Bool
     /// The store's answer (商家回复), or null.
     @Nullable public var reply: Reply?
     public var createdAt: Date

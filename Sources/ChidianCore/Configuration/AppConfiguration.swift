@@ -48,6 +48,9 @@ public struct AppConfiguration: Sendable {
     public var housekeepingInterval: Duration = .seconds(3600)
     /// How long SIGTERM lets in-flight work finish before `serve` cancels what is left (`SHUTDOWN_GRACE_SECONDS`).
     public var shutdownGrace: Duration = .seconds(30)
+    /// Judging reviews recommended or not (`TRUST`, on by default; `off` judges every review recommended, for
+    /// closed betas and for tests that are not about trust). Issue #48.
+    public var trustEnabled = true
     /// Counting views, visitors, impressions and clicks for insights (`INSIGHTS`, on by default).
     public var insightsEnabled = true
     /// How often each server writes its counts (`INSIGHTS_FLUSH_SECONDS`): what a crash may lose at most.
@@ -197,6 +200,11 @@ public struct AppConfiguration: Sendable {
         case nil, "", "on": break
         case "off": config.insightsEnabled = false
         case let other?: problems.append("INSIGHTS=\(other) is not on or off")
+        }
+        switch environment["TRUST"]?.lowercased() {
+        case nil, "", "on": break
+        case "off": config.trustEnabled = false
+        case let other?: problems.append("TRUST=\(other) is not on or off")
         }
         integer("INSIGHTS_FLUSH_SECONDS", 1...10) { config.insightsFlushInterval = .seconds($0) }
         integer("SIGNALS_FLUSH_SECONDS", 1...2) { config.signalsFlushInterval = .seconds($0) }

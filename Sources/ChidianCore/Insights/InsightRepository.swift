@@ -47,12 +47,12 @@ public struct InsightRepository: Sendable {
             promotion: try await promotion(storeID))
     }
 
-    /// A line of `StoreDays`: the date, then 19 integers.
+    /// A line of `StoreDays`: the date, then 20 integers.
     package static func day(_ line: Substring.UTF8View) throws -> StoreInsights.Figures {
         let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-        guard fields.count == 20 else { throw InsightError.malformedDay }
+        guard fields.count == 21 else { throw InsightError.malformedDay }
         var numbers: [Int] = []
-        numbers.reserveCapacity(19)
+        numbers.reserveCapacity(20)
         for field in fields.dropFirst() {
             var value = 0
             for byte in field {
@@ -73,6 +73,7 @@ public struct InsightRepository: Sendable {
         day.spend = numbers[16]
         day.claims = numbers[17]
         day.redemptions = numbers[18]
+        day.notRecommended = numbers[19]
         return day
     }
 

@@ -44,6 +44,7 @@ extension StoreInsights.Figures: JSONWritable {
             json.key("costPerVisit"); json.double(costPerVisit)
             json.key("claims"); json.int(claims)
             json.key("redemptions"); json.int(redemptions)
+            json.key("notRecommended"); json.int(notRecommended)
         }
     }
 }

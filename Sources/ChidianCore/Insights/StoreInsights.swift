@@ -33,7 +33,10 @@ public struct StoreInsights: Sendable {
         public var impressions = BySource()
         public var clicks = BySource()
         public var favorites = 0
+        /// Reviews posted that day and recommended; `notRecommended` those judged not recommended (issue #48),
+        /// which count in nothing else here.
         public var reviews = 0
+        public var notRecommended = 0
         /// The sum and count of the day's ratings, for the average and the totals' average.
         var ratingSum = 0
         package var ratingCount = 0
@@ -58,6 +61,7 @@ public struct StoreInsights: Sendable {
             sum.clicks = a.clicks + b.clicks
             sum.favorites = a.favorites + b.favorites
             sum.reviews = a.reviews + b.reviews
+            sum.notRecommended = a.notRecommended + b.notRecommended
             sum.ratingSum = a.ratingSum + b.ratingSum
             sum.ratingCount = a.ratingCount + b.ratingCount
             sum.spend = a.spend + b.spend
@@ -88,13 +92,14 @@ public struct StoreInsights: Sendable {
         let sources = InsightSource.allCases.map(\.rawValue)
         var header = ["date", "views", "visitors"]
         header += sources.map { "impressions_\($0)" } + sources.map { "clicks_\($0)" }
-        header += ["favorites", "reviews", "rating_average", "spend", "cost_per_visit", "claims", "redemptions"]
+        header += ["favorites", "reviews", "not_recommended", "rating_average", "spend", "cost_per_visit"]
+        header += ["claims", "redemptions"]
         var lines = [header.joined(separator: ",")]
         for day in days {
             var fields = [day.date ?? "", String(day.views), String(day.visitors)]
             fields += InsightSource.allCases.map { String(day.impressions[$0]) }
             fields += InsightSource.allCases.map { String(day.clicks[$0]) }
-            fields += [String(day.favorites), String(day.reviews)]
+            fields += [String(day.favorites), String(day.reviews), String(day.notRecommended)]
             fields += [day.ratingAverage.map { String(format: "%.2f", $0) } ?? ""]
             fields += [String(day.spend), day.costPerVisit.map { String(format: "%.2f", $0) } ?? ""]
             fields += [String(day.claims), String(day.redemptions)]

@@ -110,7 +110,7 @@ enum StoreViewRow {
                      '{}'::text[]),
             s.rating_count, s.rating_sum, s.rating_score, s.taste_count, s.taste_sum, s.environment_count,
             s.environment_sum, s.service_count, s.service_sum, s.price_per_person, s.dish_names, s.dish_counts,
-            s.favorite_count,
+            s.favorite_count, s.not_recommended_count,
             EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = $2 AND f.store_id = s.id),
             s.ad_spend, s.created_at, s.updated_at, s.version,
             ST_Y(s.location::geometry), ST_X(s.location::geometry), s.hours::text, s.time_zone,
@@ -129,12 +129,14 @@ enum StoreViewRow {
         let (
             id, name, categoryID, categoryName, description, address, managerID, managerName, imageIDs,
             ratingCount, ratingSum, score, tasteCount, tasteSum, environmentCount, environmentSum, serviceCount,
-            serviceSum, price, dishNames, dishCounts, favoriteCount, favorited, adSpend, createdAt, updatedAt, version,
+            serviceSum, price, dishNames, dishCounts, favoriteCount, notRecommended, favorited, adSpend, createdAt,
+            updatedAt, version,
             lat, lng, hours, timeZone, couponStarts, couponEnds
         ) = try row.decodeAll(
             (
                 String, String, String, String, String, String, String, String, [String],
-                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Bool, Int, Date, Date, Int,
+                Int, Int, Double, Int, Int, Int, Int, Int, Int, Int?, [String], [Int], Int, Int, Bool, Int, Date, Date,
+                Int,
                 Double?, Double?, String?, String, [Date], [Date]
             ).self)
         func average(_ sum: Int, _ count: Int) -> Double? { count == 0 ? nil : Double(sum) / Double(count) }
@@ -148,6 +150,7 @@ enum StoreViewRow {
                 service: average(serviceSum, serviceCount)),
             pricePerPerson: price,
             dishes: zip(dishNames, dishCounts).map { StoreView.Dish(name: $0, count: $1) },
+            notRecommendedCount: notRecommended,
             favoriteCount: favoriteCount, favorited: favorited, promoted: adSpend > 0, createdAt: createdAt,
             updatedAt: updatedAt, version: version,
             adSpend: keepAdSpend || StorePermissions.seesAdSpend(viewer, managerID: managerID) ? adSpend : nil,

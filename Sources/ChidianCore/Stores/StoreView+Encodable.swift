@@ -5,7 +5,8 @@ import Foundation
 extension StoreView {
     package enum CodingKeys: String, CodingKey {
         case id, name, category, description, address, managerId, managerName, imageUrls, rating, scores
-        case pricePerPerson, dishes, favoriteCount, favorited, promoted, createdAt, updatedAt, version
+        case pricePerPerson, dishes, notRecommendedCount, favoriteCount, favorited, promoted, createdAt, updatedAt,
+            version
         case location, hours, timeZone, openNow, closesAt, opensAt, couponCount, distanceMeters, adSpend
     }
 
@@ -23,6 +24,7 @@ extension StoreView {
         try container.encode(scores, forKey: .scores)
         try container.encode(pricePerPerson, forKey: .pricePerPerson)
         try container.encode(dishes, forKey: .dishes)
+        try container.encode(notRecommendedCount, forKey: .notRecommendedCount)
         try container.encode(favoriteCount, forKey: .favoriteCount)
         try container.encode(favorited, forKey: .favorited)
         try container.encode(promoted, forKey: .promoted)

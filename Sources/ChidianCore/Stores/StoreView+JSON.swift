@@ -36,6 +36,7 @@ extension StoreView: JSONWritable {
                     json.key("count"); json.int(dish.count)
                 }
             }
+            json.key("notRecommendedCount"); json.int(notRecommendedCount)
             json.key("favoriteCount"); json.int(favoriteCount)
             json.key("favorited"); json.bool(favorited)
             json.key("promoted"); json.bool(promoted)

@@ -19,6 +19,8 @@ public struct StoreView: Encodable, Sendable, Equatable {
     @Nullable public var pricePerPerson: Int?
     /// 推荐菜: up to 5 vocabulary dishes by how many live reviews mention them.
     public var dishes: [Dish]
+    /// Its live reviews judged not recommended (issue #48): readable, listed apart, counted in nothing above.
+    public var notRecommendedCount: Int = 0
     public var favoriteCount: Int
     public var favorited: Bool
     public var promoted: Bool
@@ -90,6 +92,7 @@ extension StoreView: Decodable {
         scores = try value(.scores)
         _pricePerPerson = Nullable(wrappedValue: try container.decodeIfPresent(Int.self, forKey: .pricePerPerson))
         dishes = try value(.dishes)
+        notRecommendedCount = try value(.notRecommendedCount)
         favoriteCount = try value(.favoriteCount)
         favorited = try value(.favorited)
         promoted = try value(.promoted)

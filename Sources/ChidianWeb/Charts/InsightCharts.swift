@@ -38,6 +38,9 @@ enum InsightCharts {
                 .init(
                     label: t("reviewsPosted"), values: days.map { Double($0.reviews) }, kind: .bar, colour: 5,
                     secondary: true),
+                .init(
+                    label: t("notRecommendedPosted"), values: days.map { Double($0.notRecommended) }, kind: .bar,
+                    colour: 3, secondary: true),
             ], fixedMax: 5)
         let spend = SVGChart(
             id: "chart-spend", title: t("chartSpend"), dates: dates,
@@ -104,6 +107,7 @@ enum InsightCharts {
             (t("views"), String(totals.views)), (t("visitors"), String(totals.visitors)),
             (t("impressions"), String(totals.impressions.total)), (t("clicksTotal"), String(totals.clicks.total)),
             (t("favoritesAdded"), String(totals.favorites)), (t("reviewsPosted"), String(totals.reviews)),
+            (t("notRecommendedPosted"), String(totals.notRecommended)),
             (t("ratingAverage"), totals.ratingAverage.map { String(format: "%.1f", $0) } ?? "–"),
             (t("spend"), money(Double(totals.spend))),
             (t("costPerVisit"), totals.costPerVisit.map { String(format: "¥%.2f", $0) } ?? "–"),

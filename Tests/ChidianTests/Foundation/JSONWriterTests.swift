@@ -28,6 +28,7 @@ import Testing
             scores: rating == nil ? nil : CommentScores(taste: 4, environment: nil, service: 5),
             pricePerPerson: rating == nil ? nil : 88, body: awkward,
             imageUrls: ["/v1/images/i_2", "/v1/images/i_3"], likeCount: rating == nil ? 0 : 7, liked: rating != nil,
+            recommended: rating == nil || seconds > 0,
             reply: rating == nil
                 ? nil
                 : .init(

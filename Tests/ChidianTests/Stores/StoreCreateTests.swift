@@ -31,7 +31,7 @@ import Testing
             #expect(
                 Set(store.keys) == [
                     "id", "name", "category", "description", "address", "managerId", "managerName", "imageUrls",
-                    "rating", "scores", "pricePerPerson", "dishes",
+                    "rating", "scores", "pricePerPerson", "dishes", "notRecommendedCount",
                     "favoriteCount", "favorited", "promoted", "createdAt", "updatedAt", "version", "adSpend",
                     "location", "hours", "timeZone", "openNow", "closesAt", "opensAt", "couponCount",
                 ])

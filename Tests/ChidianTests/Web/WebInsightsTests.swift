@@ -53,7 +53,7 @@ import Testing
             #expect(lines.count == 31)
             // today's line: the visitor's view (the manager's own are not counted) and its click from 每日促销
             let fields = lines.last?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) ?? []
-            #expect(fields.count == 20)
+            #expect(fields.count == 21)
             #expect(fields[1] == "1")
             #expect(fields[8] == "1")
         }
