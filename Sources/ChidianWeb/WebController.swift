@@ -42,6 +42,7 @@ package struct WebController {
             insightService: services.insights, coupons: WebCouponPages(pages: pages, coupons: services.coupons)
         ).addRoutes(to: group)
         WebPickPages(pages: pages, pick: services.pick).addRoutes(to: group)
+        WebNotRecommendedPages(pages: pages, stores: stores, comments: comments).addRoutes(to: group)
         WebCouponPages(pages: pages, coupons: services.coupons).addRoutes(to: group)
     }
 
@@ -165,6 +166,7 @@ package struct WebController {
                 ] as TemplateFields
             },
             "next": list.nextCursor.map { "\(path)?sort=\(sort.rawValue)&cursor=\(Self.escapeQuery($0))" },
+            "notRecommended": WebNotRecommendedPages.link(view, language: language),
             "back": path,
             "loginHref": "/login?next=\(Self.escapeQuery(path))",
             "write": Self.writeForm(store: view, viewer: viewer.user, path: path, language: language),

@@ -37,7 +37,7 @@ import Testing
         "GET /me/notifications", "GET /me/notifications/count", "POST /me/notifications/read",
         "POST /users/{id}/follow", "POST /users/{id}/unfollow", "POST /coupons/{id}/claim", "GET /me/coupons",
         "POST /manage/stores/{id}/coupons", "POST /manage/coupons/{id}/end", "POST /manage/stores/{id}/redemptions",
-        "GET /manifest.webmanifest", "GET /sw.js", "GET /offline",
+        "GET /manifest.webmanifest", "GET /sw.js", "GET /offline", "GET /stores/{id}/not-recommended",
     ]
 
     @Test func everyRegisteredRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
