@@ -44,10 +44,11 @@ public struct DataExport: Sendable {
                 SELECT (to_jsonb(s) - 'token_hash')::text FROM sessions s WHERE s.user_id = $1
                 ORDER BY s.created_at, s.token_hash
                 """),
+        // Without the judge's score: its author is never told the evidence behind a verdict (issue #48).
         Section(
             name: "reviews",
             sql: """
-                SELECT (to_jsonb(c) || jsonb_build_object('store_name', s.name, 'image_ids',
+                SELECT ((to_jsonb(c) - 'trust_score') || jsonb_build_object('store_name', s.name, 'image_ids',
                     (SELECT coalesce(jsonb_agg(ci.image_id ORDER BY ci.position), '[]') FROM comment_images ci
                      WHERE ci.comment_id = c.id)))::text
                 FROM comments c JOIN stores s ON s.id = c.store_id WHERE c.author_id = $1

@@ -90,6 +90,24 @@ import Testing
         }
     }
 
+    @Test func theAuthorsExportHasTheVerdictButNotTheJudgesScore() async throws {
+        try await TestApp.run { client, app in
+            let world = try await CommentWorld.make(client, app)
+            let id = try RecommendedFixture.id(try await world.review(1, "刷的"))
+            _ = try await app.database.query("SELECT trust_machine_verdict(\(id), false, 0.9)")
+            // MUT
+            let response = try await client.send(.get, "/v1/me/export", token: world.user.token)
+            // validate
+            let entries = try ZipReading.entries(Array(response.body.readableBytesView))
+            let data = try #require(entries.first { $0.name == "data.json" }?.bytes)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
+            let reviews = try #require((json["sections"] as? [String: [[String: Any]]])?["reviews"])
+            #expect(reviews.count == 1)
+            #expect(reviews.first?["recommended"] as? Bool == false)
+            #expect(reviews.first?.keys.contains("trust_score") == false)
+        }
+    }
+
     @Test func trustOffIsReadAndOtherValuesStopStartUp() throws {
         #expect(try AppConfiguration.fromEnvironment([:]).trustEnabled)
         #expect(try AppConfiguration.fromEnvironment(["TRUST": "on"]).trustEnabled)
