@@ -1,0 +1,104 @@
+import Foundation
+
+/// Scores reviews from their evidence and judges them (docs/TRUST.md). A ring is many accounts that each look
+/// ordinary alone, so reviews are judged with their group: accounts linked by a shared origin, copied text or
+/// reviewing the same stores together. Pure: the thresholds come from `chidian eval-trust`, the evidence from
+/// the database.
+package struct TrustJudge: Sendable {
+    /// What each signal weighs at full strength, and where a score turns a review not recommended.
+    package struct Weights: Sendable, Equatable {
+        package var newAccount = 1.0
+        package var noHistory = 1.0
+        package var neverOpened = 1.0
+        package var burst = 1.5
+        package var farFromMean = 1.0
+        package var copiedText = 2.0
+        package var sharedOrigin = 1.5
+        /// How much of its group's mean score a member takes on, at full group size.
+        package var group = 1.0
+        package var threshold = 4.0
+
+        package init() {}
+    }
+
+    /// One review's verdict with what was seen.
+    package struct Verdict: Sendable, Equatable {
+        package var commentID: String
+        package var recommended: Bool
+        package var score: Double
+        package var signals: [TrustSignal]
+    }
+
+    package var weights = Weights()
+    /// Accounts this young are new.
+    package var newAccountAge: TimeInterval = 7 * 86400
+
+    package init(weights: Weights = Weights()) {
+        self.weights = weights
+    }
+
+    /// Judges a set of reviews together: their groups are found among them.
+    package func judge(_ reviews: [ReviewEvidence]) -> [Verdict] {
+        let groups = TrustGroups(reviews)
+        let alone = reviews.map { signals(of: $0, sharing: groups.sharedOrigins(of: $0.authorID)) }
+        let base = alone.map { $0.reduce(0) { $0 + $1.weight } }
+        return reviews.indices.map { i in
+            let members = groups.members(of: reviews[i].authorID)
+            var found = alone[i].map(\.signal)
+            var score = base[i]
+            let others = reviews.indices.filter { $0 != i && members.contains(reviews[$0].authorID) }
+            if !others.isEmpty {
+                let mean = others.map { base[$0] }.reduce(0, +) / Double(others.count)
+                let size = min(1, Double(members.count - 1) / 4)
+                score += weights.group * size * mean
+                found.append(
+                    TrustSignal(kind: "group", detail: "one of \(members.count) linked accounts"))
+            }
+            return Verdict(
+                commentID: reviews[i].commentID, recommended: score < weights.threshold, score: score,
+                signals: found)
+        }
+    }
+
+    /// A review's signals alone, each with its weight at the strength seen.
+    func signals(of review: ReviewEvidence, sharing: Int) -> [(signal: TrustSignal, weight: Double)] {
+        var found: [(TrustSignal, Double)] = []
+        func add(_ kind: String, _ weight: Double, _ strength: Double, _ detail: String) {
+            guard strength > 0 else { return }
+            found.append((TrustSignal(kind: kind, detail: detail), weight * min(1, strength)))
+        }
+        let age = review.postedAt.timeIntervalSince(review.authorSince)
+        if age < newAccountAge {
+            add("new_account", weights.newAccount, age < 86400 ? 1 : 0.5, "account \(Int(age / 3600)) h old")
+        }
+        if review.priorActivity < 3 {
+            add(
+                "no_history", weights.noHistory, review.priorActivity == 0 ? 1 : 0.5,
+                "\(review.priorActivity) reviews, opens or favorites before")
+        }
+        if !review.openedStoreBefore {
+            add("never_opened", weights.neverOpened, 1, "reviewed without opening the store")
+        }
+        if review.newcomersAround >= 3 {
+            add(
+                "burst", weights.burst, Double(review.newcomersAround) / 10,
+                "\(review.newcomersAround) other new accounts reviewed the store within a day")
+        }
+        if let mean = review.settledMean, abs(Double(review.rating) - mean) >= 1.5 {
+            add(
+                "far_from_mean", weights.farFromMean, abs(Double(review.rating) - mean) / 3,
+                "\(review.rating)★ against a settled \(String(format: "%.1f", mean))")
+        }
+        if review.copiedSimilarity >= 0.6 {
+            add(
+                "copied_text", weights.copiedText, (review.copiedSimilarity - 0.5) * 2,
+                "text \(Int(review.copiedSimilarity * 100)) % like another account's")
+        }
+        if sharing > 0 {
+            add(
+                "shared_origin", weights.sharedOrigin, Double(sharing) / 3,
+                "\(sharing) other accounts from the same address or device")
+        }
+        return found
+    }
+}
