@@ -44,7 +44,8 @@ extension APIOperations {
                 Claims never exceed `stock` and nobody holds more than `perUser`, whatever runs at once. With \
                 `Idempotency-Key`, the same key again by the same user answers 200 with the claim it made, never \
                 a second one. `code`: 12 characters of `[0-9A-Z]` without `0`, `O`, `1`, `I`, from a \
-                cryptographic source.
+                cryptographic source. While other requests come, claims make way for them and wait their turn \
+                (up to 10 s, then 503 `busy`).
                 """,
             access: .signedIn,
             parameters: [
@@ -57,7 +58,7 @@ extension APIOperations {
             ],
             problems: [
                 400: ["invalid_idempotency_key"], 403: ["own_store"], 404: ["coupon_not_found"],
-                409: ["sold_out", "claim_limit", "coupon_not_live"],
+                409: ["sold_out", "claim_limit", "coupon_not_live"], 503: ["busy"],
             ]),
         APIOperation(
             "get", "/v1/me/claims", id: "listMyClaims", tag: "Coupons", summary: "The user's claims, newest first",
