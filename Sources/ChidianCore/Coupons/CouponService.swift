@@ -63,20 +63,15 @@ package struct CouponService: Sendable {
     /// A claim, or the claim this user already made under `key` (`replayed`: answered 200, not 201).
     package func claim(id: String, user: AuthUser, key: String?) async throws -> (claim: ClaimView, replayed: Bool) {
         guard PlausibleID.check(id) else { throw CouponError.notFound(id: id) }
-        if let holders = soldOut.coupons.withLock({ $0[id] }) {
-            // A read: a replay or a sold-out answer after it commits nothing, so needs no cache fence.
-            if let key, holders?.contains(user.id) ?? true,
-                let earlier = try await Database.$primaryUsed.withValue(
-                    nil, operation: { try await coupons.claim(userID: user.id, couponID: id, key: key) })
-            {
-                return (earlier, true)
-            }
-            throw CouponError.soldOut
-        }
+        if let replayed = try await fromMemory(id: id, user: user, key: key) { return (replayed, true) }
         // Otherwise the batch finds a claim already made under the key first (`conflict`), and it is answered.
         do {
             let made = try await yieldingIfOthersCome {
-                try await coupons.claim(couponID: id, userID: user.id, key: key)
+                // The coupon may have sold out while this claim waited its turn: then memory answers it.
+                if let replayed = try await fromMemory(id: id, user: user, key: key) {
+                    return (claim: replayed, replayed: true)
+                }
+                return try await coupons.claim(couponID: id, userID: user.id, key: key)
             }
             // A claim valid one day is due at once: its holder hears now, not at the next minute's round.
             if made.claim.coupon.validDays == 1 { _ = try? await CouponReminders.send(coupons.database) }
@@ -85,6 +80,20 @@ package struct CouponService: Sendable {
             await remember(soldOut: id)
             throw CouponError.soldOut
         }
+    }
+
+    /// For a coupon this server has seen sold out: the holder's claim under `key`, else `sold_out`; nil while it
+    /// is not known sold out.
+    private func fromMemory(id: String, user: AuthUser, key: String?) async throws -> ClaimView? {
+        guard let holders = soldOut.coupons.withLock({ $0[id] }) else { return nil }
+        // A read: a replay or a sold-out answer after it commits nothing, so needs no cache fence.
+        if let key, holders?.contains(user.id) ?? true,
+            let earlier = try await Database.$primaryUsed.withValue(
+                nil, operation: { try await coupons.claim(userID: user.id, couponID: id, key: key) })
+        {
+            return earlier
+        }
+        throw CouponError.soldOut
     }
 
     private func yieldingIfOthersCome<T: Sendable>(_ body: () async throws -> T) async throws -> T {
