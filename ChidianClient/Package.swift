@@ -14,7 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // URLSession on Apple platforms; AsyncHTTPClient (SwiftNIO) on Linux, where URLSession cannot stream.
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
-        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        // On Linux the client's own transport over AsyncHTTPClient (BufferedBodyTransport.swift says why).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
         .target(
@@ -25,9 +27,9 @@ let package = Package(
                 .product(
                     name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
                     condition: .when(platforms: [.iOS, .macOS, .tvOS, .watchOS, .visionOS])),
-                .product(
-                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
-                    condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
             ],
             // The generated code included: a document the generator reads with a warning fails the build.
             swiftSettings: [.treatAllWarnings(as: .error)],

@@ -1,9 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 
-#if os(Linux)
-    import OpenAPIAsyncHTTPClient
-#else
+#if !os(Linux)
     import OpenAPIURLSession
 #endif
 
@@ -12,7 +10,7 @@ import OpenAPIRuntime
 /// anonymous visitor id for the featured feed, sends `If-Match` with the version it read, follows cursors as
 /// `Paginated` sequences and throws every refusal as a `ChidianError`.
 ///
-/// The transport is URLSession on Apple platforms and AsyncHTTPClient (SwiftNIO) on Linux.
+/// The transport is URLSession on Apple platforms and AsyncHTTPClient (SwiftNIO) on Linux (`BufferedBodyTransport`).
 public final class ChidianClient: Sendable {
     /// The generated client: every operation of the document (internal, see Models.swift).
     let api: Client
@@ -27,7 +25,7 @@ public final class ChidianClient: Sendable {
         let session = Session(visitorId: visitorId ?? "v_" + UUID().uuidString.replacingOccurrences(of: "-", with: ""))
         self.session = session
         #if os(Linux)
-            let transport = transport ?? AsyncHTTPClientTransport()
+            let transport = transport ?? BufferedBodyTransport()
         #else
             let transport = transport ?? URLSessionTransport()
         #endif
