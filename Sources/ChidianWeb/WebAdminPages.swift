@@ -15,6 +15,7 @@ struct WebAdminPages {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("admin", use: page)
         group.post("admin/comments/:id", use: act)
+        group.post("admin/comments/:id/recommended", use: judge)
         group.post("admin/stores/:id/archive", use: archive)
         group.post("admin/stores/:id/restore", use: restore)
         group.post("admin/categories", use: addCategory)
@@ -64,6 +65,7 @@ struct WebAdminPages {
                 ] as TemplateFields
             },
             "hasItems": !queue.items.isEmpty,
+            "trust": try await trustQueue(context: context, language: language),
             "open": open,
             "archived": try await admin.archivedStores(limit: 50).map { ["id": $0.id, "name": $0.name] },
             "categories": try await admin.listCategories().map {
@@ -75,6 +77,36 @@ struct WebAdminPages {
         return pages.render(
             "admin", title: language.text("admin"), model: model, context: context,
             status: failed?.status ?? .ok)
+    }
+
+    /// Reviews the judge found suspicious or that are not recommended, most suspicious first, with what was seen.
+    func trustQueue(context: AppRequestContext, language: Language) async throws -> [TemplateFields] {
+        try await moderation.trustQueue(page: PageRequest(limit: 20)).items.map { item in
+            [
+                "card": CommentCardModel(item.comment, viewer: context.viewer, language: language),
+                "id": item.comment.id, "recommended": item.comment.recommended,
+                "score": String(format: "%.1f", item.score),
+                "signals": item.signals.map { "\($0.kind)：\($0.detail)" },
+            ] as TemplateFields
+        }
+    }
+
+    /// An admin's verdict, as `PUT /v1/comments/{id}/recommended`: it stands against the judge and is logged.
+    @Sendable func judge(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await WebForm.read(request, context: context)
+        let admin = try Self.requireAdmin(context)
+        let id = try context.parameters.require("id")
+        guard let recommended = form["recommended"].flatMap(Bool.init) else {
+            throw Problem.badRequest("invalid_recommended", "recommended must be true or false.")
+        }
+        let note = form["note"].flatMap { $0.isEmpty ? nil : $0 }
+        _ = try await moderation.setRecommended(
+            recommended, commentID: id, adminID: admin.id, note: try Moderation.validNote(note))
+        // Back to the review's page when judged there, else to the queue.
+        if form["back"] == "comment" {
+            return WebPages.redirect(to: "/comments/\(WebController.escapePath(id))?judged=1")
+        }
+        return WebPages.redirect(to: "/admin?saved=1#trust")
     }
 
     /// Runs an admin's change; a refusal by the rules shows the page again with the message.

@@ -189,6 +189,11 @@ package struct WebController {
             model["reasons"] = Moderation.reasons.map { ["value": $0, "label": language.text("reason." + $0)] }
         }
         if request.uri.queryParameters["reported"] != nil { model["reported"] = true }
+        if context.viewer.user?.role == .admin, view.kind == .review {
+            // An admin judges the review here, as in the trust queue (`/admin#trust`).
+            model["judge"] = ["id": view.id, "recommended": view.recommended] as TemplateFields
+            model["judged"] = request.uri.queryParameters["judged"] != nil
+        }
         let title = "\(view.author.name) · \(view.store.name)"
         return pages.render("comment", title: title, model: model, context: context)
     }

@@ -256,6 +256,28 @@ def admin_hides_the_reported_review(driver):
     no_console_errors(driver, expected=[path])
 
 
+def admin_judges_a_review_not_recommended_and_back(driver):
+    """An admin judges a review not recommended from its page: its store lists it apart behind "1 条未推荐的评价",
+    the admins' queue of suspicious reviews shows it, and 恢复推荐 there counts it again."""
+    body = "地三鲜中规中矩"
+    sign_in(driver, "Admin", "chidian-admin")
+    driver.get(f"{BASE}/comments/c002")
+    load(driver, driver.find_element(By.CSS_SELECTOR, "form.judge button[value=false]"))
+    assert text(driver, "[role=status]") == "已保存"
+    driver.get(f"{BASE}/stores/s012")
+    assert body not in text(driver, "main")
+    follow(driver, "1 条未推荐的评价", "/stores/s012/not-recommended")
+    assert body in text(driver, "main")
+    driver.get(f"{BASE}/admin")
+    item = [i for i in driver.find_elements(By.CSS_SELECTOR, ".trust-item") if body in i.text][0]
+    load(driver, item.find_element(By.CSS_SELECTOR, "button[value=true]"))
+    assert text(driver, "[role=status]") == "已保存"
+    driver.get(f"{BASE}/stores/s012")
+    main = text(driver, "main")
+    assert body in main and "未推荐的评价" not in main
+    no_console_errors(driver)
+
+
 def user1_sees_the_unread_count_rise_when_the_store_replies(driver):
     """The header's unread count is live: it rises on an open page when the store answers User1's review."""
     sign_in(driver, "User1", "111")
@@ -473,6 +495,7 @@ FLOWS = [
     (user1_searches_likes_and_favorites, {}),
     (manager4_replies_posts_a_notice_and_buys_promotion, {}),
     (admin_hides_the_reported_review, {}),
+    (admin_judges_a_review_not_recommended_and_back, {}),
     (user1_sees_the_unread_count_rise_when_the_store_replies, {}),
     (wrong_password_shows_the_original_message, {}),
     (english_when_preferred, {"language": "en-US"}),
