@@ -54,3 +54,12 @@ VALUES ('k_demo', 's001', '满100减20', 20, 100, 100, 1, 1, now() + interval '7
 INSERT INTO coupon_holders (coupon_id, user_id, held) SELECT 'k_demo', id, 1 FROM users WHERE name = 'User1';
 INSERT INTO coupon_claims (coupon_id, store_id, user_id, code, expires_at)
 SELECT 'k_demo', 's001', id, 'CHDN2345WXYZ', now() + interval '30 days' FROM users WHERE name = 'User1';
+
+-- Trust: one of s001's reviews judged not recommended, with what the judge saw, so the store page shows its
+-- "1 条未推荐的评价" link and the admins' page its queue of suspicious reviews.
+UPDATE comments SET recommended = false, trust_score = 5.2 WHERE id = 'c196';
+INSERT INTO comment_signals (comment_id, kind, detail) VALUES
+    ('c196', 'new_account', 'account 2 h old'),
+    ('c196', 'burst', '6 other new accounts reviewed the store within a day'),
+    ('c196', 'shared_origin', '3 other accounts from the same address or device')
+ON CONFLICT DO NOTHING;

@@ -13,7 +13,8 @@ PAGES = [
     (None, [("login", "/login"), ("register", "/register"), ("offline", "/offline")]),
     (("User1", "111"), [
         ("home", "/"), ("search", "/search?q=hg"), ("store", "/stores/s001"),
-        ("store-popular-times", "/stores/s001#popular-times"), ("comment", "/comments/c007"),
+        ("store-popular-times", "/stores/s001#popular-times"),
+        ("store-not-recommended", "/stores/s001/not-recommended"), ("comment", "/comments/c007"),
         ("user", "/users/u014"), ("me", "/me"), ("notifications", "/me/notifications"), ("coupons", "/me/coupons"),
         ("pick", "/pick?city=30.6598,104.0633"),
     ]),
@@ -21,7 +22,9 @@ PAGES = [
         ("manage", "/manage"), ("manage-store", "/manage/stores/s001"),
         ("manage-insights", "/manage/stores/s001#insights"),
     ]),
-    (("Admin", "chidian-admin"), [("admin", "/admin"), ("admin-insights", "/admin?days=90#insights")]),
+    (("Admin", "chidian-admin"), [
+        ("admin", "/admin"), ("admin-trust", "/admin#trust"), ("admin-insights", "/admin?days=90#insights"),
+    ]),
 ]
 for size, (width, height) in {"phone": (414, 896), "desktop": (1280, 800)}.items():
     for account, pages in PAGES:
