@@ -96,12 +96,10 @@ struct WebAdminPages {
         let form = try await WebForm.read(request, context: context)
         let admin = try Self.requireAdmin(context)
         let id = try context.parameters.require("id")
-        guard let recommended = form["recommended"].flatMap(Bool.init) else {
-            throw Problem.badRequest("invalid_recommended", "recommended must be true or false.")
-        }
         let note = form["note"].flatMap { $0.isEmpty ? nil : $0 }
         _ = try await moderation.setRecommended(
-            recommended, commentID: id, adminID: admin.id, note: try Moderation.validNote(note))
+            form["recommended"].flatMap(Bool.init), commentID: id, adminID: admin.id,
+            note: try Moderation.validNote(note))
         // Back to the review's page when judged there, else to the queue.
         if form["back"] == "comment" {
             return WebPages.redirect(to: "/comments/\(WebController.escapePath(id))?judged=1")

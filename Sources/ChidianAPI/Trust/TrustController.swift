@@ -28,11 +28,8 @@ struct TrustController {
         let admin = try requireAdmin(context)
         var request = request
         let body = try await request.decodeJSON(VerdictBody.self)
-        guard let recommended = body.recommended else {
-            throw Problem.badRequest("invalid_recommended", "recommended must be true or false.")
-        }
         let view = try await moderation.setRecommended(
-            recommended, commentID: try context.parameters.require("id"), adminID: admin.id,
+            body.recommended, commentID: try context.parameters.require("id"), adminID: admin.id,
             note: try Moderation.validNote(body.note))
         return JSONResponse(view)
     }

@@ -25,8 +25,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
         accounts: accounts,
         comments: CommentService(
             comments: comments, likes: likes,
-            replies: CommentReplies(database: database), signals: signals, clock: clock,
-            trust: config.trustEnabled),
+            replies: CommentReplies(database: database), signals: signals, clock: clock),
         images: ImageService(
             images: ImageRepository(database: database), buckets: app.buckets,
             uploadsPerDay: config.rateLimits.uploadsPerDay, cache: app.caching?.images),

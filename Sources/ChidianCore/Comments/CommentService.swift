@@ -9,14 +9,11 @@ package struct CommentService: Sendable {
     /// Likes and one's own reviews teach the recommender too.
     package let signals: InterestSignals
     package let clock: @Sendable () -> Date
-    /// Whether reviews are judged (`TRUST`); off, every review posted is recommended (issue #48).
-    package let trust: Bool
 
     package init(
         comments: CommentRepository, likes: CommentLikes, replies: CommentReplies,
-        signals: InterestSignals, clock: @escaping @Sendable () -> Date, trust: Bool = true
+        signals: InterestSignals, clock: @escaping @Sendable () -> Date
     ) {
-        self.trust = trust
         self.comments = comments
         self.likes = likes
         self.replies = replies

@@ -8,9 +8,13 @@ import PostgresNIO
 extension Moderation {
     /// Sets a review's verdict as an admin's, which the judge never overrides, and logs it (`recommend` or
     /// `not_recommend`) with `note`. 404 for no visible comment, 400 `not_a_review` for a notice.
-    public func setRecommended(_ recommended: Bool, commentID: String, adminID: String, note: String?) async throws
+    public func setRecommended(_ verdict: Bool?, commentID: String, adminID: String, note: String?) async throws
         -> CommentView
     {
+        // Missing or not a boolean, from either door: the same 400.
+        guard let recommended = verdict else {
+            throw Problem.badRequest("invalid_recommended", "recommended must be true or false.")
+        }
         guard PlausibleID.check(commentID) else { throw CommentError.notFound(id: commentID) }
         let logger = database.logger
         return try await database.transaction { connection in
