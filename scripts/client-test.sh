@@ -5,6 +5,8 @@
 # cluster (or DATABASE_URL); it creates its own database there and drops it afterwards.
 # The last line is `client: ok` or `client: FAILED`.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

@@ -4,6 +4,8 @@
 # stops the replica, starts both again and kills the primary's node. Prints each phase's figures; the last line
 # is `cluster-test: passed` or `cluster-test: failed`. Stops everything it started, whatever happens.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

@@ -12,6 +12,8 @@
 # browser or HTTP library does (RFC 9112 §9.3.1 for idempotent requests), as the kept-alive readers here do.
 # The last line is `deploy-test: passed` or `deploy-test: failed`. Stops everything it started.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

@@ -7,6 +7,8 @@
 # acknowledged write is in the database afterwards; SIGTERM lets in-flight requests finish and exits 0.
 # Bounded throughout (about 30 s); always cleans up. The last line is `faults: N passed, N failed`.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

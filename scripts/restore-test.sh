@@ -11,6 +11,8 @@
 # RESTORE_DATA=DIR imports a generated data set (`chidian generate`) before the writes, for figures at scale.
 # Always cleans up; the last line is `restore-test: passed` or `restore-test: failed`.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

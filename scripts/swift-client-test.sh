@@ -6,6 +6,8 @@
 # and drops it afterwards. The client's build folder is ChidianClient/.build.
 # The last line is `swift client: ok` or `swift client: FAILED`.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

@@ -4,6 +4,8 @@
 # and fonts-noto-cjk from Debian when missing. Needs a built .build/debug/chidian and the private cluster (or
 # DATABASE_URL). The last line is `web: ok` or `web: FAILED`.
 set -euo pipefail
+# Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
+export TRUST="${TRUST:-off}"
 
 project=$(cd "$(dirname "$0")/.." && pwd)
 cd "$project"

@@ -43,7 +43,7 @@ struct WebAccountPages {
         do {
             let session = try await accounts.signUp(
                 name: fields["name"], password: fields["password"], role: fields["role"] ?? "user",
-                visitor: AccountService.visitor(context.viewer))
+                visitor: AccountService.visitor(context.viewer), origin: context.origin)
             return signedIn(session, context: context, next: fields["next"])
         } catch let error as any DomainError {
             return form("register", context: context, next: fields["next"], name: fields["name"], error: error)

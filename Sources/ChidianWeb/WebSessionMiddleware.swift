@@ -30,12 +30,14 @@ package struct WebSessionMiddleware: RouterMiddleware {
                 cookies.append(Self.expired(Self.sessionCookie, secure: secure))
             }
         }
+        if let visitor = jar[Self.visitorCookie]?.value, Viewer.isValidVisitorID(visitor) { context.device = visitor }
         if context.viewer == .nobody {
-            if let visitor = jar[Self.visitorCookie]?.value, Viewer.isValidVisitorID(visitor) {
+            if let visitor = context.device {
                 context.viewer = .visitor(visitor)
             } else {
                 let visitor = Tokens.generate()
                 context.viewer = .visitor(visitor)
+                context.device = visitor
                 cookies.append(Self.cookie(Self.visitorCookie, visitor, maxAge: Self.year, secure: secure))
             }
         }

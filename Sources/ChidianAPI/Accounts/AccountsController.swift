@@ -32,7 +32,7 @@ struct AccountsController {
         return JSONResponse(
             try await service.signUp(
                 name: body.name, password: body.password, role: body.role,
-                visitor: AccountService.visitor(context.viewer)),
+                visitor: AccountService.visitor(context.viewer), origin: context.origin),
             status: .created)
     }
 

@@ -14,6 +14,7 @@ package struct AuthMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
+        if let visitor = request.headers[.xVisitorID], Viewer.isValidVisitorID(visitor) { context.device = visitor }
         if let header = request.headers[.authorization] {
             guard let token = Self.bearerToken(header), let user = try await sessions.authenticate(token: token) else {
                 throw Problem.invalidToken

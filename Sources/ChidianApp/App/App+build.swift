@@ -63,6 +63,11 @@ public struct AppServices: Sendable {
             touches: sessionTouches, interval: config.signalsFlushInterval, clock: clock, logger: logger)
     }
 
+    /// Judges queued reviews beside the requests (docs/TRUST.md).
+    public var trustWorker: TrustWorker {
+        TrustWorker(trust: TrustService(database: database, enabled: config.trustEnabled))
+    }
+
     /// Writes `insights` on a schedule and once more on a clean stop.
     public var insightFlusher: InsightFlusher {
         InsightFlusher(counter: insights, database: database, interval: config.insightsFlushInterval)
@@ -140,7 +145,7 @@ public func buildApplication(_ services: AppServices, runDatabase: Bool = true) 
         app.addServices(services.notifications)
         app.addServices(
             HousekeepingService(database: services.database, interval: services.config.housekeepingInterval),
-            CouponReminders(database: services.database))
+            CouponReminders(database: services.database), services.trustWorker)
         // After the pool (stopped before it) and before the server (stopped after it drains).
         app.addServices(services.insightFlusher, services.signalFlusher)
         if let replicas = services.database.replicas {

@@ -25,7 +25,8 @@ package struct AccountService: Sendable {
 
     /// Registration's rules, for the API and the web client alike.
     package func signUp(
-        name rawName: String?, password rawPassword: String?, role rawRole: String?, visitor: String? = nil
+        name rawName: String?, password rawPassword: String?, role rawRole: String?, visitor: String? = nil,
+        origin: TrustOrigin? = nil
     )
         async throws -> SessionView
     {
@@ -37,6 +38,7 @@ package struct AccountService: Sendable {
         }
         let user = try await users.create(name: name, passwordHash: try await passwords.hash(password), role: role)
         let token = try await sessions.create(userID: user.id)
+        try await origin?.record(userID: user.id, on: users.database)
         await adopt(visitor: visitor, userID: user.id)
         return SessionView(token: token, user: user)
     }

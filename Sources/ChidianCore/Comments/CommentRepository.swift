@@ -139,11 +139,14 @@ public struct CommentRepository: Sendable {
         public var imageIDs: [String]
         public var scores: CommentScores?
         public var pricePerPerson: Int?
+        /// Where a review was posted from, for the trust judge.
+        public var origin: TrustOrigin?
 
         public init(
             storeID: String, authorID: String, kind: CommentKind, rating: Int?, body: String, imageIDs: [String],
-            scores: CommentScores? = nil, pricePerPerson: Int? = nil
+            scores: CommentScores? = nil, pricePerPerson: Int? = nil, origin: TrustOrigin? = nil
         ) {
+            self.origin = origin
             self.storeID = storeID
             self.authorID = authorID
             self.kind = kind

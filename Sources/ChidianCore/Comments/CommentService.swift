@@ -85,11 +85,15 @@ package struct CommentService: Sendable {
         return Draft(rating: rating, body: text, imageIDs: imageIDs, scores: scores, pricePerPerson: price)
     }
 
-    package func post(storeID: String, user: AuthUser, kind: CommentKind, draft: Draft) async throws -> CommentView {
+    /// Posts a comment; a review's `origin` is remembered (hashed) for the trust judge, which judges it beside
+    /// the request.
+    package func post(
+        storeID: String, user: AuthUser, kind: CommentKind, draft: Draft, origin: TrustOrigin? = nil
+    ) async throws -> CommentView {
         let view = try await comments.create(
             .init(
                 storeID: storeID, authorID: user.id, kind: kind, rating: draft.rating, body: draft.body,
-                imageIDs: draft.imageIDs, scores: draft.scores, pricePerPerson: draft.pricePerPerson))
+                imageIDs: draft.imageIDs, scores: draft.scores, pricePerPerson: draft.pricePerPerson, origin: origin))
         if kind == .review, let rating = draft.rating {
             await signals.record(.reviewed(rating: rating), viewer: .user(user), storeID: storeID, at: clock())
         }

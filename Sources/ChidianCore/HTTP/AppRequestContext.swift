@@ -52,6 +52,9 @@ public struct AppRequestContext: RequestContext {
     /// The client's IP address (for throttling and rate limits), when the request came over a socket: the peer,
     /// or behind a trusted proxy the address it forwarded (`ClientAddressMiddleware`).
     public var clientAddress: String?
+    /// The device's visitor id (`X-Visitor-Id`, the web's visitor cookie) even when a user is signed in: where a
+    /// review was posted from, for the trust judge.
+    public var device: String?
     /// The web client's per-request state (language, CSRF token, cookies to set); nil on the JSON API.
     package var web: WebState?
 
@@ -62,6 +65,9 @@ public struct AppRequestContext: RequestContext {
 
     /// Bodies are read with explicit limits by `decodeJSON` and the image upload.
     public var maxUploadSize: Int { 8 * 1024 * 1024 + 64 * 1024 }
+
+    /// Where this request came from, as the trust judge remembers it (hashed in the database).
+    package var origin: TrustOrigin { TrustOrigin(address: clientAddress, visitor: device) }
 
     /// The signed-in user, or 401 `login_required`.
     public func requireUser() throws -> AuthUser {

@@ -10,6 +10,9 @@ package struct ReviewEvidence: Sendable, Equatable {
     package var postedAt: Date
     /// When the author's account was made.
     package var authorSince: Date
+    /// Whether the account existed here when the review was posted. An imported review is older than its account:
+    /// its author's age, history and opens then are unknown, and signals that need them stay silent.
+    package var historyKnown = true
     /// The author's reviews, review opens and favorites before this review.
     package var priorActivity: Int
     /// Whether the author opened the store's page before reviewing it.

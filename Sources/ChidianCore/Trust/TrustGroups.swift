@@ -1,8 +1,13 @@
+import Foundation
+
 /// Accounts linked among a set of reviews (union–find over authors): by a shared origin hash, by one copying
-/// another's text, or by reviewing two or more of the same stores. A ring shows as one group.
+/// another's text, or by reviewing two or more of the same stores within days of each other. A ring shows as one
+/// group.
 struct TrustGroups {
     private var parent: [String: String] = [:]
     private var originAuthors: [Int64: Set<String>] = [:]
+    /// How close in time two accounts' reviews of one store are "together".
+    static let together: TimeInterval = 3 * 86400
 
     init(_ reviews: [ReviewEvidence]) {
         for review in reviews { parent[review.authorID] = review.authorID }
@@ -16,18 +21,33 @@ struct TrustGroups {
         for review in reviews where review.copiedSimilarity >= 0.6 {
             if let from = review.copiedFrom, parent[from] != nil { union(review.authorID, from) }
         }
-        var storesOf: [String: Set<String>] = [:]
-        for review in reviews { storesOf[review.authorID, default: []].insert(review.storeID) }
+        // Reviewing the same stores counts only together (within `together` of each other, on two stores or
+        // more): people with the same taste review the same places, but not in step.
+        var storesOf: [String: [String: [Date]]] = [:]
+        for review in reviews { storesOf[review.authorID, default: [:]][review.storeID, default: []].append(review.postedAt) }
         let authors = storesOf.keys.sorted()
         for (i, a) in authors.enumerated() {
-            for b in authors[(i + 1)...] where storesOf[a]!.intersection(storesOf[b]!).count >= 2 { union(a, b) }
+            let mine = storesOf[a]!
+            for b in authors[(i + 1)...] {
+                var shared = 0
+                for (store, theirs) in storesOf[b]! {
+                    guard let times = mine[store] else { continue }
+                    if times.contains(where: { t in theirs.contains { abs($0.timeIntervalSince(t)) <= Self.together } }) {
+                        shared += 1
+                    }
+                }
+                if shared >= 2 { union(a, b) }
+            }
         }
     }
 
-    /// The authors in `author`'s group, itself included.
-    func members(of author: String) -> Set<String> {
-        let root = find(author)
-        return Set(parent.keys.filter { find($0) == root })
+    /// Every author's group, itself included.
+    func membership() -> [String: Set<String>] {
+        var byRoot: [String: Set<String>] = [:]
+        for author in parent.keys { byRoot[find(author), default: []].insert(author) }
+        var result: [String: Set<String>] = [:]
+        for members in byRoot.values { for author in members { result[author] = members } }
+        return result
     }
 
     /// How many other authors share an origin with `author`.

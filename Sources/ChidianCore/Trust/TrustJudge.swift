@@ -29,6 +29,11 @@ package struct TrustJudge: Sendable {
         package var signals: [TrustSignal]
     }
 
+    /// An origin shared by more accounts than this (a proxy, a campus) says nothing about any of them.
+    package static let rareOrigin = 20
+    /// Texts with fewer character pairs are too short to call copied.
+    package static let copyMinimumPairs = 8
+
     package var weights = Weights()
     /// Accounts this young are new.
     package var newAccountAge: TimeInterval = 7 * 86400
@@ -42,13 +47,16 @@ package struct TrustJudge: Sendable {
         let groups = TrustGroups(reviews)
         let alone = reviews.map { signals(of: $0, sharing: groups.sharedOrigins(of: $0.authorID)) }
         let base = alone.map { $0.reduce(0) { $0 + $1.weight } }
+        let membership = groups.membership()
+        var reviewsOf: [String: [Int]] = [:]
+        for (i, review) in reviews.enumerated() { reviewsOf[review.authorID, default: []].append(i) }
         return reviews.indices.map { i in
-            let members = groups.members(of: reviews[i].authorID)
+            let members = membership[reviews[i].authorID] ?? [reviews[i].authorID]
             var found = alone[i].map(\.signal)
             var score = base[i]
-            let others = reviews.indices.filter { $0 != i && members.contains(reviews[$0].authorID) }
-            if !others.isEmpty {
-                let mean = others.map { base[$0] }.reduce(0, +) / Double(others.count)
+            let others = members.flatMap { reviewsOf[$0] ?? [] }.filter { $0 != i }
+            let mean = others.isEmpty ? 0 : others.map { base[$0] }.reduce(0, +) / Double(others.count)
+            if mean > 0 {
                 let size = min(1, Double(members.count - 1) / 4)
                 score += weights.group * size * mean
                 found.append(
@@ -68,15 +76,15 @@ package struct TrustJudge: Sendable {
             found.append((TrustSignal(kind: kind, detail: detail), weight * min(1, strength)))
         }
         let age = review.postedAt.timeIntervalSince(review.authorSince)
-        if age < newAccountAge {
+        if review.historyKnown, age < newAccountAge {
             add("new_account", weights.newAccount, age < 86400 ? 1 : 0.5, "account \(Int(age / 3600)) h old")
         }
-        if review.priorActivity < 3 {
+        if review.historyKnown, review.priorActivity < 3 {
             add(
                 "no_history", weights.noHistory, review.priorActivity == 0 ? 1 : 0.5,
                 "\(review.priorActivity) reviews, opens or favorites before")
         }
-        if !review.openedStoreBefore {
+        if review.historyKnown, !review.openedStoreBefore {
             add("never_opened", weights.neverOpened, 1, "reviewed without opening the store")
         }
         if review.newcomersAround >= 3 {

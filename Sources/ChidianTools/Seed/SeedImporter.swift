@@ -9,9 +9,11 @@ public struct SeedImporter: Sendable {
     let database: Database
     let passwords: Passwords
     let logger: Logger
+    let trustEnabled: Bool
 
     public init(database: Database, config: AppConfiguration) {
         self.database = database
+        trustEnabled = config.trustEnabled
         passwords = Passwords(cost: config.bcryptCost)
         logger = database.logger
     }
@@ -24,12 +26,16 @@ public struct SeedImporter: Sendable {
         public var changed: [String: Int] = [:]
         public var warnings: [SeedIssue] = []
         public var dryRun = false
+        /// Imported reviews judged, and of those judged not recommended (docs/TRUST.md).
+        public var judged = 0
+        public var notRecommended = 0
 
         public var description: String {
             let counts = "\(users) users, \(stores) stores, \(comments) comments, \(images) images"
             if dryRun { return "valid: \(counts) (dry run, nothing written)" }
             let changes = ["users", "stores", "comments", "favorites", "images"].map { "\($0) \(changed[$0] ?? 0)" }
             return "imported \(counts); new or changed: " + changes.joined(separator: ", ")
+                + "; judged \(judged) reviews, \(notRecommended) not recommended"
         }
     }
 
@@ -68,6 +74,16 @@ public struct SeedImporter: Sendable {
         // as if every table were empty (issue #46). Outside the transaction, which ANALYZE would keep open.
         try await database.with(timeout: .seconds(600)).query(Self.analyze)
         report = result
+        // Imported reviews are judged by the same rules as posted ones, before the command returns.
+        let queued = try await database.query("SELECT count(*)::int FROM trust_queue")[0].decode(Int.self)
+        let trust = TrustService(database: database, enabled: trustEnabled)
+        let pass = try await trust.judgeAll { done in
+            progress?.update(phase: "judging reviews", done: done, total: queued, rows: done)
+        }
+        progress?.finish()
+        report.judged = pass.due
+        report.notRecommended = try await database.query(
+            "SELECT count(*)::int FROM comments WHERE kind = 'review' AND NOT recommended")[0].decode(Int.self)
         return report
     }
 

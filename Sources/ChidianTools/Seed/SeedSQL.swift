@@ -200,7 +200,11 @@ extension SeedWriter {
                 IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.store_id, EXCLUDED.author_id, EXCLUDED.rating, EXCLUDED.body,
                                   EXCLUDED.hidden_at, EXCLUDED.created_at, EXCLUDED.taste, EXCLUDED.environment,
                                   EXCLUDED.service, EXCLUDED.price_per_person)
-            RETURNING 1
+            RETURNING c.id, c.kind
+        ), queued AS (
+            -- Imported reviews are judged like any other (docs/TRUST.md); `chidian seed` judges them before it ends.
+            INSERT INTO trust_queue (comment_id, due_at) SELECT id, now() FROM merged WHERE kind = 'review'
+            ON CONFLICT (comment_id) DO UPDATE SET due_at = EXCLUDED.due_at
         )
         SELECT count(*)::int FROM merged
         """

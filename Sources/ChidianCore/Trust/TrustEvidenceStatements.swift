@@ -1,0 +1,97 @@
+import Foundation
+import PostgresNIO
+
+/// The judge's reads (docs/TRUST.md): which reviews a due review's evidence touches, and each one's evidence.
+enum TrustEvidenceStatements {
+    /// The due reviews with the reviews judged beside them: the store's reviews within two weeks (a burst, a slow
+    /// ring), recent reviews by accounts sharing a rare origin, and reviews sharing a text band by another author.
+    static func related(_ ids: [String]) -> PostgresQuery {
+        """
+        WITH q AS (
+            SELECT c.id, c.store_id, c.author_id, c.created_at FROM comments c
+            WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
+        )
+        SELECT id FROM q
+        UNION
+        SELECT s.id FROM q CROSS JOIN LATERAL (
+            SELECT s.id FROM comments s
+            WHERE s.store_id = q.store_id AND s.kind = 'review' AND s.hidden_at IS NULL
+              AND s.created_at BETWEEN q.created_at - interval '14 days' AND q.created_at + interval '14 days'
+            ORDER BY s.created_at DESC LIMIT 200
+        ) s
+        UNION
+        SELECT s.id FROM q
+        JOIN trust_origins o ON o.user_id = q.author_id
+        JOIN trust_origins o2 ON o2.origin = o.origin AND o2.user_id <> q.author_id
+        CROSS JOIN LATERAL (
+            SELECT s.id FROM comments s
+            WHERE s.author_id = o2.user_id AND s.kind = 'review' AND s.hidden_at IS NULL
+              AND s.created_at > q.created_at - interval '30 days'
+            ORDER BY s.created_at DESC LIMIT 20
+        ) s
+        WHERE (SELECT count(*) FROM trust_origins r WHERE r.origin = o.origin) <= \(TrustJudge.rareOrigin)
+        UNION
+        SELECT b2.comment_id FROM q
+        JOIN trust_text_bands b ON b.comment_id = q.id
+        JOIN trust_text_bands b2 ON b2.band = b.band AND b2.author_id <> q.author_id
+            AND b2.created_at > q.created_at - interval '30 days'
+        LIMIT 2000
+        """
+    }
+
+    /// Each review's evidence. A review posted before its account existed here was imported: what Chidian could
+    /// not have seen then (the account's age, history, opens) is unknown, not absent (`known`).
+    static func evidence(_ ids: [String]) -> PostgresQuery {
+        """
+        SELECT c.id, c.author_id, c.store_id, c.rating::int, c.created_at, u.created_at,
+            c.created_at >= u.created_at AS known,
+            (SELECT count(*) FROM (
+                (SELECT 1 FROM comments p WHERE p.author_id = c.author_id AND p.kind = 'review'
+                    AND p.created_at < c.created_at LIMIT 3)
+                UNION ALL
+                (SELECT 1 FROM viewer_opens o WHERE o.viewer = 'u:' || c.author_id AND o.opened_at < c.created_at LIMIT 3)
+                UNION ALL
+                (SELECT 1 FROM favorites f WHERE f.user_id = c.author_id AND f.created_at < c.created_at LIMIT 3)
+                UNION ALL
+                (SELECT 1 FROM viewer_store_opens s WHERE s.viewer = 'u:' || c.author_id
+                    AND s.first_opened_at < c.created_at LIMIT 3)
+            ) a)::int AS prior,
+            EXISTS (
+                SELECT 1 FROM viewer_store_opens s
+                WHERE s.viewer = 'u:' || c.author_id AND s.store_id = c.store_id AND s.first_opened_at < c.created_at
+            ) AS opened,
+            (SELECT avg(s.rating)::float8 FROM comments s
+             WHERE s.store_id = c.store_id AND s.kind = 'review' AND s.hidden_at IS NULL AND s.recommended
+               AND s.created_at < c.created_at - interval '7 days'
+             HAVING count(*) >= 5) AS settled,
+            (SELECT count(DISTINCT s.author_id)::int FROM comments s JOIN users su ON su.id = s.author_id
+             WHERE s.store_id = c.store_id AND s.kind = 'review' AND s.hidden_at IS NULL
+               AND s.author_id <> c.author_id
+               AND s.created_at BETWEEN c.created_at - interval '1 day' AND c.created_at + interval '1 day'
+               AND s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS newcomers,
+            coalesce((
+                SELECT array_agg(t.origin ORDER BY t.origin) FROM trust_origins t
+                WHERE t.user_id = c.author_id
+                  AND (SELECT count(*) FROM trust_origins r WHERE r.origin = t.origin) <= \(TrustJudge.rareOrigin)
+            ), '{}') AS origins,
+            c.recommended, c.trust_score, c.verdict_by, c.body
+        FROM comments c JOIN users u ON u.id = c.author_id
+        WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
+        ORDER BY c.id
+        """
+    }
+
+    /// Other authors' reviews of the last 30 days sharing a text band with each review: the copy candidates.
+    static func copies(_ ids: [String]) -> PostgresQuery {
+        """
+        SELECT DISTINCT ON (b.comment_id, o.id) b.comment_id, o.id, o.author_id, o.body
+        FROM trust_text_bands b
+        JOIN trust_text_bands b2 ON b2.band = b.band AND b2.author_id <> b.author_id
+            AND b2.created_at BETWEEN b.created_at - interval '30 days' AND b.created_at + interval '30 days'
+        JOIN comments o ON o.id = b2.comment_id AND o.hidden_at IS NULL
+        WHERE b.comment_id = ANY(\(ids)::text[])
+        ORDER BY b.comment_id, o.id
+        LIMIT 5000
+        """
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Judges queued reviews beside the requests that posted them (docs/TRUST.md). Each pass takes the due reviews
+/// (SKIP LOCKED: any number of servers share the queue), gathers the evidence of the reviews they touch, judges
+/// them together (a ring is judged as a group, so an earlier verdict changes when the ring grows) and writes the
+/// verdicts that changed through `trust_machine_verdict`, which leaves an admin's verdict standing; the aggregates
+/// follow in the same transaction. With `enabled` false (`TRUST=off`) every review is judged recommended.
+package struct TrustService: Sendable {
+    package let database: Database
+    package var judge: TrustJudge
+    package let enabled: Bool
+
+    package init(database: Database, judge: TrustJudge = TrustJudge(), enabled: Bool) {
+        self.database = database
+        self.judge = judge
+        self.enabled = enabled
+    }
+
+    package struct Pass: Sendable, Equatable {
+        /// Due reviews taken from the queue.
+        package var due = 0
+        /// Reviews judged with them (the due ones included).
+        package var judged = 0
+        /// Verdicts that changed (recommended or not).
+        package var changed = 0
+    }
+
+    /// Judges up to `limit` reviews due by `now` (the database's clock when nil).
+    package func judgeDue(limit: Int = 200, now: Date? = nil) async throws -> Pass {
+        let logger = database.logger
+        let judge = self.judge
+        let enabled = self.enabled
+        return try await database.with(timeout: .seconds(60)).transaction { connection in
+            let due = try await connection.rows(
+                """
+                DELETE FROM trust_queue WHERE comment_id IN (
+                    SELECT comment_id FROM trust_queue WHERE due_at <= coalesce(\(now)::timestamptz, now())
+                    ORDER BY due_at, comment_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                ) RETURNING comment_id
+                """, logger: logger
+            ).map { try $0.decode(String.self) }.sorted()
+            var pass = Pass(due: due.count)
+            guard !due.isEmpty else { return pass }
+            guard enabled else {
+                pass.judged = due.count
+                pass.changed = try await Self.write(
+                    due.map { TrustJudge.Verdict(commentID: $0, recommended: true, score: 0, signals: []) },
+                    current: [:], on: connection, logger: logger)
+                return pass
+            }
+            try await Self.storeBands(of: due, on: connection, logger: logger)
+            let related = try await connection.rows(TrustEvidenceStatements.related(due), logger: logger)
+                .map { try $0.decode(String.self) }
+            let set = Array(Set(related).union(due)).sorted()
+            let (evidence, current) = try await Self.evidence(set, on: connection, logger: logger)
+            pass.judged = evidence.count
+            let verdicts = judge.judge(evidence)
+            pass.changed = try await Self.write(verdicts, current: current, on: connection, logger: logger)
+            return pass
+        }
+    }
+
+    /// Judges everything due, pass after pass (the seed's import, tests); returns the total.
+    package func judgeAll(now: Date? = nil, progress: (@Sendable (Int) -> Void)? = nil) async throws -> Pass {
+        var total = Pass()
+        while true {
+            let pass = try await judgeDue(limit: 500, now: now)
+            guard pass.due > 0 else { return total }
+            total.due += pass.due
+            total.judged += pass.judged
+            total.changed += pass.changed
+            progress?(total.due)
+        }
+    }
+
+    /// A review's verdict and score as stored, and who gave it.
+    struct Current {
+        var recommended: Bool
+        var score: Double
+        var byAdmin: Bool
+    }
+
+    /// The MinHash bands of the due reviews' texts, replacing what an earlier text had.
+    static func storeBands(of ids: [String], on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.rows(
+            """
+            SELECT id, author_id, created_at, body FROM comments WHERE id = ANY(\(ids)::text[]) AND kind = 'review'
+            """, logger: logger)
+        var bands: [Int64] = []
+        var comments: [String] = []
+        var authors: [String] = []
+        var times: [Date] = []
+        for row in rows {
+            let (id, author, at, body) = try row.decode((String, String, Date, String).self)
+            let shingles = TextShingles(body)
+            // Too short to tell a copy from two people saying 好吃.
+            guard shingles.pairs.count >= TrustJudge.copyMinimumPairs else { continue }
+            for band in Set(shingles.bands()) {
+                bands.append(band)
+                comments.append(id)
+                authors.append(author)
+                times.append(at)
+            }
+        }
+        try await connection.rows(
+            "DELETE FROM trust_text_bands WHERE comment_id = ANY(\(ids)::text[])", logger: logger)
+        try await connection.rows(
+            """
+            INSERT INTO trust_text_bands (band, comment_id, author_id, created_at)
+            SELECT * FROM unnest(\(bands)::int8[], \(comments)::text[], \(authors)::text[], \(times)::timestamptz[])
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    static func evidence(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+        -> ([ReviewEvidence], [String: Current])
+    {
+        var found: [ReviewEvidence] = []
+        var current: [String: Current] = [:]
+        var bodies: [String: String] = [:]
+        for row in try await connection.rows(TrustEvidenceStatements.evidence(ids), logger: logger) {
+            let columns = try row.decode(
+                (
+                    String, String, String, Int, Date, Date, Bool, Int, Bool, Double?, Int, [Int64], Bool, Double,
+                    String, String
+                ).self)
+            found.append(
+                ReviewEvidence(
+                    commentID: columns.0, authorID: columns.1, storeID: columns.2, rating: columns.3,
+                    postedAt: columns.4, authorSince: columns.5, historyKnown: columns.6, priorActivity: columns.7,
+                    openedStoreBefore: columns.8, settledMean: columns.9, newcomersAround: columns.10,
+                    origins: Set(columns.11)))
+            current[columns.0] = Current(recommended: columns.12, score: columns.13, byAdmin: columns.14 == "admin")
+            bodies[columns.0] = columns.15
+        }
+        // Copied text: the most similar other author's review among the band candidates.
+        var best: [String: (Double, String)] = [:]
+        var shingles: [String: TextShingles] = [:]
+        func of(_ id: String, _ body: String) -> TextShingles {
+            if let known = shingles[id] { return known }
+            let made = TextShingles(body)
+            shingles[id] = made
+            return made
+        }
+        for row in try await connection.rows(TrustEvidenceStatements.copies(ids), logger: logger) {
+            let (id, otherID, otherAuthor, otherBody) = try row.decode((String, String, String, String).self)
+            guard let body = bodies[id] else { continue }
+            let similarity = of(id, body).similarity(to: of(otherID, otherBody))
+            if similarity > best[id]?.0 ?? 0 { best[id] = (similarity, otherAuthor) }
+        }
+        for i in found.indices {
+            if let (similarity, author) = best[found[i].commentID] {
+                found[i].copiedSimilarity = similarity
+                found[i].copiedFrom = author
+            }
+        }
+        return (found, current)
+    }
+
+    /// Writes the verdicts that differ from what is stored, store by store (two servers' passes lock stores in the
+    /// same order), and their signals. Returns how many changed recommended or not.
+    static func write(
+        _ verdicts: [TrustJudge.Verdict], current: [String: Current], on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int {
+        let changed = verdicts.filter { verdict in
+            guard let now = current[verdict.commentID] else { return true }
+            return !now.byAdmin && (now.recommended != verdict.recommended || abs(now.score - verdict.score) > 0.005)
+        }
+        guard !changed.isEmpty else { return 0 }
+        let ids = changed.map(\.commentID)
+        let rows = try await connection.rows(
+            """
+            SELECT count(*) FILTER (WHERE took AND was <> recommended)::int FROM (
+                SELECT v.recommended, v.was, trust_machine_verdict(v.id, v.recommended, v.score) AS took
+                FROM (
+                    SELECT v.id, v.recommended, v.score, c.recommended AS was
+                    FROM unnest(\(ids)::text[], \(changed.map(\.recommended))::bool[],
+                        \(changed.map(\.score))::float8[]) AS v (id, recommended, score)
+                    JOIN comments c ON c.id = v.id
+                    WHERE c.verdict_by = 'machine'
+                      AND (c.recommended <> v.recommended OR abs(c.trust_score - v.score) > 0.005)
+                    ORDER BY c.store_id, v.id OFFSET 0
+                ) v
+            ) v
+            """, logger: logger)
+        var kinds: [String] = []
+        var details: [String] = []
+        var owners: [String] = []
+        for verdict in changed {
+            for signal in verdict.signals {
+                owners.append(verdict.commentID)
+                kinds.append(signal.kind)
+                details.append(String(signal.detail.prefix(2000)))
+            }
+        }
+        try await connection.rows(
+            "DELETE FROM comment_signals WHERE comment_id = ANY(\(ids)::text[])", logger: logger)
+        try await connection.rows(
+            """
+            INSERT INTO comment_signals (comment_id, kind, detail)
+            SELECT * FROM unnest(\(owners)::text[], \(kinds)::text[], \(details)::text[])
+            ON CONFLICT (comment_id, kind) DO UPDATE SET detail = EXCLUDED.detail
+            """, logger: logger)
+        return try rows.first?.decode(Int.self) ?? 0
+    }
+}
