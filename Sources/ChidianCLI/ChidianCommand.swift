@@ -44,7 +44,7 @@ struct ChidianCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, SeedCommand.self, ExportCommand.self, StoreCommand.self,
             CategoryCommand.self, CommentCommand.self, ReportCommand.self, GenerateCommand.self,
-            EvalRecommenderCommand.self, OpenAPICommand.self,
+            EvalRecommenderCommand.self, EvalTrustCommand.self, OpenAPICommand.self,
             StatsCommand.self, DishCommand.self, ImageCommand.self, HousekeepingCommand.self,
         ]
     )
