@@ -12,6 +12,9 @@ public struct Affinity: Sendable, Equatable {
 
     /// Showings everyone's click-through counts as. Chosen by `chidian eval-recommender` (docs/RECOMMENDER.md).
     public static let priorStrength = 8.0
+    /// Failures one skip counts as: a place shown and not opened, weighed by how likely it was looked at
+    /// (`FeedPlanner.examined`), times this. Chosen by `chidian eval-recommender` (docs/RECOMMENDER.md).
+    public static let skipWeight = 1.0
 
     public init(categoryID: String, alpha: Double, beta: Double) {
         self.categoryID = categoryID
@@ -21,12 +24,14 @@ public struct Affinity: Sendable, Equatable {
 
     /// From a category's exploration counts (`Exploration.Arm`: the viewer's decayed showings and clicks from them,
     /// everyone's) and the viewer's decayed interest in it.
-    public init(arm: Exploration.Arm, interest: Double, priorStrength: Double = priorStrength) {
+    public init(
+        arm: Exploration.Arm, interest: Double, priorStrength: Double = priorStrength, skipWeight: Double = skipWeight
+    ) {
         let prior = min(0.99, (Double(arm.globalClicked) + 1) / (Double(arm.globalShown) + 2))
         let skips = max(0, arm.shown - min(arm.clicked, arm.shown))
         self.init(
             categoryID: arm.categoryID, alpha: priorStrength * prior + max(0, interest),
-            beta: priorStrength * (1 - prior) + skips)
+            beta: priorStrength * (1 - prior) + skipWeight * skips)
     }
 
     public var mean: Double { alpha / (alpha + beta) }

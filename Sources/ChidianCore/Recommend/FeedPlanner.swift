@@ -17,15 +17,27 @@ public enum FeedPlanner {
     /// How likely a place (from 0) is looked at (position bias, 1 / log2(place + 2)): a skip there weighs this much.
     public static func examined(_ place: Int) -> Double { 1 / log2(Double(place) + 2) }
 
+    /// Where a first page's places go once their categories are drawn (`mixed`).
+    public enum Order: String, Sendable, CaseIterable {
+        /// Every place by the sample that won it: an exploring category sampled high sits near the top.
+        case bySample = "by sample"
+        /// The best estimate's places first, then the exploring ones by the sample that won them: the top, where a
+        /// cascading reader looks most, holds what the evidence says they like best.
+        case bestFirst = "best first"
+    }
+
+    /// How a first page's places are ordered by default: chosen by `chidian eval-recommender` (docs/RECOMMENDER.md).
+    public static let order = Order.bySample
+
     /// A first page's categories by the evidence (issue #46). Each place goes to the category with the highest
     /// sampled click-through (Thompson sampling over `Affinity`): while evidence is thin the samples spread the page
     /// over many categories, as cold start does; strong evidence wins nearly every place. At most `exploring` places
-    /// go to a category other than the best estimate, the rest to that one. Places are then ordered by what won
-    /// them, so a category sampled high sits near the top, where it is looked at, not at fixed places below; except
-    /// that the top place goes to `top`, the viewer's leading interest (the contract's first category; without one,
-    /// the best estimate): one of its places moves up, or it takes the last place's, so it gains no place by it.
+    /// go to a category other than the best estimate, the rest to that one. Places are then ordered by `order`
+    /// (by what won them, or the best estimate's first); except that the top place goes to `top`, the viewer's
+    /// leading interest (the contract's first category; without one, the best estimate): one of its places moves
+    /// up, or it takes the last place's, so it gains no place by it.
     public static func mixed<G: RandomNumberGenerator>(
-        _ affinities: [Affinity], exploring: Int, top: String? = nil, count: Int = coldPlaces,
+        _ affinities: [Affinity], exploring: Int, top: String? = nil, count: Int = coldPlaces, order: Order = order,
         using generator: inout G
     ) -> [Place] {
         guard let best = affinities.max(by: { ($0.mean, $1.categoryID) < ($1.mean, $0.categoryID) }), count > 0
@@ -46,7 +58,11 @@ public enum FeedPlanner {
             if explores { budget -= 1 }
             won.append((Place(category: winner.id, exploring: explores), winner.sample, index))
         }
-        var places = won.sorted { ($0.score, $1.index) > ($1.score, $0.index) }.map(\.place)
+        // Samples and means lie in [0, 1]: the best estimate's places rank above every other when they go first.
+        let rank = { (entry: (place: Place, score: Double, index: Int)) -> Double in
+            order == .bestFirst && entry.place.category == best.categoryID ? entry.score + 2 : entry.score
+        }
+        var places = won.sorted { (rank($0), $1.index) > (rank($1), $0.index) }.map(\.place)
         let lead = top ?? best.categoryID
         if let own = places.firstIndex(where: { $0.category == lead }) {
             places.insert(places.remove(at: own), at: 0)

@@ -52,6 +52,9 @@ extension RecommenderEval {
         public var priorStrength = Affinity.priorStrength
         /// Uses what it learns of the viewer (else cold start every time: the feed of nobody).
         public var personal = true
+        /// `FeedPlanner.order` and `Affinity.skipWeight` (mixed pages).
+        public var order = FeedPlanner.order
+        public var skipWeight = Affinity.skipWeight
 
         public static let newest = Policy(
             halfLifeDays: nil, signals: false, signalScale: 1, explorePlaces: 0, coldStart: false)
@@ -68,11 +71,13 @@ extension RecommenderEval {
         /// A mixed first page (issue #46).
         public static func learning(
             halfLifeDays: Double, explorePlaces: Int, signalScale: Double = InterestSignal.scale,
-            priorStrength: Double = Affinity.priorStrength
+            priorStrength: Double = Affinity.priorStrength, order: FeedPlanner.Order = FeedPlanner.order,
+            skipWeight: Double = Affinity.skipWeight
         ) -> Policy {
             Policy(
                 halfLifeDays: halfLifeDays, signals: signalScale > 0, signalScale: signalScale,
-                explorePlaces: explorePlaces, coldStart: true, mixed: true, priorStrength: priorStrength)
+                explorePlaces: explorePlaces, coldStart: true, mixed: true, priorStrength: priorStrength,
+                order: order, skipWeight: skipWeight)
         }
 
         public var description: String {
@@ -82,7 +87,7 @@ extension RecommenderEval {
             if self == .leader { return "before #46 (1 d, signals ×2, top category, explore at 4/7/10)" }
             let signals = signals ? "signals ×\(signalScale.formatted())" : "opens"
             return "mixed, \(halfLifeDays.formatted()) d, \(signals), prior \(priorStrength.formatted()), "
-                + "explore \(explorePlaces)/10"
+                + "explore \(explorePlaces)/10, skips ×\(skipWeight.formatted()), \(order.rawValue)"
         }
     }
 }

@@ -146,10 +146,12 @@ extension RecommenderEval {
         let known = Set(ViewerState.shown((0..<categories).map { (String($0), viewer.scores[$0]) }).map { Int($0)! })
         if policy.mixed {
             let affinities = arms(viewer, global, only: Array(0..<categories)).enumerated().map {
-                Affinity(arm: $0.element, interest: viewer.scores[$0.offset], priorStrength: policy.priorStrength)
+                Affinity(
+                    arm: $0.element, interest: viewer.scores[$0.offset], priorStrength: policy.priorStrength,
+                    skipWeight: policy.skipWeight)
             }
             let mixed = FeedPlanner.mixed(
-                affinities, exploring: policy.explorePlaces, top: String(top), using: &rng)
+                affinities, exploring: policy.explorePlaces, top: String(top), order: policy.order, using: &rng)
             let places = mixed.map { Int($0.category)! }
             let exploring = mixed.indices.filter { mixed[$0].exploring && !known.contains(places[$0]) }
             return (places, Set(exploring))
