@@ -26,14 +26,17 @@ CREATE TABLE trust_origins (
 );
 CREATE INDEX trust_origins_origin ON trust_origins (origin);
 
--- A review's MinHash bands (TextShingles): reviews sharing a band are the candidates for copied text.
+-- The MinHash bands (TextShingles) of each author's latest review carrying them: accounts sharing a band are the
+-- candidates for copied text. One row per author and band, so one author repeating a phrase cannot make a band
+-- long; the judge reads a band's most recent authors only.
 CREATE TABLE trust_text_bands (
     band        bigint NOT NULL,
-    comment_id  text NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
     author_id   text NOT NULL,
+    comment_id  text NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
     created_at  timestamptz NOT NULL,
-    PRIMARY KEY (band, comment_id)
+    PRIMARY KEY (band, author_id)
 );
+CREATE INDEX trust_text_bands_recent ON trust_text_bands (band, created_at DESC);
 CREATE INDEX trust_text_bands_comment ON trust_text_bands (comment_id);
 
 -- Reviews to judge, and when: a few seconds after posting, so the opens the author made just before (batched
@@ -61,6 +64,10 @@ CREATE TRIGGER comments_trust_enqueue AFTER INSERT ON comments
 CREATE TRIGGER comments_trust_enqueue_update AFTER UPDATE OF body, rating ON comments
     FOR EACH ROW WHEN (NEW.kind = 'review' AND (OLD.body, OLD.rating) IS DISTINCT FROM (NEW.body, NEW.rating))
     EXECUTE FUNCTION trust_enqueue();
+
+-- A review written by `chidian seed` came from elsewhere: what its author browsed before it was never seen here,
+-- so the judge treats their history and opens as unknown, not as absent.
+ALTER TABLE comments ADD COLUMN imported boolean NOT NULL DEFAULT false;
 
 -- Whether an author opened a store before reviewing it: `opened_at` is the last open, which a visit after the
 -- review moves, so the first is kept beside it.

@@ -21,6 +21,8 @@ package struct ReviewEvidence: Sendable, Equatable {
     package var settledMean: Double?
     /// Other reviews of the store by accounts under a week old, posted within a day of this one.
     package var newcomersAround: Int
+    /// Other new accounts that reviewed the store within two weeks of this review: a ring that spreads itself thin.
+    package var newcomersFortnight = 0
     /// Hashes of the addresses and visitor ids the author signed up and posted from.
     package var origins: Set<Int64>
     /// The highest trigram similarity (0–1) with another account's review of the last 30 days, and that author.

@@ -29,22 +29,27 @@ enum TrustEvidenceStatements {
               AND s.created_at > q.created_at - interval '30 days'
             ORDER BY s.created_at DESC LIMIT 20
         ) s
-        WHERE (SELECT count(*) FROM trust_origins r WHERE r.origin = o.origin) <= \(TrustJudge.rareOrigin)
+        WHERE (SELECT count(*) FROM (SELECT FROM trust_origins r WHERE r.origin = o.origin LIMIT \(TrustJudge.rareOrigin + 1)) r)
+            <= \(TrustJudge.rareOrigin)
         UNION
-        SELECT b2.comment_id FROM q
+        SELECT o.comment_id FROM q
         JOIN trust_text_bands b ON b.comment_id = q.id
-        JOIN trust_text_bands b2 ON b2.band = b.band AND b2.author_id <> q.author_id
-            AND b2.created_at > q.created_at - interval '30 days'
+        CROSS JOIN LATERAL (
+            SELECT b2.comment_id FROM trust_text_bands b2
+            WHERE b2.band = b.band AND b2.author_id <> q.author_id
+              AND b2.created_at BETWEEN q.created_at - interval '30 days' AND q.created_at + interval '30 days'
+            ORDER BY b2.created_at DESC LIMIT 20
+        ) o
         LIMIT 2000
         """
     }
 
-    /// Each review's evidence. A review posted before its account existed here was imported: what Chidian could
-    /// not have seen then (the account's age, history, opens) is unknown, not absent (`known`).
+    /// Each review's evidence. Of an imported review (or one older than its account here) Chidian could not have
+    /// seen the author's age, history and opens then: they are unknown, not absent (`known`).
     static func evidence(_ ids: [String]) -> PostgresQuery {
         """
         SELECT c.id, c.author_id, c.store_id, c.rating::int, c.created_at, u.created_at,
-            c.created_at >= u.created_at AS known,
+            NOT c.imported AND c.created_at >= u.created_at AS known,
             (SELECT count(*) FROM (
                 (SELECT 1 FROM comments p WHERE p.author_id = c.author_id AND p.kind = 'review'
                     AND p.created_at < c.created_at LIMIT 3)
@@ -60,19 +65,34 @@ enum TrustEvidenceStatements {
                 SELECT 1 FROM viewer_store_opens s
                 WHERE s.viewer = 'u:' || c.author_id AND s.store_id = c.store_id AND s.first_opened_at < c.created_at
             ) AS opened,
-            (SELECT avg(s.rating)::float8 FROM comments s
-             WHERE s.store_id = c.store_id AND s.kind = 'review' AND s.hidden_at IS NULL AND s.recommended
-               AND s.created_at < c.created_at - interval '7 days'
-             HAVING count(*) >= 5) AS settled,
-            (SELECT count(DISTINCT s.author_id)::int FROM comments s JOIN users su ON su.id = s.author_id
-             WHERE s.store_id = c.store_id AND s.kind = 'review' AND s.hidden_at IS NULL
-               AND s.author_id <> c.author_id
-               AND s.created_at BETWEEN c.created_at - interval '1 day' AND c.created_at + interval '1 day'
-               AND s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS newcomers,
+            (SELECT avg(s.rating)::float8 FROM (
+                SELECT s.rating FROM comments s
+                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review' AND s.recommended
+                  AND s.created_at < c.created_at - interval '7 days'
+                ORDER BY s.created_at DESC LIMIT 200
+             ) s HAVING count(*) >= 5) AS settled,
+            (SELECT count(DISTINCT s.author_id)::int FROM (
+                SELECT s.author_id, s.created_at FROM comments s
+                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
+                  AND s.author_id <> c.author_id
+                  AND s.created_at BETWEEN c.created_at - interval '1 day' AND c.created_at + interval '1 day'
+                ORDER BY s.created_at DESC LIMIT 500
+             ) s JOIN users su ON su.id = s.author_id
+             WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS newcomers,
+            (SELECT count(DISTINCT s.author_id)::int FROM (
+                SELECT s.author_id, s.created_at FROM comments s
+                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
+                  AND s.author_id <> c.author_id
+                  AND s.created_at BETWEEN c.created_at - interval '14 days' AND c.created_at + interval '14 days'
+                ORDER BY s.created_at DESC LIMIT 500
+             ) s JOIN users su ON su.id = s.author_id
+             WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS fortnight,
             coalesce((
                 SELECT array_agg(t.origin ORDER BY t.origin) FROM trust_origins t
                 WHERE t.user_id = c.author_id
-                  AND (SELECT count(*) FROM trust_origins r WHERE r.origin = t.origin) <= \(TrustJudge.rareOrigin)
+                  AND (SELECT count(*) FROM (
+                        SELECT FROM trust_origins r WHERE r.origin = t.origin LIMIT \(TrustJudge.rareOrigin + 1)) r)
+                      <= \(TrustJudge.rareOrigin)
             ), '{}') AS origins,
             c.recommended, c.trust_score, c.verdict_by, c.body
         FROM comments c JOIN users u ON u.id = c.author_id
@@ -86,8 +106,12 @@ enum TrustEvidenceStatements {
         """
         SELECT DISTINCT ON (b.comment_id, o.id) b.comment_id, o.id, o.author_id, o.body
         FROM trust_text_bands b
-        JOIN trust_text_bands b2 ON b2.band = b.band AND b2.author_id <> b.author_id
-            AND b2.created_at BETWEEN b.created_at - interval '30 days' AND b.created_at + interval '30 days'
+        CROSS JOIN LATERAL (
+            SELECT b2.comment_id FROM trust_text_bands b2
+            WHERE b2.band = b.band AND b2.author_id <> b.author_id
+              AND b2.created_at BETWEEN b.created_at - interval '30 days' AND b.created_at + interval '30 days'
+            ORDER BY b2.created_at DESC LIMIT 20
+        ) b2
         JOIN comments o ON o.id = b2.comment_id AND o.hidden_at IS NULL
         WHERE b.comment_id = ANY(\(ids)::text[])
         ORDER BY b.comment_id, o.id

@@ -87,10 +87,16 @@ package struct TrustJudge: Sendable {
         if review.historyKnown, !review.openedStoreBefore {
             add("never_opened", weights.neverOpened, 1, "reviewed without opening the store")
         }
-        if review.newcomersAround >= 3 {
+        // A burst speaks of the new accounts in it: an old regular reviewing on a ring's day is not part of it.
+        let isNew = review.historyKnown && age < newAccountAge
+        if isNew, review.newcomersAround >= 3 {
             add(
                 "burst", weights.burst, Double(review.newcomersAround) / 10,
                 "\(review.newcomersAround) other new accounts reviewed the store within a day")
+        } else if isNew, review.newcomersFortnight >= 8 {
+            add(
+                "slow_burst", weights.burst, Double(review.newcomersFortnight) / 20,
+                "\(review.newcomersFortnight) other new accounts reviewed the store within two weeks")
         }
         if let mean = review.settledMean, abs(Double(review.rating) - mean) >= 1.5 {
             add(

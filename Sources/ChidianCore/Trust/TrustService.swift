@@ -108,9 +108,13 @@ package struct TrustService: Sendable {
             "DELETE FROM trust_text_bands WHERE comment_id = ANY(\(ids)::text[])", logger: logger)
         try await connection.rows(
             """
-            INSERT INTO trust_text_bands (band, comment_id, author_id, created_at)
-            SELECT * FROM unnest(\(bands)::int8[], \(comments)::text[], \(authors)::text[], \(times)::timestamptz[])
-            ON CONFLICT DO NOTHING
+            INSERT INTO trust_text_bands AS t (band, comment_id, author_id, created_at)
+            SELECT DISTINCT ON (band, author) band, comment, author, at
+            FROM unnest(\(bands)::int8[], \(comments)::text[], \(authors)::text[], \(times)::timestamptz[])
+                AS x (band, comment, author, at)
+            ORDER BY band, author, at DESC
+            ON CONFLICT (band, author_id) DO UPDATE SET comment_id = EXCLUDED.comment_id, created_at = EXCLUDED.created_at
+            WHERE t.created_at <= EXCLUDED.created_at
             """, logger: logger)
     }
 
@@ -123,17 +127,17 @@ package struct TrustService: Sendable {
         for row in try await connection.rows(TrustEvidenceStatements.evidence(ids), logger: logger) {
             let columns = try row.decode(
                 (
-                    String, String, String, Int, Date, Date, Bool, Int, Bool, Double?, Int, [Int64], Bool, Double,
-                    String, String
+                    String, String, String, Int, Date, Date, Bool, Int, Bool, Double?, Int, Int, [Int64], Bool,
+                    Double, String, String
                 ).self)
             found.append(
                 ReviewEvidence(
                     commentID: columns.0, authorID: columns.1, storeID: columns.2, rating: columns.3,
                     postedAt: columns.4, authorSince: columns.5, historyKnown: columns.6, priorActivity: columns.7,
                     openedStoreBefore: columns.8, settledMean: columns.9, newcomersAround: columns.10,
-                    origins: Set(columns.11)))
-            current[columns.0] = Current(recommended: columns.12, score: columns.13, byAdmin: columns.14 == "admin")
-            bodies[columns.0] = columns.15
+                    newcomersFortnight: columns.11, origins: Set(columns.12)))
+            current[columns.0] = Current(recommended: columns.13, score: columns.14, byAdmin: columns.15 == "admin")
+            bodies[columns.0] = columns.16
         }
         // Copied text: the most similar other author's review among the band candidates.
         var best: [String: (Double, String)] = [:]

@@ -181,13 +181,13 @@ extension SeedWriter {
         WITH merged AS (
             INSERT INTO comments AS c (id, kind, store_id, author_id, rating, body, category_id, store_archived,
                                        hidden_at, created_at, updated_at, version, taste, environment, service,
-                                       price_per_person)
+                                       price_per_person, imported)
             SELECT s.id, s.kind, s.store_id, s.author_id, CASE WHEN s.kind = 'review' THEN s.rating END, s.body,
                    st.category_id, st.archived_at IS NOT NULL,
                    CASE WHEN s.hidden THEN coalesce(s.hidden_at, e.hidden_at, now()) END,
                    coalesce(s.created_at, e.created_at, \(arrayTime("seed_comments"))),
                    coalesce(s.updated_at, CASE WHEN e.id IS NULL THEN coalesce(s.created_at, \(arrayTime("seed_comments"))) ELSE now() END),
-                   coalesce(s.version, e.version + 1, 1), s.taste, s.environment, s.service, s.price_per_person
+                   coalesce(s.version, e.version + 1, 1), s.taste, s.environment, s.service, s.price_per_person, true
             FROM seed_comments s JOIN stores st ON st.id = s.store_id LEFT JOIN comments e ON e.id = s.id
             ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, store_id = EXCLUDED.store_id,
                 author_id = EXCLUDED.author_id, rating = EXCLUDED.rating, body = EXCLUDED.body,
