@@ -86,7 +86,8 @@ struct WebAdminPages {
                 "card": CommentCardModel(item.comment, viewer: context.viewer, language: language),
                 "id": item.comment.id, "recommended": item.comment.recommended,
                 "score": String(format: "%.1f", item.score),
-                "signals": item.signals.map { "\($0.kind)：\($0.detail)" },
+                // The judge's sentence after the signal's name in the page's language.
+                "signals": item.signals.map { "\(language.strings["signal.\($0.kind)"] ?? $0.kind)（\($0.detail)）" },
             ] as TemplateFields
         }
     }
