@@ -139,7 +139,8 @@ else
     say "importing into $BENCH_DB"
     recreate "$BENCH_DB"
     t=$(now)
-    DATABASE_URL=$bench_url "$BIN" seed "$data" >"$res/import.log" 2>&1 || { tail -20 "$res/import.log" >&2; die "import failed"; }
+    # Generated reviews are not judged (TRUST=off): the bench measures serving, not the judge (docs/TRUST.md).
+    DATABASE_URL=$bench_url TRUST=off "$BIN" seed "$data" >"$res/import.log" 2>&1 || { tail -20 "$res/import.log" >&2; die "import failed"; }
     import_s=$(seconds_since "$t")
     say "import took ${import_s}s"
     psql "$bench_url" -c "VACUUM ANALYZE" >/dev/null
@@ -693,7 +694,7 @@ live_import() {
     say "live import: seeding $data into $LIVE_DB while wrk reads store pages"
     local limit=3600 import_pid wrk_pid status=0 t
     t=$(now)
-    DATABASE_URL=$live_url timeout "$limit" "$BIN" seed "$data" >"$res/live-import.log" 2>&1 &
+    DATABASE_URL=$live_url TRUST=off timeout "$limit" "$BIN" seed "$data" >"$res/live-import.log" 2>&1 &
     import_pid=$!
     BENCH_PATHS=$paths/live-store BENCH_TOKEN="" BENCH_METHOD=GET BENCH_BODY="" BENCH_OUT=$res/live-import.wrk \
         BENCH_DELAY_MS=$LIVE_DELAY_MS wrk -t"$THREADS" -c"$LIVE_CONNECTIONS" -d"$((limit + 60))s" --timeout 10s --latency -s "$here/wrk.lua" "$api" \

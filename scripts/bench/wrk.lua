@@ -20,6 +20,8 @@ end
 local headers = {}
 if token and token ~= "" then headers["Authorization"] = "Bearer " .. token end
 if body then headers["Content-Type"] = "application/json" end
+-- A writer posts from a device, as the apps do: the trust judge remembers its origin (docs/TRUST.md).
+if method == "POST" then headers["X-Visitor-Id"] = "bench-device-0001" end
 
 function request()
   counter = counter + 1
