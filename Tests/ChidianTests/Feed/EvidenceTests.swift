@@ -90,6 +90,32 @@ import Testing
         #expect(Double(held) / 400 < 3, "a nudge, not a lead: \(Double(held) / 400) places a page")
     }
 
+    @Test func theBestEstimatesPlacesComeFirstWhenOrderedSo() {
+        // thin evidence for c4 (two opens), so other categories win places too
+        let affinities = Self.affinities([4: (2, 1.5, 1.5)])
+        for seed in 0..<50 {
+            var generator = FixedRandom.SplitMix(seed: UInt64(seed))
+            var copy = generator
+            let first = FeedPlanner.mixed(
+                affinities, exploring: FeedPlanner.maxExplorePlaces, top: "c4", order: .bestFirst, using: &generator)
+            let bySample = FeedPlanner.mixed(
+                affinities, exploring: FeedPlanner.maxExplorePlaces, top: "c4", order: .bySample, using: &copy)
+            // the same draws: the same places, only their order differs
+            #expect(first.map(\.category).sorted() == bySample.map(\.category).sorted())
+            let held = first.filter { $0.category == "c4" }.count
+            #expect(first.prefix(held).allSatisfy { $0.category == "c4" && !$0.exploring }, "\(first)")
+            #expect(first.dropFirst(held).allSatisfy { $0.exploring })
+        }
+    }
+
+    @Test func skipsCountByTheirWeight() {
+        let arm = Exploration.Arm(categoryID: "c1", shown: 6, clicked: 1, globalShown: 1000, globalClicked: 75)
+        let once = Affinity(arm: arm, interest: 1, skipWeight: 1)
+        let twice = Affinity(arm: arm, interest: 1, skipWeight: 2)
+        #expect(abs((twice.beta - once.beta) - 5) < 1e-9 && twice.alpha == once.alpha)
+        #expect(Affinity(arm: arm, interest: 1).beta == (Affinity.skipWeight == 2 ? twice : once).beta)
+    }
+
     @Test func withoutExploringEveryPlaceGoesToTheBestEstimate() {
         var generator = FixedRandom.SplitMix(seed: 5)
         let places = FeedPlanner.mixed(Self.affinities([1: (1, 0, 0)]), exploring: 0, using: &generator)
