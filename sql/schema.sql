@@ -13,6 +13,8 @@
 --   comments: comments_fill_store_copy BEFORE INSERT OR UPDATE OF store_id FOR EACH ROW EXECUTE FUNCTION comments_fill_store_copy()
 --   comments: comments_rating_totals AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comments_rating_totals()
 --   comments: comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body, recommended FOR EACH ROW WHEN (((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.author_id IS DISTINCT FROM new.author_id) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.taste IS DISTINCT FROM new.taste) OR (old.environment IS DISTINCT FROM new.environment) OR (old.service IS DISTINCT FROM new.service) OR (old.price_per_person IS DISTINCT FROM new.price_per_person) OR (old.body IS DISTINCT FROM new.body) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION comments_rating_totals()
+--   comments: comments_trust_enqueue AFTER INSERT FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION trust_enqueue()
+--   comments: comments_trust_enqueue_update AFTER UPDATE OF body, rating FOR EACH ROW WHEN (((new.kind = 'review'::text) AND ((old.body IS DISTINCT FROM new.body) OR (old.rating IS DISTINCT FROM new.rating)))) EXECUTE FUNCTION trust_enqueue()
 --   comments: notify_hidden AFTER UPDATE OF hidden_at FOR EACH ROW EXECUTE FUNCTION notify_hidden()
 --   comments: notify_review AFTER INSERT FOR EACH ROW EXECUTE FUNCTION notify_review()
 --   comments: search_comment_changed AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION search_comment_changed()
@@ -46,6 +48,7 @@
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
 --   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
+--   viewer_store_opens: viewer_store_opens_first BEFORE INSERT FOR EACH ROW EXECUTE FUNCTION viewer_store_opens_first()
 --
 -- PostgreSQL database dump
 --
@@ -2285,6 +2288,22 @@ BEGIN
 END $$;
 
 --
+-- Name: trust_enqueue(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.trust_enqueue() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF current_setting('chidian.bulk_import', true) = 'on' THEN
+        RETURN NULL;  -- the import queues what it wrote in one statement
+    END IF;
+    INSERT INTO trust_queue (comment_id, due_at) VALUES (NEW.id, now() + interval '10 seconds')
+    ON CONFLICT (comment_id) DO UPDATE SET due_at = least(trust_queue.due_at, EXCLUDED.due_at);
+    RETURN NULL;
+END $$;
+
+--
 -- Name: trust_machine_verdict(text, boolean, double precision); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2297,6 +2316,16 @@ CREATE FUNCTION public.trust_machine_verdict(p_comment text, p_recommended boole
         RETURNING 1
     )
     SELECT EXISTS (SELECT 1 FROM u)
+$$;
+
+--
+-- Name: trust_origin_hash(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.trust_origin_hash(p_kind text, p_value text) RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT hashtextextended(p_kind || ':' || p_value, hashtextextended(k.key, 0)) FROM trust_key k
 $$;
 
 --
@@ -2328,6 +2357,18 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+--
+-- Name: viewer_store_opens_first(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.viewer_store_opens_first() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.first_opened_at := coalesce(NEW.first_opened_at, NEW.opened_at);
+    RETURN NEW;
+END $$;
 
 --
 -- Name: write_store_opens(text[], text[], timestamp with time zone[], double precision, integer); Type: FUNCTION; Schema: public; Owner: -
@@ -2481,6 +2522,7 @@ CREATE TABLE public.comments (
     recommended boolean DEFAULT true NOT NULL,
     verdict_by text DEFAULT 'machine'::text NOT NULL,
     trust_score double precision DEFAULT 0 NOT NULL,
+    imported boolean DEFAULT false NOT NULL,
     CONSTRAINT comments_body_length CHECK (((btrim(body) <> ''::text) AND (char_length(body) <= (5000 * 8)))),
     CONSTRAINT comments_check CHECK ((((kind = 'review'::text) AND ((rating >= 1) AND (rating <= 5))) OR ((kind = 'notice'::text) AND (rating IS NULL)))),
     CONSTRAINT comments_kind_check CHECK ((kind = ANY (ARRAY['review'::text, 'notice'::text]))),
@@ -3050,6 +3092,47 @@ END) STORED,
 );
 
 --
+-- Name: trust_key; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.trust_key (
+    only_row boolean DEFAULT true NOT NULL,
+    key text NOT NULL,
+    CONSTRAINT trust_key_only_row_check CHECK (only_row)
+);
+
+--
+-- Name: trust_origins; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.trust_origins (
+    user_id text NOT NULL,
+    origin bigint NOT NULL,
+    first_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: trust_queue; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.trust_queue (
+    comment_id text NOT NULL,
+    due_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: trust_text_bands; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.trust_text_bands (
+    band bigint NOT NULL,
+    author_id text NOT NULL,
+    comment_id text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: users; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -3165,6 +3248,7 @@ CREATE TABLE public.viewer_store_opens (
     viewer text NOT NULL,
     store_id text NOT NULL,
     opened_at timestamp with time zone NOT NULL,
+    first_opened_at timestamp with time zone NOT NULL,
     CONSTRAINT viewer_store_opens_viewer_check CHECK ((viewer ~ '^[uv]:'::text))
 );
 
@@ -3489,6 +3573,34 @@ ALTER TABLE public.stores
 
 ALTER TABLE ONLY public.stores
     ADD CONSTRAINT stores_pkey PRIMARY KEY (id);
+
+--
+-- Name: trust_key trust_key_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_key
+    ADD CONSTRAINT trust_key_pkey PRIMARY KEY (only_row);
+
+--
+-- Name: trust_origins trust_origins_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_origins
+    ADD CONSTRAINT trust_origins_pkey PRIMARY KEY (user_id, origin);
+
+--
+-- Name: trust_queue trust_queue_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_queue
+    ADD CONSTRAINT trust_queue_pkey PRIMARY KEY (comment_id);
+
+--
+-- Name: trust_text_bands trust_text_bands_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_text_bands
+    ADD CONSTRAINT trust_text_bands_pkey PRIMARY KEY (band, author_id);
 
 --
 -- Name: users users_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -3954,6 +4066,30 @@ CREATE INDEX stores_promoted ON public.stores USING btree (ad_spend DESC, create
 CREATE INDEX stores_rating ON public.stores USING btree (rating_score DESC, id DESC) WHERE (archived_at IS NULL);
 
 --
+-- Name: trust_origins_origin; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX trust_origins_origin ON public.trust_origins USING btree (origin);
+
+--
+-- Name: trust_queue_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX trust_queue_due ON public.trust_queue USING btree (due_at);
+
+--
+-- Name: trust_text_bands_comment; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX trust_text_bands_comment ON public.trust_text_bands USING btree (comment_id);
+
+--
+-- Name: trust_text_bands_recent; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX trust_text_bands_recent ON public.trust_text_bands USING btree (band, created_at DESC);
+
+--
 -- Name: users_name_lower; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4030,6 +4166,18 @@ CREATE TRIGGER comments_rating_totals AFTER INSERT OR DELETE ON public.comments 
 --
 
 CREATE TRIGGER comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body, recommended ON public.comments FOR EACH ROW WHEN (((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.author_id IS DISTINCT FROM new.author_id) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.taste IS DISTINCT FROM new.taste) OR (old.environment IS DISTINCT FROM new.environment) OR (old.service IS DISTINCT FROM new.service) OR (old.price_per_person IS DISTINCT FROM new.price_per_person) OR (old.body IS DISTINCT FROM new.body) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION public.comments_rating_totals();
+
+--
+-- Name: comments comments_trust_enqueue; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER comments_trust_enqueue AFTER INSERT ON public.comments FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION public.trust_enqueue();
+
+--
+-- Name: comments comments_trust_enqueue_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER comments_trust_enqueue_update AFTER UPDATE OF body, rating ON public.comments FOR EACH ROW WHEN (((new.kind = 'review'::text) AND ((old.body IS DISTINCT FROM new.body) OR (old.rating IS DISTINCT FROM new.rating)))) EXECUTE FUNCTION public.trust_enqueue();
 
 --
 -- Name: coupons coupons_cache_notify; Type: TRIGGER; Schema: public; Owner: -
@@ -4246,6 +4394,12 @@ CREATE TRIGGER stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minute
 --
 
 CREATE TRIGGER users_cache_notify AFTER DELETE OR UPDATE ON public.users FOR EACH ROW EXECUTE FUNCTION public.users_cache_notify();
+
+--
+-- Name: viewer_store_opens viewer_store_opens_first; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER viewer_store_opens_first BEFORE INSERT ON public.viewer_store_opens FOR EACH ROW EXECUTE FUNCTION public.viewer_store_opens_first();
 
 --
 -- Name: category_explore category_explore_category_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -4568,6 +4722,27 @@ ALTER TABLE ONLY public.stores
 
 ALTER TABLE ONLY public.stores
     ADD CONSTRAINT stores_manager_id_fkey FOREIGN KEY (manager_id) REFERENCES public.users(id) ON DELETE RESTRICT;
+
+--
+-- Name: trust_origins trust_origins_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_origins
+    ADD CONSTRAINT trust_origins_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+--
+-- Name: trust_queue trust_queue_comment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_queue
+    ADD CONSTRAINT trust_queue_comment_id_fkey FOREIGN KEY (comment_id) REFERENCES public.comments(id) ON DELETE CASCADE;
+
+--
+-- Name: trust_text_bands trust_text_bands_comment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.trust_text_bands
+    ADD CONSTRAINT trust_text_bands_comment_id_fkey FOREIGN KEY (comment_id) REFERENCES public.comments(id) ON DELETE CASCADE;
 
 --
 -- Name: users users_avatar_image_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
