@@ -16,7 +16,8 @@ import Foundation
 /// long-run CTR@10 with fixed tastes under model 1 is at least 0.98× the feed before #46, and whose twelve sessions
 /// under models 1 and 2 have at most 10 % of viewers led by a barely liked category and follow a new favourite at
 /// least as often as the first rule's choice; take the most clicks a session in the twelve sessions under model 2.
-/// The cascade model only reports.
+/// The cascade model only reports. Amended after its first run (docs/RECOMMENDER.md): one stray open also leads at
+/// most 35 % of next first pages (the bound EvidenceTests pins), which the first run's choice (prior 4, 45 %) broke.
 extension RecommenderEval {
     public static let halfLives: [Double] = [1, 2, 3, 7]
     public static let exploring = [0, 2, 5, 10]
@@ -33,6 +34,8 @@ extension RecommenderEval {
             skipWeight: 1)
     }
     static let barelyLikedCeiling = 0.1
+    /// One open is a nudge, not a lead: EvidenceTests.oneOpenIsANudgeNotALead's bound.
+    static let strayLeadsCeiling = 0.35
 
     public struct Row: Sendable {
         public var policy: Policy
@@ -64,7 +67,8 @@ extension RecommenderEval {
     static func best(_ rows: [SecondRow], before: Row, first: SecondRow) -> SecondRow? {
         rows.filter {
             $0.row.fixed.ctr >= fixedFloor * before.fixed.ctr && $0.row.first.categories >= firstPageCategories
-                && $0.row.first.keepsFive >= keepsFiveFloor && $0.flat.barelyLiked <= barelyLikedCeiling
+                && $0.row.first.keepsFive >= keepsFiveFloor && $0.row.first.strayLeads <= strayLeadsCeiling
+                && $0.flat.barelyLiked <= barelyLikedCeiling
                 && $0.biased.barelyLiked <= barelyLikedCeiling && $0.flat.followed >= first.flat.followed
                 && $0.biased.followed >= first.biased.followed
         }
@@ -164,8 +168,8 @@ extension RecommenderEval {
         """
 
     static let secondHeader = """
-        | policy | CTR@10 fixed (m1) | ×before #46 | CTR@10 drift (m2) | ×before #46 | first session: categories | keeps 5 | 12 sessions: clicks m1 | clicks m2 | barely liked leads m1 / m2 | new favourite leads m1 / m2 |
-        |---|---|---|---|---|---|---|---|---|---|---|
+        | policy | CTR@10 fixed (m1) | ×before #46 | CTR@10 drift (m2) | ×before #46 | first session: categories | keeps 5 | stray leads | 12 sessions: clicks m1 | clicks m2 | barely liked leads m1 / m2 | new favourite leads m1 / m2 |
+        |---|---|---|---|---|---|---|---|---|---|---|---|
         """
 
     static func secondLine(_ row: SecondRow, before: Row, chosen: Bool) -> String {
@@ -174,7 +178,7 @@ extension RecommenderEval {
         return
             "| \(name) | \(f(r.fixed.ctr)) | \(f(r.fixed.ctr / before.fixed.ctr, 2)) | \(f(r.drifting.ctr)) | "
             + "\(f(r.drifting.ctr / before.drifting.ctr, 2)) | \(f(r.first.categories, 2)) | \(f(r.first.keepsFive, 2)) | "
-            + "\(f(row.flat.clicks, 3)) | \(f(row.biased.clicks, 3)) | \(f(row.flat.barelyLiked, 3)) / "
+            + "\(f(r.first.strayLeads, 2)) | \(f(row.flat.clicks, 3)) | \(f(row.biased.clicks, 3)) | \(f(row.flat.barelyLiked, 3)) / "
             + "\(f(row.biased.barelyLiked, 3)) | \(f(row.flat.followed, 2)) / \(f(row.biased.followed, 2)) |"
     }
 
