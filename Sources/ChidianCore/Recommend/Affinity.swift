@@ -14,7 +14,7 @@ public struct Affinity: Sendable, Equatable {
     public static let priorStrength = 8.0
     /// Failures one skip counts as: a place shown and not opened, weighed by how likely it was looked at
     /// (`FeedPlanner.examined`), times this. Chosen by `chidian eval-recommender` (docs/RECOMMENDER.md).
-    public static let skipWeight = 1.0
+    public static let skipWeight = 2.0
 
     public init(categoryID: String, alpha: Double, beta: Double) {
         self.categoryID = categoryID

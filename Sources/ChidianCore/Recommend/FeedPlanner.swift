@@ -27,7 +27,7 @@ public enum FeedPlanner {
     }
 
     /// How a first page's places are ordered by default: chosen by `chidian eval-recommender` (docs/RECOMMENDER.md).
-    public static let order = Order.bySample
+    public static let order = Order.bestFirst
 
     /// A first page's categories by the evidence (issue #46). Each place goes to the category with the highest
     /// sampled click-through (Thompson sampling over `Affinity`): while evidence is thin the samples spread the page
