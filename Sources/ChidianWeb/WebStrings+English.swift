@@ -199,6 +199,7 @@ extension WebStrings {
         "signal.never_opened": "Reviewed without opening the store",
         "signal.burst": "New accounts reviewed the store within a day",
         "signal.slow_burst": "New accounts reviewed the store within two weeks",
+        "signal.one_sided": "Those new accounts nearly all gave the same extreme rating",
         "signal.far_from_mean": "Far from the store's settled rating",
         "signal.copied_text": "Text like another account's",
         "signal.shared_origin": "Address or device shared with other accounts",

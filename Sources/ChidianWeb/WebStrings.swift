@@ -201,6 +201,7 @@ enum WebStrings {
         "signal.never_opened": "评价前没有浏览过这家店",
         "signal.burst": "多个新账号在一天内集中评价这家店",
         "signal.slow_burst": "两周内多个新账号陆续评价这家店",
+        "signal.one_sided": "这些新账号几乎都给了同样的极端评分",
         "signal.far_from_mean": "评分远离这家店的长期均分",
         "signal.copied_text": "文字与其他账号的评价雷同",
         "signal.shared_origin": "与其他账号共用网络地址或设备",

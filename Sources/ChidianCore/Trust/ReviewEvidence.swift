@@ -23,6 +23,8 @@ package struct ReviewEvidence: Sendable, Equatable {
     package var newcomersAround: Int
     /// Other new accounts that reviewed the store within two weeks of this review: a ring that spreads itself thin.
     package var newcomersFortnight = 0
+    /// Of those, how many gave the same rating as this review.
+    package var fortnightAlike = 0
     /// Hashes of the addresses and visitor ids the author signed up and posted from.
     package var origins: Set<Int64>
     /// The highest trigram similarity (0–1) with another account's review of the last 30 days, and that author.

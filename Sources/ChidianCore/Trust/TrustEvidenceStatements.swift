@@ -79,14 +79,7 @@ enum TrustEvidenceStatements {
                 ORDER BY s.created_at DESC LIMIT 500
              ) s JOIN users su ON su.id = s.author_id
              WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS newcomers,
-            (SELECT count(DISTINCT s.author_id)::int FROM (
-                SELECT s.author_id, s.created_at FROM comments s
-                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
-                  AND s.author_id <> c.author_id
-                  AND s.created_at BETWEEN c.created_at - interval '14 days' AND c.created_at + interval '14 days'
-                ORDER BY s.created_at DESC LIMIT 500
-             ) s JOIN users su ON su.id = s.author_id
-             WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS fortnight,
+            f.newcomers AS fortnight, f.alike AS fortnight_alike,
             coalesce((
                 SELECT array_agg(t.origin ORDER BY t.origin) FROM trust_origins t
                 WHERE t.user_id = c.author_id
@@ -96,6 +89,19 @@ enum TrustEvidenceStatements {
             ), '{}') AS origins,
             c.recommended, c.trust_score, c.verdict_by, c.body
         FROM comments c JOIN users u ON u.id = c.author_id
+        -- New accounts reviewing the store within two weeks, and how many of them gave this review's rating.
+        CROSS JOIN LATERAL (
+            SELECT count(DISTINCT s.author_id)::int AS newcomers,
+                   count(DISTINCT s.author_id) FILTER (WHERE s.rating = c.rating)::int AS alike
+            FROM (
+                SELECT s.author_id, s.created_at, s.rating FROM comments s
+                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
+                  AND s.author_id <> c.author_id
+                  AND s.created_at BETWEEN c.created_at - interval '14 days' AND c.created_at + interval '14 days'
+                ORDER BY s.created_at DESC LIMIT 500
+            ) s JOIN users su ON su.id = s.author_id
+            WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days'
+        ) f
         WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
         ORDER BY c.id
         """

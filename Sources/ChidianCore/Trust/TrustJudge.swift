@@ -15,8 +15,9 @@ package struct TrustJudge: Sendable {
         package var copiedText = 2.0
         package var sharedOrigin = 1.5
         /// How much of its group's mean score a member takes on, at full group size.
-        package var group = 1.0
-        package var threshold = 4.0
+        package var group = 0.5
+        /// Chosen with `group` by `chidian eval-trust`'s rule (docs/TRUST.md).
+        package var threshold = 5.0
 
         package init() {}
     }
@@ -87,16 +88,27 @@ package struct TrustJudge: Sendable {
         if review.historyKnown, !review.openedStoreBefore {
             add("never_opened", weights.neverOpened, 1, "reviewed without opening the store")
         }
-        // A burst speaks of the new accounts in it: an old regular reviewing on a ring's day is not part of it.
-        let isNew = review.historyKnown && age < newAccountAge
-        if isNew, review.newcomersAround >= 3 {
-            add(
-                "burst", weights.burst, Double(review.newcomersAround) / 10,
-                "\(review.newcomersAround) other new accounts reviewed the store within a day")
-        } else if isNew, review.newcomersFortnight >= 8 {
-            add(
-                "slow_burst", weights.burst, Double(review.newcomersFortnight) / 20,
-                "\(review.newcomersFortnight) other new accounts reviewed the store within two weeks")
+        // A burst speaks of the new accounts in it: an old regular reviewing on a ring's day is not part of it. New
+        // accounts crowding a store within a day, or spread over two weeks (a ring that takes its time): the
+        // stronger of the two counts.
+        if review.historyKnown, age < newAccountAge {
+            let day = review.newcomersAround >= 3 ? Double(review.newcomersAround) / 10 : 0
+            let fortnight = review.newcomersFortnight >= 8 ? Double(review.newcomersFortnight) / 20 : 0
+            if day > 0, day >= fortnight {
+                add(
+                    "burst", weights.burst, day,
+                    "\(review.newcomersAround) other new accounts reviewed the store within a day")
+            } else if fortnight > 0 {
+                add(
+                    "slow_burst", weights.burst, fortnight,
+                    "\(review.newcomersFortnight) other new accounts reviewed the store within two weeks")
+            }
+            // People differ; a ring agrees: most of those new accounts gave this same extreme rating.
+            if review.newcomersFortnight >= 8, review.rating == 5 || review.rating == 1,
+                Double(review.fortnightAlike) >= 0.8 * Double(review.newcomersFortnight)
+            {
+                add("one_sided", weights.farFromMean, 1, "\(review.fortnightAlike) of them gave \(review.rating)★ too")
+            }
         }
         if let mean = review.settledMean, abs(Double(review.rating) - mean) >= 1.5 {
             add(

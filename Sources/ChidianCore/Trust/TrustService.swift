@@ -127,17 +127,17 @@ package struct TrustService: Sendable {
         for row in try await connection.rows(TrustEvidenceStatements.evidence(ids), logger: logger) {
             let columns = try row.decode(
                 (
-                    String, String, String, Int, Date, Date, Bool, Int, Bool, Double?, Int, Int, [Int64], Bool,
-                    Double, String, String
+                    String, String, String, Int, Date, Date, Bool, Int, Bool, Double?, Int, Int, Int, [Int64],
+                    Bool, Double, String, String
                 ).self)
             found.append(
                 ReviewEvidence(
                     commentID: columns.0, authorID: columns.1, storeID: columns.2, rating: columns.3,
                     postedAt: columns.4, authorSince: columns.5, historyKnown: columns.6, priorActivity: columns.7,
                     openedStoreBefore: columns.8, settledMean: columns.9, newcomersAround: columns.10,
-                    newcomersFortnight: columns.11, origins: Set(columns.12)))
-            current[columns.0] = Current(recommended: columns.13, score: columns.14, byAdmin: columns.15 == "admin")
-            bodies[columns.0] = columns.16
+                    newcomersFortnight: columns.11, fortnightAlike: columns.12, origins: Set(columns.13)))
+            current[columns.0] = Current(recommended: columns.14, score: columns.15, byAdmin: columns.16 == "admin")
+            bodies[columns.0] = columns.17
         }
         // Copied text: the most similar other author's review among the band candidates.
         var best: [String: (Double, String)] = [:]

@@ -10,13 +10,53 @@ import Testing
     static func review(
         _ id: String, author: String, store: String = "s1", rating: Int = 5, ageHours: Double = 24 * 400,
         activity: Int = 40, opened: Bool = true, mean: Double? = 3.0, newcomers: Int = 0, origins: Set<Int64> = [],
-        copied: Double = 0, from: String? = nil
+        copied: Double = 0, from: String? = nil, fortnight: Int = 0, alike: Int = 0, daysLater: Double = 0
     ) -> ReviewEvidence {
-        ReviewEvidence(
-            commentID: id, authorID: author, storeID: store, rating: rating, postedAt: now,
-            authorSince: now.addingTimeInterval(-ageHours * 3600), priorActivity: activity, openedStoreBefore: opened,
-            settledMean: mean, newcomersAround: newcomers, origins: origins, copiedSimilarity: copied,
-            copiedFrom: from)
+        let posted = now.addingTimeInterval(daysLater * 86400)
+        return ReviewEvidence(
+            commentID: id, authorID: author, storeID: store, rating: rating, postedAt: posted,
+            authorSince: posted.addingTimeInterval(-ageHours * 3600), priorActivity: activity,
+            openedStoreBefore: opened, settledMean: mean, newcomersAround: newcomers, newcomersFortnight: fortnight,
+            fortnightAlike: alike, origins: origins, copiedSimilarity: copied, copiedFrom: from)
+    }
+
+    /// A regular reviewing on a ring's day is not part of its burst; a new account is.
+    @Test func aBurstCountsAgainstNewAccountsOnly() {
+        let verdicts = TrustJudge().judge([
+            Self.review("old", author: "u1", rating: 4, newcomers: 9),
+            Self.review("new", author: "u2", rating: 4, ageHours: 30, newcomers: 9),
+        ])
+        #expect(verdicts[0].signals.isEmpty)
+        #expect(verdicts[1].signals.map(\.kind) == ["new_account", "burst"])
+    }
+
+    /// A ring that browses first and spreads over two weeks shows in the store's fortnight: many new accounts,
+    /// nearly all with the same extreme rating. New accounts who differ are a crowd, not a ring.
+    @Test func aSlowRingThatBrowsedIsJudgedByItsFortnight() {
+        var strict = TrustJudge.Weights()
+        strict.threshold = 3.0
+        let judge = TrustJudge(weights: strict)
+        let ring = judge.judge([
+            Self.review("r", author: "u1", rating: 5, ageHours: 30, activity: 6, mean: 4.0, fortnight: 20, alike: 18)
+        ])[0]
+        #expect(ring.signals.map(\.kind) == ["new_account", "slow_burst", "one_sided"])
+        // new account (half: over a day old) + slow burst (full at 20) + one-sided
+        #expect(abs(ring.score - (0.5 + 1.5 + 1)) < 1e-9 && !ring.recommended)
+        let crowd = judge.judge([
+            Self.review("c", author: "u1", rating: 5, ageHours: 30, activity: 6, mean: 4.0, fortnight: 20, alike: 6)
+        ])[0]
+        #expect(crowd.signals.map(\.kind) == ["new_account", "slow_burst"])
+        #expect(crowd.recommended)
+    }
+
+    /// Two stores in common link two accounts only when they reviewed them within days of each other.
+    @Test func coReviewingLinksOnlyTogether() {
+        let groups = TrustGroups([
+            Self.review("a1", author: "a", store: "s1"), Self.review("a2", author: "a", store: "s2"),
+            Self.review("b1", author: "b", store: "s1", daysLater: 10),
+            Self.review("b2", author: "b", store: "s2", daysLater: 10),
+        ])
+        #expect(groups.membership()["a"] == ["a"])
     }
 
     @Test func anOrdinaryReviewShowsNothing() {
