@@ -8,7 +8,8 @@ import PostgresNIO
 struct EvalTrustCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval-trust",
-        abstract: "Judge simulated organic reviewers and review rings with the product's trust judge; choose thresholds.",
+        abstract:
+            "Judge simulated organic reviewers and review rings with the product's trust judge; choose thresholds.",
         discussion: """
             Creates (and drops) a scratch database beside DATABASE_URL's for each seed, writes the population, judges it \
             with the product's own TrustService and prints the Markdown tables kept in docs/TRUST.md.
@@ -56,14 +57,17 @@ struct EvalTrustCommand: AsyncParsableCommand {
         }
         var bySeed: [[TrustEval.Outcome]] = []
         for seed in eval.choosingSeeds {
-            FileHandle.standardError.write(Data("eval-trust: seed \(seed), \(eval.thresholds.count * eval.groupWeights.count) settings\n".utf8))
+            FileHandle.standardError.write(
+                Data("eval-trust: seed \(seed), \(eval.thresholds.count * eval.groupWeights.count) settings\n".utf8))
             bySeed.append(try await fresh { try await eval.choosing(seed: seed, on: $0, start: start) })
         }
         let chosen = TrustEval.choose(bySeed)
         var heldOut: TrustEval.Outcome?
         if let chosen {
             FileHandle.standardError.write(Data("eval-trust: seed \(eval.heldOutSeed), held out\n".utf8))
-            heldOut = try await fresh { try await eval.heldOut(weights: bySeed[0][chosen].weights, on: $0, start: start) }
+            heldOut = try await fresh {
+                try await eval.heldOut(weights: bySeed[0][chosen].weights, on: $0, start: start)
+            }
         }
         print(TrustEval.markdown(bySeed: bySeed, chosen: chosen, heldOut: heldOut))
     }

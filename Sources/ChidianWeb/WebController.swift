@@ -324,7 +324,8 @@ package struct WebController {
             throw CommentError.invalidImages("A comment holds at most \(CommentRules.maxImages) images.")
         }
         for photo in form.photos { draft.imageIDs.append(try await services.images.store(photo, user: user).id) }
-        let view = try await comments.post(storeID: storeID, user: user, kind: kind, draft: draft, origin: context.origin)
+        let view = try await comments.post(
+            storeID: storeID, user: user, kind: kind, draft: draft, origin: context.origin)
         return WebPages.redirect(to: "/comments/\(Self.escapePath(view.id))")
     }
 

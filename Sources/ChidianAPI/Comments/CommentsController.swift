@@ -118,7 +118,8 @@ struct CommentsController {
         let kind = try await service.writableKind(storeID: storeID, user: user)
         var request = request
         let draft = try CommentService.draft(try await request.decodeJSON(CommentService.Fields.self), kind: kind)
-        let view = try await service.post(storeID: storeID, user: user, kind: kind, draft: draft, origin: context.origin)
+        let view = try await service.post(
+            storeID: storeID, user: user, kind: kind, draft: draft, origin: context.origin)
         var headers = Versioning.etag(view.version)
         headers[.location] = "/v1/comments/\(view.id)"
         return JSONResponse(view, status: .created, headers: headers)

@@ -24,7 +24,9 @@ struct TrustGroups {
         // Reviewing the same stores counts only together (within `together` of each other, on two stores or
         // more): people with the same taste review the same places, but not in step.
         var storesOf: [String: [String: [Date]]] = [:]
-        for review in reviews { storesOf[review.authorID, default: [:]][review.storeID, default: []].append(review.postedAt) }
+        for review in reviews {
+            storesOf[review.authorID, default: [:]][review.storeID, default: []].append(review.postedAt)
+        }
         let authors = storesOf.keys.sorted()
         for (i, a) in authors.enumerated() {
             let mine = storesOf[a]!
@@ -32,7 +34,8 @@ struct TrustGroups {
                 var shared = 0
                 for (store, theirs) in storesOf[b]! {
                     guard let times = mine[store] else { continue }
-                    if times.contains(where: { t in theirs.contains { abs($0.timeIntervalSince(t)) <= Self.together } }) {
+                    if times.contains(where: { t in theirs.contains { abs($0.timeIntervalSince(t)) <= Self.together } })
+                    {
                         shared += 1
                     }
                 }

@@ -20,7 +20,8 @@ extension TrustEval {
         return outcomes
     }
 
-    /// Seed 4, once, with the chosen setting: every kind, the held-out one included.
+    /// Seed 4, once, with the chosen setting: every kind, the held-out one included, and the careful rings added
+    /// after the rule chose.
     package func heldOut(weights: TrustJudge.Weights, on database: Database, start: Date) async throws -> Outcome {
         let world = TrustWorld(
             seed: heldOutSeed, kinds: TrustWorld.Kind.allCases, perKind: perKind, organicUsers: organicUsers,
@@ -31,7 +32,7 @@ extension TrustEval {
 
     /// The rule (docs/TRUST.md, written before kind 5 ran): among settings keeping organic reviews ≥ 99.5 % and
     /// newcomers' first reviews ≥ 98.5 % recommended on every choosing seed, the smallest worst-case shift over
-    /// kinds 1–4; ties to the higher threshold. `bySeed[s][i]` is setting i on seed s.
+    /// kinds 1–4; ties to the higher threshold, then the smaller group raise. `bySeed[s][i]` is setting i on seed s.
     public static func choose(_ bySeed: [[Outcome]]) -> Int? {
         let settings = bySeed.first?.indices ?? 0..<0
         func allowed(_ i: Int) -> Bool {
@@ -41,7 +42,9 @@ extension TrustEval {
         return settings.filter(allowed).min { a, b in
             let (wa, wb) = (worst(a), worst(b))
             if abs(wa - wb) > 1e-9 { return wa < wb }
-            return bySeed[0][a].weights.threshold > bySeed[0][b].weights.threshold
+            let (x, y) = (bySeed[0][a].weights, bySeed[0][b].weights)
+            // Ties: the higher threshold, then the smaller group raise (both judge fewer honest reviews).
+            return x.threshold != y.threshold ? x.threshold > y.threshold : x.group < y.group
         }
     }
 
@@ -50,7 +53,9 @@ extension TrustEval {
         var lines: [String] = []
         func pct(_ x: Double) -> String { String(format: "%.1f %%", x * 100) }
         func stars(_ x: Double) -> String { String(format: "%.2f", x) }
-        lines.append("Settings on seeds 1–3 (kinds 1–4): organic and newcomers' first reviews recommended (lowest seed), worst shift over kinds 1–4 (stars).")
+        lines.append(
+            "Settings on seeds 1–3 (kinds 1–4): organic and newcomers' first reviews recommended (lowest seed), worst shift over kinds 1–4 (stars)."
+        )
         lines.append("")
         lines.append("| threshold | group | organic | first reviews | worst shift | allowed |")
         lines.append("|---|---|---|---|---|---|")
@@ -67,7 +72,9 @@ extension TrustEval {
             lines.append("")
             lines.append(title)
             lines.append("")
-            lines.append("| attack | shift without verdicts (mean / max) | with verdicts (mean / max) | attack reviews recommended |")
+            lines.append(
+                "| attack | shift without verdicts (mean / max) | with verdicts (mean / max) | attack reviews recommended |"
+            )
             lines.append("|---|---|---|---|")
             for kind in TrustWorld.Kind.allCases {
                 let shifts = outcomes.flatMap { $0.shifts[kind.rawValue] ?? [] }
@@ -81,11 +88,13 @@ extension TrustEval {
                         + "\(stars(mean(with))) / \(stars(with.max()!)) | \(kept) of \(total) |")
             }
             let organic = outcomes.map(\.organic).reduce(0, +), kept = outcomes.map(\.organicRecommended).reduce(0, +)
-            let firsts = outcomes.map(\.firsts).reduce(0, +), keptFirsts = outcomes.map(\.firstsRecommended).reduce(0, +)
+            let firsts = outcomes.map(\.firsts).reduce(0, +),
+                keptFirsts = outcomes.map(\.firstsRecommended).reduce(0, +)
             lines.append("")
             lines.append(
                 "Organic reviews recommended: \(kept) of \(organic) (\(pct(Double(kept) / Double(max(organic, 1)))));"
-                    + " newcomers' first reviews: \(keptFirsts) of \(firsts) (\(pct(Double(keptFirsts) / Double(max(firsts, 1))))).")
+                    + " newcomers' first reviews: \(keptFirsts) of \(firsts) (\(pct(Double(keptFirsts) / Double(max(firsts, 1)))))."
+            )
         }
         if let chosen {
             kindTable("The chosen setting on seeds 1–3:", bySeed.map { $0[chosen] })

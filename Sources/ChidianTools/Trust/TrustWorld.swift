@@ -7,6 +7,8 @@ import Foundation
 struct TrustWorld {
     enum Kind: Int, CaseIterable, Sendable {
         case ring = 1, bombing, slowRing, copiedText, boughtAccounts
+        /// Added after the rule chose: rings that browse like newcomers, to say plainly what gets through.
+        case carefulRing, carefulSlowRing
 
         var name: String {
             switch self {
@@ -14,7 +16,10 @@ struct TrustWorld {
             case .bombing: "1★ bombing, 30 new accounts from 5 addresses within a day"
             case .slowRing: "slow 5★ ring, 30 new accounts over two weeks, each from its own address"
             case .copiedText: "copied text, 30 new accounts over two days from 10 addresses, 3 texts lightly edited"
-            case .boughtAccounts: "bought old accounts (held out): 30 accounts with months of history, 5★ from 5 addresses"
+            case .boughtAccounts:
+                "bought old accounts (held out): 30 accounts with months of history, 5★ from 5 addresses"
+            case .carefulRing: "careful 5★ ring: as 1, but each account browses and opens the store first"
+            case .carefulSlowRing: "careful slow 5★ ring: as 3, but each account browses and opens the store first"
             }
         }
     }
@@ -159,7 +164,9 @@ struct TrustWorld {
                 let store = stores[index]
                 let organicRatings = reviews.filter { $0.store == store }.map { Double($0.rating) }
                 targets.append(
-                    Target(kind: kind, store: store, organicMean: organicRatings.reduce(0, +) / Double(organicRatings.count)))
+                    Target(
+                        kind: kind, store: store,
+                        organicMean: organicRatings.reduce(0, +) / Double(organicRatings.count)))
                 let begin = attackDay.addingTimeInterval(Double(p) * 0.3 * Self.day)
                 let bases = (0..<3).map { _ in Self.organicText(&random, praise: true) }
                 for m in 0..<30 {
@@ -169,11 +176,12 @@ struct TrustWorld {
                     var posted: Date
                     var address = "203.0.\(index).\(m % 5)"
                     switch kind {
-                    case .ring, .bombing:
+                    case .ring, .bombing, .carefulRing:
                         created = at(begin, begin.addingTimeInterval(0.5 * Self.day))
                         posted = at(created.addingTimeInterval(600), begin.addingTimeInterval(Self.day))
-                    case .slowRing:
-                        created = begin.addingTimeInterval((-14 + Double(m) * 14 / 30) * Self.day + random.unit() * 21600)
+                    case .slowRing, .carefulSlowRing:
+                        created = begin.addingTimeInterval(
+                            (-14 + Double(m) * 14 / 30) * Self.day + random.unit() * 21600)
                         posted = at(created.addingTimeInterval(3600), created.addingTimeInterval(2 * Self.day))
                         address = "198.51.\(index).\(m)"
                     case .copiedText:
@@ -185,6 +193,15 @@ struct TrustWorld {
                         posted = at(begin, begin.addingTimeInterval(2 * Self.day))
                     }
                     users.append(User(id: id, createdAt: created, address: address, device: "dev-\(id)-\(seed)"))
+                    if kind == .carefulRing || kind == .carefulSlowRing {
+                        // Browses a few stores, then the target, between signing up and posting.
+                        for _ in 0..<random.between(3, 8) {
+                            let when = at(created, posted)
+                            opens.append((id, stores[targetCount + random.below(otherStores)], when, when))
+                        }
+                        let looked = at(created, posted)
+                        opens.append((id, store, looked, looked))
+                    }
                     if kind == .boughtAccounts {
                         // Months of ordinary use before the sale: browsing, favorites, a few honest reviews.
                         for _ in 0..<random.between(5, 20) {
@@ -197,7 +214,8 @@ struct TrustWorld {
                             reviews.append(
                                 Review(
                                     id: "c_\(id)_old\(r)", store: stores[s], author: id, rating: organicRating(s),
-                                    body: Self.organicText(&random), at: at(start, begin.addingTimeInterval(-5 * Self.day)),
+                                    body: Self.organicText(&random),
+                                    at: at(start, begin.addingTimeInterval(-5 * Self.day)),
                                     role: .attack(kind)))
                         }
                     }

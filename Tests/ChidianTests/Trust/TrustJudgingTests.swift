@@ -369,8 +369,10 @@ import Testing
             // MUT
             let worker = Task { try await app.services.trustWorker.run() }
             defer { worker.cancel() }
+            // timing: an upper bound only, far above the 10 s until due and the 1 s tick; the loop ends on the verdicts
             let deadline = ContinuousClock.now + .seconds(120)
             var done = false
+            // timing: bounded by the deadline above
             while ContinuousClock.now < deadline {
                 let left = try await Self.count(app, "SELECT count(*)::int FROM trust_queue")
                 let judged = try await Self.count(
