@@ -17,11 +17,12 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -- Where an account signed up and posted reviews from, as hashes only; never exported, deleted with the account.
+-- Written once per account and origin (ON CONFLICT DO NOTHING locks no row: a user's concurrent posts from one
+-- device must not queue behind each other's upsert).
 CREATE TABLE trust_origins (
     user_id   text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     origin    bigint NOT NULL,
     first_at  timestamptz NOT NULL DEFAULT now(),
-    last_at   timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (user_id, origin)
 );
 CREATE INDEX trust_origins_origin ON trust_origins (origin);

@@ -65,7 +65,9 @@ public struct AppServices: Sendable {
 
     /// Judges queued reviews beside the requests (docs/TRUST.md).
     public var trustWorker: TrustWorker {
-        TrustWorker(trust: TrustService(database: database, enabled: config.trustEnabled))
+        TrustWorker(
+            trust: TrustService(database: database, enabled: config.trustEnabled),
+            busy: { [foreground] in foreground.isPresent })
     }
 
     /// Writes `insights` on a schedule and once more on a clean stop.

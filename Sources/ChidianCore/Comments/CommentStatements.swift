@@ -350,7 +350,7 @@ enum CommentStatements {
             SELECT c.author_id, trust_origin_hash(x.kind, x.value)
             FROM c, (VALUES ('a', $10::text), ('v', $11::text)) AS x (kind, value)
             WHERE c.kind = 'review' AND x.value IS NOT NULL
-            ON CONFLICT (user_id, origin) DO UPDATE SET last_at = EXCLUDED.last_at
+            ON CONFLICT (user_id, origin) DO NOTHING
         )
         """
 

@@ -22,7 +22,7 @@ public struct TrustOrigin: Sendable, Equatable {
             SELECT \(userID), trust_origin_hash(x.kind, x.value)
             FROM (VALUES ('a', \(address)::text), ('v', \(visitor)::text)) AS x (kind, value)
             WHERE x.value IS NOT NULL
-            ON CONFLICT (user_id, origin) DO UPDATE SET last_at = EXCLUDED.last_at
+            ON CONFLICT (user_id, origin) DO NOTHING
             """)
     }
 }

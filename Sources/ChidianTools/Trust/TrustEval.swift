@@ -48,8 +48,8 @@ public struct TrustEval: Sendable {
                 """, logger: logger)
             try await connection.rows(
                 """
-                INSERT INTO trust_origins (user_id, origin, first_at, last_at)
-                SELECT DISTINCT ON (id, trust_origin_hash(kind, value)) id, trust_origin_hash(kind, value), at, at
+                INSERT INTO trust_origins (user_id, origin, first_at)
+                SELECT DISTINCT ON (id, trust_origin_hash(kind, value)) id, trust_origin_hash(kind, value), at
                 FROM unnest(\(u.map(\.id) + u.map(\.id))::text[],
                             \(u.map { _ in "a" } + u.map { _ in "v" })::text[],
                             \(u.map(\.address) + u.map(\.device))::text[],
