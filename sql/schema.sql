@@ -3108,8 +3108,7 @@ CREATE TABLE public.trust_key (
 CREATE TABLE public.trust_origins (
     user_id text NOT NULL,
     origin bigint NOT NULL,
-    first_at timestamp with time zone DEFAULT now() NOT NULL,
-    last_at timestamp with time zone DEFAULT now() NOT NULL
+    first_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
