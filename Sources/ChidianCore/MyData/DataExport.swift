@@ -168,6 +168,14 @@ public struct DataExport: Sendable {
         Section(
             name: "signals_pending",
             sql: "SELECT to_jsonb(q)::text FROM viewer_event_queue q WHERE q.viewer = $2 ORDER BY q.at, q.id"),
+        // What the trust judge keeps of the user (docs/TRUST.md): keyed hashes of where they posted from, and the
+        // MinHash bands of their latest reviews' texts; never another user's.
+        Section(
+            name: "trust_origins",
+            sql: "SELECT to_jsonb(t)::text FROM trust_origins t WHERE t.user_id = $1 ORDER BY t.first_at, t.origin"),
+        Section(
+            name: "trust_text_bands",
+            sql: "SELECT to_jsonb(b)::text FROM trust_text_bands b WHERE b.author_id = $1 ORDER BY b.created_at, b.band"),
         Section(
             name: "rate_limits",
             sql: """

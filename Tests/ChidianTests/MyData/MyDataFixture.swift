@@ -48,6 +48,8 @@ enum UserColumns {
         "viewer_covisits.viewer": "store_pairs",
         "viewer_explore.viewer": "exploration",
         "viewer_event_queue.viewer": "signals_pending",
+        "trust_origins.user_id": "trust_origins",
+        "trust_text_bands.author_id": "trust_text_bands",
         "rate_tokens.key": "rate_limits",
         "rate_buckets.key": "rate_limits",
     ]

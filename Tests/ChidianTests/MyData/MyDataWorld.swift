@@ -118,6 +118,14 @@ struct MyDataWorld {
             SELECT rate_take(ARRAY['password:n:' || \(me.id), 'login:na:' || lower(\(name)) || '|127.0.0.1'],
                              ARRAY[5, 5], 900)
             """)
+        // What the trust judge remembers of the user: an origin (a keyed hash) and a text band of their review.
+        try await database.query(
+            "INSERT INTO trust_origins (user_id, origin) VALUES (\(me.id), trust_origin_hash('v', 'mydata-device'))")
+        try await database.query(
+            """
+            INSERT INTO trust_text_bands (band, author_id, comment_id, created_at)
+            SELECT 42, author_id, id, created_at FROM comments WHERE id = \(myReviewID)
+            """)
         // The store is the manager's to archive before the account can go.
         try await CommentFixture.archive(app, storeID: myStoreID)
         return MyDataWorld(
