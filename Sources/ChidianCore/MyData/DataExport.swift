@@ -175,7 +175,8 @@ public struct DataExport: Sendable {
             sql: "SELECT to_jsonb(t)::text FROM trust_origins t WHERE t.user_id = $1 ORDER BY t.first_at, t.origin"),
         Section(
             name: "trust_text_bands",
-            sql: "SELECT to_jsonb(b)::text FROM trust_text_bands b WHERE b.author_id = $1 ORDER BY b.created_at, b.band"),
+            sql: "SELECT to_jsonb(b)::text FROM trust_text_bands b WHERE b.author_id = $1 ORDER BY b.created_at, b.band"
+        ),
         Section(
             name: "rate_limits",
             sql: """

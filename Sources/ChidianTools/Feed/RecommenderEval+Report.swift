@@ -60,7 +60,8 @@ extension RecommenderEval {
 
     public func secondRow(_ policy: Policy) -> SecondRow {
         SecondRow(
-            row: row(policy), flat: sessions(policy, model: .everyPlace), biased: sessions(policy, model: .positionBias))
+            row: row(policy), flat: sessions(policy, model: .everyPlace), biased: sessions(policy, model: .positionBias)
+        )
     }
 
     /// The best row by the second rule, or nil when none passes.
