@@ -10,7 +10,9 @@
 # Prints the backup's size and time, the recovery time (restore + replay + server ready) and the recovery point.
 # RESTORE_DATA=DIR imports a generated data set (`chidian generate`) before the writes, for figures at scale.
 # Always cleans up; the last line is `restore-test: passed` or `restore-test: failed`.
-set -euo pipefail
+set -Eeuo pipefail
+# Any unchecked command that fails says where, so that CI's tail names it.
+trap 'echo "restore-test: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 # Not a trust test: reviews stay as posted (docs/TRUST.md; the judge has its own tests).
 export TRUST="${TRUST:-off}"
 
@@ -138,12 +140,20 @@ sleep 1.5
 psql -qAtX "$url" -c "SET client_min_messages = warning" -c "TRUNCATE comments CASCADE" >/dev/null
 say "TRUNCATE comments CASCADE at $(psql -qAtX "$url" -c "SELECT clock_timestamp()") ($(rows) left)"
 writes c 10
-# The segment holding everything up to now goes to the archive (archive_timeout would do it within a minute).
-psql -qAtX "$url" -c "SELECT pg_switch_wal()" >/dev/null
-for _ in $(seq 1 100); do
-    [ "$(psql -qAtX "$url" -c "SELECT last_archived_wal >= pg_walfile_name(pg_current_wal_lsn()) OR last_archived_wal IS NULL FROM pg_stat_archiver")" = t ] && break
+# The segment holding everything up to now goes to the archive (archive_timeout would do it within a minute), and
+# the restore waits until it is there: without the TRUNCATE's segment, recovery never reaches T and PostgreSQL
+# refuses to start. pg_walfile_name of the switch's end is the segment just closed.
+closed=$(psql -qAtX "$url" -c "SELECT pg_walfile_name(pg_switch_wal())")
+archived=f
+for _ in $(seq 1 600); do
+    archived=$(psql -qAtX "$url" -c "SELECT coalesce(last_archived_wal >= '$closed', false) FROM pg_stat_archiver")
+    [ "$archived" = t ] && break
     sleep 0.2
 done
+[ "$archived" = t ] || {
+    psql -qAtX "$url" -c "SELECT * FROM pg_stat_archiver" >&2
+    fail "WAL segment $closed was not archived within 120 s"
+}
 
 # --- The restore, into a new cluster, timed until a server on it is ready.
 restored_port=$(free_port $((pgport + 1)))
@@ -151,7 +161,10 @@ t=$(now)
 pgbr restore --pg1-path="$work/restored" --type=time --target="$target" --target-action=promote >/dev/null
 restore_s=$(since "$t")
 as_owner "$pgbin/pg_ctl" -D "$work/restored" -l "$work/restored.log" -w -t 600 \
-    -o "-p $restored_port -k $work -c archive_mode=off" start >/dev/null
+    -o "-p $restored_port -k $work -c archive_mode=off" start >/dev/null || {
+    tail -5 "$work/restored.log" >&2
+    fail "the restored cluster did not start"
+}
 restored_url="postgres://postgres@127.0.0.1:$restored_port/chidian"
 for _ in $(seq 1 3000); do
     [ "$(psql -qAtX "$restored_url" -c "SELECT pg_is_in_recovery()" 2>/dev/null)" = f ] && break
@@ -162,7 +175,7 @@ replay_s=$(since "$t")
 restored_server_port=$(free_port $((port + 1)))
 serve "$restored_url" "$restored_server_port"
 recovery_s=$(since "$t")
-last_commit=$(grep -o "last completed transaction was at log time [0-9:. +-]*" "$work/restored.log" | tail -1 | sed 's/.*log time //')
+last_commit=$(grep -o "last completed transaction was at log time [0-9:. +-]*" "$work/restored.log" | tail -1 | sed "s/.*log time //" || true)
 
 # --- The checks.
 status=0

@@ -9,7 +9,10 @@ if [[ "${1:-}" == "--summary" ]]; then
   shift
   for name in "$@"; do
     echo "== $name failed; its last failure lines (.test-logs/$name.log):"
-    grep -aE '✘|FAIL|[Ff]ailed|[Ee]rror|Traceback|assert|timed out|[Tt]imeout' ".test-logs/$name.log" | grep -av 'passed' | tail -n 6
+    lines=$(grep -aE '✘|FAIL|PANIC|[Ff]ailed|[Ee]rror|ERROR|Traceback|assert|timed out|[Tt]imeout' ".test-logs/$name.log" | grep -av 'passed' | tail -n 6)
+    # A part that stopped without naming a failure: its last lines say where.
+    [ -n "$lines" ] || lines=$(tail -n 8 ".test-logs/$name.log")
+    echo "$lines"
   done
   echo "make test failed in: $*"
   exit 1
