@@ -47,6 +47,7 @@
 --   stores: stores_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_cache_notify()
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
 --   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
+--   stores: stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_place_notify()
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
 --   viewer_store_opens: viewer_store_opens_first BEFORE INSERT FOR EACH ROW EXECUTE FUNCTION viewer_store_opens_first()
 --
@@ -905,6 +906,32 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
+
+--
+-- Name: place_cell(public.geography); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.place_cell(location public.geography) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT (floor(ST_Y(location::geometry) / 0.02::float8)::bigint + 5000) * 20000
+        + floor(ST_X(location::geometry) / 0.02::float8)::bigint + 10000
+$$;
+
+--
+-- Name: place_meters(double precision, double precision, public.geography); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.place_meters(lat double precision, lng double precision, location public.geography) RETURNS double precision
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT 2::float8 * 6371008.771415::float8 * asin(least(1::float8, sqrt(
+        sin((ST_Y(location::geometry) - lat) * (pi() / 180::float8) / 2::float8)
+            * sin((ST_Y(location::geometry) - lat) * (pi() / 180::float8) / 2::float8)
+        + cos(lat * (pi() / 180::float8)) * cos(ST_Y(location::geometry) * (pi() / 180::float8))
+            * sin((ST_X(location::geometry) - lng) * (pi() / 180::float8) / 2::float8)
+            * sin((ST_X(location::geometry) - lng) * (pi() / 180::float8) / 2::float8))))
+$$;
 
 --
 -- Name: promotions_total(); Type: FUNCTION; Schema: public; Owner: -
@@ -2285,6 +2312,32 @@ CREATE FUNCTION public.stores_open_minutes() RETURNS trigger
 BEGIN
     NEW.open_minutes := store_week_minutes(NEW.hours);
     RETURN NEW;
+END $$;
+
+--
+-- Name: stores_place_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_place_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        RETURN NULL;  -- stores_cache_notify says '*'
+    END IF;
+    IF TG_OP <> 'INSERT' AND OLD.location IS NOT NULL AND (TG_OP = 'DELETE'
+        OR (OLD.location, OLD.archived_at IS NULL, OLD.category_id, OLD.time_zone, OLD.open_minutes)
+            IS DISTINCT FROM
+           (NEW.location, NEW.archived_at IS NULL, NEW.category_id, NEW.time_zone, NEW.open_minutes)) THEN
+        PERFORM cache_notify('g:' || place_cell(OLD.location));
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.location IS NOT NULL AND (TG_OP = 'INSERT'
+        OR (OLD.location, OLD.archived_at IS NULL, OLD.category_id, OLD.time_zone, OLD.open_minutes)
+            IS DISTINCT FROM
+           (NEW.location, NEW.archived_at IS NULL, NEW.category_id, NEW.time_zone, NEW.open_minutes)) THEN
+        PERFORM cache_notify('g:' || place_cell(NEW.location));
+    END IF;
+    RETURN NULL;
 END $$;
 
 --
@@ -4041,6 +4094,12 @@ CREATE INDEX stores_name ON public.stores USING btree (name COLLATE "C", id) WHE
 CREATE INDEX stores_newest ON public.stores USING btree (created_at DESC, id DESC) WHERE (archived_at IS NULL);
 
 --
+-- Name: stores_place_cell; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX stores_place_cell ON public.stores USING btree (public.place_cell(location)) WHERE (archived_at IS NULL);
+
+--
 -- Name: stores_popular; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4387,6 +4446,12 @@ CREATE TRIGGER stores_copy_to_comments AFTER UPDATE OF category_id, archived_at 
 --
 
 CREATE TRIGGER stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes ON public.stores FOR EACH ROW EXECUTE FUNCTION public.stores_open_minutes();
+
+--
+-- Name: stores stores_place_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes ON public.stores FOR EACH ROW EXECUTE FUNCTION public.stores_place_notify();
 
 --
 -- Name: users users_cache_notify; Type: TRIGGER; Schema: public; Owner: -

@@ -11,7 +11,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
     let visits = StoreVisits(database: database, cache: reads)
     let signals = InterestSignals(interests: interests, visits: visits, buffer: app.signals)
-    let stores = StoreRepository(database: database, cache: reads)
+    let stores = StoreRepository(database: database, cache: reads, places: app.caching?.places)
     let comments = CommentRepository(database: database, cache: reads)
     let likes = CommentLikes(database: database)
     let categories = CategoryRepository(database: database, cache: reads)

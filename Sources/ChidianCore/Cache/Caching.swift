@@ -16,6 +16,9 @@ public struct Caching: Sendable {
     /// of the cap: an eighth of that, the largest image kept, is 960 kB at the default 30 MB (a photo sized for the
     /// web), and 7.5 MB holds a few dozen hot ones without nearing the RSS bound.
     public let images: ReadCache
+    /// Near me's cells of stores (`PlaceCells`, tags `g:<cell>`), apart so that store pages do not push them out. Half
+    /// the cap: at about 110 bytes a store, 15 MB holds the cells of 130,000 stores.
+    public let places: ReadCache
     public let listener: CacheListener
 
     public init(config: AppConfiguration, database: Database) {
@@ -24,8 +27,9 @@ public struct Caching: Sendable {
             name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2), holdsSearches: true)
         sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
         images = ReadCache(name: "images", capacityBytes: max(1 << 20, config.cacheBytes / 4))
+        places = ReadCache(name: "places", capacityBytes: max(1 << 20, config.cacheBytes / 2))
         listener = CacheListener(
-            client: database.client, caches: [reads, searches, sessions, images], logger: database.logger)
+            client: database.client, caches: [reads, searches, sessions, images, places], logger: database.logger)
     }
 }
 

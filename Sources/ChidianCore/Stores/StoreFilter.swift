@@ -39,7 +39,9 @@ package struct StoreFilter: Sendable {
         guard let near else { return Bound(others: others, point: nil, radius: nil) }
         let (lng, lat) = (sql.bind(near.point.lng), sql.bind(near.point.lat))
         let point = "ST_SetSRID(ST_MakePoint(\(lng)::float8, \(lat)::float8), 4326)::geography"
-        return Bound(others: others, point: point, radius: "\(sql.bind(Double(near.radius)))::float8")
+        return Bound(
+            others: others, point: point, radius: "\(sql.bind(Double(near.radius)))::float8",
+            placeMeters: "place_meters(\(lat)::float8, \(lng)::float8, s.location)")
     }
 
     /// A filter whose values are bound: its conditions and `near`'s point, as SQL.
@@ -48,6 +50,8 @@ package struct StoreFilter: Sendable {
         /// `near`'s point as a geography, bound once however often a statement names it.
         package let point: String?
         package let radius: String?
+        /// Metres from `near`'s point as the near-me walk measures them (migration 036's `place_meters`).
+        package var placeMeters: String? = nil
 
         /// Every condition, joined by AND; the radius `within` replaces `near`'s (the distance sort's second step).
         package func conditions(within: String? = nil) -> String {

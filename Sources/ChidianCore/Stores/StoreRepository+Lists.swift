@@ -11,6 +11,12 @@ extension StoreRepository {
         sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, near: NearQuery? = nil, openNow: Bool = false,
         now: Date = Date(), page: PageRequest, viewer: AuthUser?
     ) async throws -> Page<StoreView> {
+        if sort == .distance, let near,
+            let walked = try await walkedPage(
+                categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: now, page: page)
+        {
+            return try await self.page(ids: walked.ids, next: walked.next, viewer: viewer, near: near.point)
+        }
         let query = try listQuery(
             sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: now, page: page)
         return try await self.page(query, limit: page.limit, list: sort.cursorList, viewer: viewer, near: near?.point)
@@ -21,10 +27,19 @@ extension StoreRepository {
         sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, page: PageRequest
     ) async throws -> SharedStorePage? {
         guard cache != nil else { return nil }
-        let query = try listQuery(
-            sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: Date(),
-            page: page)
-        let (ids, next) = try await pageIDs(query, limit: page.limit, list: sort.cursorList)
+        let now = Date()
+        let ids: [String], next: String?
+        if sort == .distance, let near,
+            let walked = try await walkedPage(
+                categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: now, page: page)
+        {
+            (ids, next) = walked
+        } else {
+            let query = try listQuery(
+                sort: sort, categoryID: categoryID, maxPrice: maxPrice, near: near, openNow: openNow, now: now,
+                page: page)
+            (ids, next) = try await pageIDs(query, limit: page.limit, list: sort.cursorList)
+        }
         let point = near?.point
         let items = try await sharedEntries(ids: ids).map { entry in
             (store: entry, distance: point.flatMap { entry.value.measured(from: $0).distanceMeters })
@@ -44,19 +59,23 @@ extension StoreRepository {
             .bind(&sql)
         let limit = sql.bind(page.limit + 1)
         guard let keyset = sort.keyset else {
-            guard let point = filter.point, let meters = filter.meters, let radius = filter.radius else {
+            guard let point = filter.point, let meters = filter.placeMeters, let radius = filter.radius else {
                 throw PlaceError.nearRequired
             }
             var knnAfter = "", after = ""
             if let keys {
                 let (k0, k1) = (sql.bind(keys[0]), sql.bind(keys[1]))
-                knnAfter = " AND (\(meters) > \(k0)::float8 OR (\(meters) = \(k0)::float8 AND s.id < \(k1)::text))"
-                after = " AND (d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id < \(k1)::text))"
+                knnAfter =
+                    " AND (\(meters) > \(k0)::float8 OR (\(meters) = \(k0)::float8 AND s.id COLLATE \"C\" < \(k1)::text))"
+                after =
+                    " AND (d.meters > \(k0)::float8 OR (d.meters = \(k0)::float8 AND s.id COLLATE \"C\" < \(k1)::text))"
             }
             // Two steps, so the page reads about `limit` rows however dense the stores are. The KNN scan (`<->`,
             // ordered by the GiST index) finds the limit-th nearest qualifying store; the exact step then sorts
             // every store within that distance (+1 m, so float differences and stores at one address tie in) by
-            // (metres, id descending), the order the cursor repeats. Fewer than `limit` found: the whole radius.
+            // (metres, id descending in byte order), the order the cursor repeats. Fewer than `limit` found: the
+            // whole radius. Which stores qualify and their order are decided by `place_meters`, as the near-me
+            // walk decides them (`walkedPage`); PostGIS's own distances only bound the search.
             let within = """
                 least(\(radius), coalesce(
                     (SELECT CASE WHEN count(*) < \(limit) THEN NULL ELSE max(m) + 1 END FROM knn), \(radius)))
@@ -65,11 +84,11 @@ extension StoreRepository {
                 """
                 WITH knn AS (
                     SELECT s.location <-> \(point) AS m FROM stores s
-                    WHERE \(filter.conditions())\(knnAfter)
+                    WHERE \(filter.conditions(within: "\(radius) + 1")) AND \(meters) <= \(radius)\(knnAfter)
                     ORDER BY s.location <-> \(point) LIMIT \(limit))
                 SELECT s.id, d.meters::text, s.id FROM stores s CROSS JOIN LATERAL (SELECT \(meters) AS meters) d
-                WHERE \(filter.conditions(within: within))\(after)
-                ORDER BY d.meters, s.id DESC LIMIT \(limit)
+                WHERE \(filter.conditions(within: within + " + 1")) AND d.meters <= \(radius)\(after)
+                ORDER BY d.meters, s.id COLLATE "C" DESC LIMIT \(limit)
                 """)
         }
         var after = ""
@@ -147,6 +166,11 @@ extension StoreRepository {
         -> Page<StoreView>
     {
         let (ids, next) = try await pageIDs(query, limit: limit, list: list)
+        return try await page(ids: ids, next: next, viewer: viewer, near: near)
+    }
+
+    /// The stores of a page's ids, in order, measured from `near`.
+    func page(ids: [String], next: String?, viewer: AuthUser?, near: GeoPoint?) async throws -> Page<StoreView> {
         let views = try await self.views(ids: ids, viewer: viewer)
         let byID = Dictionary(views.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A store archived between the two queries drops out; the cursor still follows the keys read.

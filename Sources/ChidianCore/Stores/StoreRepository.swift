@@ -8,10 +8,13 @@ public struct StoreRepository: Sendable {
     package let database: Database
     /// Shared store views (`Caching.reads`); nil reads PostgreSQL every time.
     package let cache: ReadCache?
+    /// Near me's cells (`Caching.places`); nil: the distance sort is the statement's.
+    let places: PlaceCells?
 
-    public init(database: Database, cache: ReadCache? = nil) {
+    public init(database: Database, cache: ReadCache? = nil, places: ReadCache? = nil) {
         self.database = database
         self.cache = cache
+        self.places = places.map { PlaceCells(database: database, cache: $0) }
     }
 
     /// Full store views for `ids`, in the order given (duplicates kept), skipping ids that are unknown or archived.

@@ -1,0 +1,132 @@
+import Foundation
+import PostgresNIO
+
+/// One cell of `PlaceGrid`: its live stores with what near me filters on, cached under `g:<cell>` (migration 036
+/// tells the cell when one of them moves, opens or closes for good, changes category, zone or hours).
+package final class PlaceCell: Sendable {
+    package struct Store: Sendable {
+        package let id: String
+        package let lat: Double
+        package let lng: Double
+        package let categoryID: String
+        package let zone: String
+        /// `open_minutes` as [start, end) pairs, flat; nil without hours (never open now, as `@>` on NULL).
+        package let open: [Int32]?
+
+        /// Whether `open_minutes @> minute`.
+        func isOpen(atWeekMinute minute: Int) -> Bool {
+            guard let open else { return false }
+            var index = 0
+            while index + 1 < open.count {
+                if Int(open[index]) <= minute && minute < Int(open[index + 1]) { return true }
+                index += 2
+            }
+            return false
+        }
+    }
+
+    package let stores: [Store]
+
+    init(stores: [Store]) { self.stores = stores }
+
+    /// Bytes against the cache's cap: a store's fields and strings (hours arrays are shared within a fill).
+    var cost: Int { 256 + stores.count * 112 }
+}
+
+/// The grid's cells through their own read cache (`Caching.places`).
+package struct PlaceCells: Sendable {
+    let database: Database
+    let cache: ReadCache
+
+    package init(database: Database, cache: ReadCache) {
+        self.database = database
+        self.cache = cache
+    }
+
+    /// The cells under `keys`: cached ones, and the rest in one statement on the primary (a replica may not have
+    /// replayed what an invalidation already said). nil when the cache does not serve (not live, or a write
+    /// request reading around it): the caller asks the statement instead.
+    package func cells(_ keys: [Int64]) async throws -> [PlaceCell]? {
+        guard let found = cache.getAll(keys.map { "g:\($0)" }, as: PlaceCell.self) else { return nil }
+        var cells = found.compactMap { $0?.value }
+        let missing = zip(keys, found).compactMap { $1 == nil ? $0 : nil }
+        guard !missing.isEmpty else { return cells }
+        let ticket = cache.ticket()
+        let rows = try await ReadRouting.$floor.withValue(nil) { try await database.run(Load(cells: missing)) }
+        var byCell: [Int64: [PlaceCell.Store]] = [:]
+        var hours: [String: [Int32]] = [:]
+        for row in rows {
+            let open = row.open.map { text in
+                if let shared = hours[text] { return shared }
+                let parsed = Self.ranges(text)
+                hours[text] = parsed
+                return parsed
+            }
+            byCell[row.cell, default: []].append(
+                PlaceCell.Store(
+                    id: row.id, lat: row.lat, lng: row.lng, categoryID: row.categoryID, zone: row.zone, open: open))
+        }
+        for key in missing {
+            let cell = PlaceCell(stores: byCell[key] ?? [])
+            cache.insert(
+                "g:\(key)", ReadCache.Entry(value: cell, json: [], etag: ""), tags: ["g:\(key)"], cost: cell.cost,
+                since: ticket)
+            cells.append(cell)
+        }
+        return cells
+    }
+
+    /// An `int4multirange`'s text (`{[0,600),[720,1440)}`; `{}` when empty) as flat bounds. Integer ranges are
+    /// canonical in PostgreSQL: always `[lower,upper)`.
+    static func ranges(_ text: String) -> [Int32] {
+        var bounds: [Int32] = []
+        var number: Int32 = 0
+        var inNumber = false
+        for byte in text.utf8 {
+            if byte >= 0x30 && byte <= 0x39 {
+                number = number &* 10 &+ Int32(byte - 0x30)
+                inNumber = true
+            } else if inNumber {
+                bounds.append(number)
+                (number, inNumber) = (0, false)
+            }
+        }
+        return bounds
+    }
+
+    struct Row {
+        let cell: Int64
+        let id: String
+        let lat: Double
+        let lng: Double
+        let categoryID: String
+        let zone: String
+        let open: String?
+    }
+
+    /// The live stores of some cells, by the expression index `stores_place_cell`.
+    struct Load: PostgresPreparedStatement {
+        static let name = "place_cells"
+        static let sql = """
+            SELECT place_cell(s.location), s.id, ST_Y(s.location::geometry), ST_X(s.location::geometry),
+                s.category_id, s.time_zone, s.open_minutes::text
+            FROM stores s
+            WHERE place_cell(s.location) = ANY($1::bigint[]) AND s.archived_at IS NULL
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.int8Array]
+
+        var cells: [Int64]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(cells)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (cell, id, lat, lng, categoryID, zone, open) = try row.decodeAll(
+                (Int64, String, Double, Double, String, String, String?).self)
+            return Row(cell: cell, id: id, lat: lat, lng: lng, categoryID: categoryID, zone: zone, open: open)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The grid near me is composed from (issue #45, migration 036): rows of 0.02° of latitude by columns of 0.02° of
+/// longitude (about 2.2 by 1.9 km in Chengdu), each cell one number that SQL's `place_cell` computes alike.
+package enum PlaceGrid {
+    static let size = 0.02
+    /// PostGIS's sphere (the WGS-84 mean radius): what `ST_DWithin(…, false)` measures on.
+    static let sphereRadius = 6_371_008.771415
+    /// Past this radius a walk would read too many cells; the statement answers.
+    static let maxRadius = 10_000
+    static let maxCells = 200
+
+    /// The cell `(lat, lng)` falls in: the same float8 divisions and floors as `place_cell`.
+    package static func cell(lat: Double, lng: Double) -> Int64 {
+        (Int64((lat / size).rounded(.down)) + 5000) * 20000 + Int64((lng / size).rounded(.down)) + 10000
+    }
+
+    /// Every cell a disc of `radius` metres around `point` can touch; nil when the walk should not answer (a large
+    /// radius, near a pole, or across the antimeridian).
+    package static func cells(around point: GeoPoint, radius: Int) -> [Int64]? {
+        guard radius <= maxRadius else { return nil }
+        // Degrees of latitude the radius spans, with a margin; a degree of longitude shrinks with the cosine.
+        let dLat = Double(radius) / (sphereRadius * Double.pi / 180) * 1.01 + 1e-6
+        let (south, north) = (point.lat - dLat, point.lat + dLat)
+        guard south > -80, north < 80 else { return nil }
+        let dLng = dLat / cos(max(abs(south), abs(north)) * Double.pi / 180)
+        let (west, east) = (point.lng - dLng, point.lng + dLng)
+        guard west > -180, east < 180 else { return nil }
+        let rows = Int64((south / size).rounded(.down))...Int64((north / size).rounded(.down))
+        let columns = Int64((west / size).rounded(.down))...Int64((east / size).rounded(.down))
+        guard rows.count * columns.count <= maxCells else { return nil }
+        return rows.flatMap { row in columns.map { (row + 5000) * 20000 + $0 + 10000 } }
+    }
+
+    /// Metres from `point` to `(lat, lng)` on PostGIS's sphere: SQL's `place_meters`, operation for operation, so
+    /// the walk and the statement order and cut alike (the C library's functions on both sides).
+    package static func meters(from point: GeoPoint, lat: Double, lng: Double) -> Double {
+        let toRadians = Double.pi / 180
+        let dLat = (lat - point.lat) * toRadians / 2
+        let dLng = (lng - point.lng) * toRadians / 2
+        let a = sin(dLat) * sin(dLat) + cos(point.lat * toRadians) * cos(lat * toRadians) * sin(dLng) * sin(dLng)
+        return 2 * sphereRadius * asin(min(1, a.squareRoot()))
+    }
+
+    /// A float8 as PostgreSQL writes it (`float8out`: the shortest digits that read back, no trailing `.0`), so a
+    /// walk's cursor is the statement's.
+    package static func text(_ value: Double) -> String {
+        let written = "\(value)"
+        return written.hasSuffix(".0") ? String(written.dropLast(2)) : written
+    }
+}
