@@ -43,14 +43,14 @@ package struct PlaceCells: Sendable {
         self.cache = cache
     }
 
-    /// The cells under `keys`: cached ones, and the rest in one statement on the primary (a replica may not have
-    /// replayed what an invalidation already said). nil when the cache does not serve (not live, or a write
-    /// request reading around it): the caller asks the statement instead.
+    /// The cells under `keys`, in their order: cached ones, and the rest in one statement on the primary (a replica
+    /// may not have replayed what an invalidation already said). nil when the cache does not serve (not live, or a
+    /// write request reading around it): the caller asks the statement instead.
     package func cells(_ keys: [Int64]) async throws -> [PlaceCell]? {
         guard let found = cache.getAll(keys.map { "g:\($0)" }, as: PlaceCell.self) else { return nil }
-        var cells = found.compactMap { $0?.value }
+        var cells = found.map { $0?.value }
         let missing = zip(keys, found).compactMap { $1 == nil ? $0 : nil }
-        guard !missing.isEmpty else { return cells }
+        guard !missing.isEmpty else { return cells.map { $0! } }
         let ticket = cache.ticket()
         let rows = try await ReadRouting.$floor.withValue(nil) { try await database.run(Load(cells: missing)) }
         var byCell: [Int64: [PlaceCell.Store]] = [:]
@@ -66,14 +66,14 @@ package struct PlaceCells: Sendable {
                 PlaceCell.Store(
                     id: row.id, lat: row.lat, lng: row.lng, categoryID: row.categoryID, zone: row.zone, open: open))
         }
-        for key in missing {
+        for (index, key) in keys.enumerated() where cells[index] == nil {
             let cell = PlaceCell(stores: byCell[key] ?? [])
             cache.insert(
                 "g:\(key)", ReadCache.Entry(value: cell, json: [], etag: ""), tags: ["g:\(key)"], cost: cell.cost,
                 since: ticket)
-            cells.append(cell)
+            cells[index] = cell
         }
-        return cells
+        return cells.map { $0! }
     }
 
     /// An `int4multirange`'s text (`{[0,600),[720,1440)}`; `{}` when empty) as flat bounds. Integer ranges are

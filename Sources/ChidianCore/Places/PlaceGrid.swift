@@ -15,6 +15,23 @@ package enum PlaceGrid {
         (Int64((lat / size).rounded(.down)) + 5000) * 20000 + Int64((lng / size).rounded(.down)) + 10000
     }
 
+    /// The cells a disc of `radius` metres around `point` can touch, nearest first, each with a lower bound of the
+    /// metres from `point` to any position in it; nil as `cells`.
+    package static func nearestCells(around point: GeoPoint, radius: Int) -> [(cell: Int64, atLeast: Double)]? {
+        guard let cells = cells(around: point, radius: radius) else { return nil }
+        return cells.map { cell -> (cell: Int64, atLeast: Double) in
+            let row = Double(cell / 20000 - 5000)
+            let column = Double(cell % 20000 - 10000)
+            // The cell's position nearest to `point` by latitude and longitude apart: on cells this small the
+            // sphere's nearest differs by far less than the 1 % and the metre taken off.
+            let lat = min(max(point.lat, row * size), (row + 1) * size)
+            let lng = min(max(point.lng, column * size), (column + 1) * size)
+            return (cell, max(0, meters(from: point, lat: lat, lng: lng) * 0.99 - 1))
+        }
+        .filter { $0.atLeast <= Double(radius) }
+        .sorted { $0.atLeast < $1.atLeast }
+    }
+
     /// Every cell a disc of `radius` metres around `point` can touch; nil when the walk should not answer (a large
     /// radius, near a pole, or across the antimeridian).
     package static func cells(around point: GeoPoint, radius: Int) -> [Int64]? {

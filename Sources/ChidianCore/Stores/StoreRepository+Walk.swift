@@ -1,34 +1,62 @@
 import Foundation
 
-/// Near me by distance composed in memory (issue #45): the grid's cells around the viewer, filtered and ordered as
-/// `listQuery`'s statement does (the same sphere distance, ids in byte order), with the same cursor.
+/// Near me composed in memory (issue #45): the grid's cells around the viewer, filtered and ordered as the
+/// statements do (the same sphere distance, ids in byte order), for the distance list and the pick's pool.
 extension StoreRepository {
+    /// One store the walk found: metres from the point, its id and category.
+    package struct Walked: Sendable, Equatable {
+        package var meters: Double
+        package var id: String
+        package var categoryID: String
+    }
+
     /// A distance page's ids and the cursor after them from the cells; nil when the walk does not answer (no cells
     /// cache or it is not serving, a radius past `PlaceGrid.maxRadius`, or a price filter, which reviews move).
     func walkedPage(
         categoryID: String?, maxPrice: Int?, near: NearQuery, openNow: Bool, now: Date, page: PageRequest
     ) async throws -> (ids: [String], next: String?)? {
-        guard maxPrice == nil, let places, let keys = PlaceGrid.cells(around: near.point, radius: near.radius) else {
-            return nil
-        }
+        guard maxPrice == nil else { return nil }
         let list = StoreSort.distance.cursorList
         var after: (meters: Double, id: [UInt8])?
         if let cursor = try page.cursor?.keys(for: list, StoreSort.distance.cursorKeys) {
             guard let meters = Double(cursor[0]) else { throw CursorError.notIssued }
             after = (meters, Array(cursor[1].utf8))
         }
-        guard let cells = try await places.cells(keys) else { return nil }
+        guard
+            let best = try await walkNearest(
+                near: near, categoryID: categoryID, openAt: openNow ? now : nil, after: after, keep: page.limit + 1)
+        else { return nil }
+        let limit = page.limit
+        let next =
+            best.count > limit
+            ? Cursor(list: list, keys: [PlaceGrid.text(best[limit - 1].meters), best[limit - 1].id]).token : nil
+        return (best.prefix(limit).map(\.id), next)
+    }
+
+    /// The nearest `keep` live stores within `near`'s radius that pass the filters (in `categoryID`, open at
+    /// `openAt`, not in `skip`, after `after`), nearest first, ties by id descending in byte order; nil when the
+    /// cells do not answer.
+    package func walkNearest(
+        near: NearQuery, categoryID: String?, openAt: Date?, skip: Set<String> = [],
+        after: (meters: Double, id: [UInt8])? = nil, keep: Int
+    ) async throws -> [Walked]? {
+        guard let places, let nearest = PlaceGrid.nearestCells(around: near.point, radius: near.radius),
+            let cells = try await places.cells(nearest.map(\.cell))
+        else { return nil }
         let radius = Double(near.radius)
-        var minutes: [String: Int] = [:]
-        var found: [(meters: Double, id: String)] = []
-        for cell in cells {
+        var zone = "", minute = 0
+        var best: [Walked] = []
+        best.reserveCapacity(keep + 1)
+        for (cell, bound) in zip(cells, nearest) {
+            // Cells come nearest first: once `best` is full and a cell cannot hold anything nearer, none can.
+            if best.count == keep, bound.atLeast > best[keep - 1].meters { break }
             for store in cell.stores {
                 if let categoryID, store.categoryID != categoryID { continue }
-                if openNow {
-                    let minute =
-                        minutes[store.zone]
-                        ?? WeeklyHours.weekMinute(of: now, in: StoreTimeZone.zone(store.zone))
-                    minutes[store.zone] = minute
+                if let openAt {
+                    if store.zone != zone {
+                        zone = store.zone
+                        minute = WeeklyHours.weekMinute(of: openAt, in: StoreTimeZone.zone(zone))
+                    }
                     guard store.isOpen(atWeekMinute: minute) else { continue }
                 }
                 let meters = PlaceGrid.meters(from: near.point, lat: store.lat, lng: store.lng)
@@ -39,15 +67,20 @@ extension StoreRepository {
                 {
                     continue
                 }
-                found.append((meters, store.id))
+                let candidate = Walked(meters: meters, id: store.id, categoryID: store.categoryID)
+                if best.count == keep, !Self.precedes(candidate, best[keep - 1]) { continue }
+                if !skip.isEmpty, skip.contains(store.id) { continue }
+                var index = best.count
+                while index > 0, Self.precedes(candidate, best[index - 1]) { index -= 1 }
+                best.insert(candidate, at: index)
+                if best.count > keep { best.removeLast() }
             }
         }
-        // Metres ascending, then id descending in byte order (`COLLATE "C"`), as the statement sorts.
-        found.sort { $0.meters != $1.meters ? $0.meters < $1.meters : $1.id.utf8.lexicographicallyPrecedes($0.id.utf8) }
-        let limit = page.limit
-        let next =
-            found.count > limit
-            ? Cursor(list: list, keys: [PlaceGrid.text(found[limit - 1].meters), found[limit - 1].id]).token : nil
-        return (found.prefix(limit).map(\.id), next)
+        return best
+    }
+
+    /// The statements' order: metres ascending, then id descending in byte order (`COLLATE "C"`).
+    private static func precedes(_ a: Walked, _ b: Walked) -> Bool {
+        a.meters != b.meters ? a.meters < b.meters : b.id.utf8.lexicographicallyPrecedes(a.id.utf8)
     }
 }

@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test func aDiscsCellsCoverEveryStoreWithinIt() {
+    @Test func aDiscsCellsCoverEveryStoreWithinItNearestFirst() throws {
         var generator = SeededRandom(seed: 7)
         for _ in 0..<2000 {
             let centre = GeoPoint(
@@ -56,12 +56,55 @@ import Testing
                 centre.lng * Double.pi / 180
                 + atan2(sin(bearing) * sin(angle) * cos(lat0), cos(angle) - sin(lat0) * sin(lat))
             let edge = (lat: lat * 180 / Double.pi, lng: lng * 180 / Double.pi)
+            // and a point anywhere in the disc's box
+            let inside = (
+                lat: centre.lat + Double.random(in: -1...1, using: &generator) * angle * 180 / Double.pi,
+                lng: centre.lng + Double.random(in: -1...1, using: &generator) * angle * 180 / Double.pi
+            )
+            let nearest = try #require(PlaceGrid.nearestCells(around: centre, radius: radius))
             // validate
             #expect(PlaceGrid.meters(from: centre, lat: edge.lat, lng: edge.lng) <= Double(radius))
             #expect(cells.contains(PlaceGrid.cell(lat: edge.lat, lng: edge.lng)), "\(centre) r \(radius)")
+            #expect(nearest.map(\.atLeast) == nearest.map(\.atLeast).sorted())
+            for point in [edge, inside] {
+                let meters = PlaceGrid.meters(from: centre, lat: point.lat, lng: point.lng)
+                let cell = PlaceGrid.cell(lat: point.lat, lng: point.lng)
+                // the cell's bound never exceeds what it holds; a cell left out holds nothing within the radius
+                if let bound = nearest.first(where: { $0.cell == cell }) {
+                    #expect(bound.atLeast <= meters, "\(centre) → \(point)")
+                } else {
+                    #expect(meters > Double(radius), "\(centre) → \(point)")
+                }
+            }
         }
         #expect(PlaceGrid.cells(around: GeoPoint(lat: 30.6, lng: 104), radius: PlaceGrid.maxRadius + 1) == nil)
         #expect(PlaceGrid.cells(around: GeoPoint(lat: 10, lng: 179.99), radius: 3000) == nil)
+    }
+
+    /// `count` stores spiralling out to about 5 km (90) from the centre, in threes at one address; hours always,
+    /// never, none or daytime; two zones; two categories; some archived or without a position.
+    static func crowd(_ app: TestApp, managerID: String, categories: [String], count: Int) async throws {
+        try await app.database.query(
+            """
+            INSERT INTO stores (name, category_id, manager_id, location, hours, time_zone, archived_at)
+            SELECT 'n' || n, (\(categories)::text[])[1 + (n % 5 = 0)::int], \(managerID),
+                CASE WHEN n % 19 = 18 THEN NULL ELSE ST_SetSRID(ST_MakePoint(
+                    104.081 + 0.045 * sin(n / 3) * (n / 3 + 1) / 30.0,
+                    30.659 + 0.045 * cos(n / 3) * (n / 3 + 1) / 30.0), 4326)::geography END,
+                (CASE n % 4
+                    WHEN 0 THEN '[{"day":1,"open":"00:00","close":"00:00"},{"day":2,"open":"00:00","close":"00:00"},'
+                        || '{"day":3,"open":"00:00","close":"00:00"},{"day":4,"open":"00:00","close":"00:00"},'
+                        || '{"day":5,"open":"00:00","close":"00:00"},{"day":6,"open":"00:00","close":"00:00"},'
+                        || '{"day":7,"open":"00:00","close":"00:00"}]'
+                    WHEN 1 THEN '[]'
+                    WHEN 2 THEN NULL
+                    ELSE '[{"day":1,"open":"09:00","close":"21:00"},{"day":3,"open":"09:00","close":"21:00"},'
+                        || '{"day":5,"open":"22:00","close":"06:00"},{"day":6,"open":"09:00","close":"21:00"}]'
+                END)::jsonb,
+                CASE WHEN n % 7 = 6 THEN 'America/New_York' ELSE 'Asia/Shanghai' END,
+                CASE WHEN n % 13 = 12 THEN now() END
+            FROM generate_series(0, \(count - 1)) AS n
+            """)
     }
 
     /// Every page of each near-me query, anonymous and signed in, as bytes, cursors followed.
@@ -111,28 +154,25 @@ import Testing
             let main = try await StoreFixture.category(app, "火锅")
             let second = try await StoreFixture.category(app, "面馆")
             let reader = try await cached.register("读者")
+            try await Self.crowd(app, managerID: manager.id, categories: [main, second], count: 90)
+            // Six near the centre open for two hours around now in Shanghai's clock, alternately in New York's
+            // zone, where the same hours are closed now: open now must be judged in each store's own zone.
             try await app.database.query(
                 """
-                INSERT INTO stores (name, category_id, manager_id, location, hours, time_zone, archived_at)
-                SELECT 'n' || n, (\([main, second])::text[])[1 + (n % 5 = 0)::int], \(manager.id),
-                    CASE WHEN n % 19 = 18 THEN NULL ELSE ST_SetSRID(ST_MakePoint(
-                        104.081 + 0.045 * sin(n / 3) * (n / 3 + 1) / 30.0,
-                        30.659 + 0.045 * cos(n / 3) * (n / 3 + 1) / 30.0), 4326)::geography END,
-                    (CASE n % 4
-                        WHEN 0 THEN '[{"day":1,"open":"00:00","close":"00:00"},{"day":2,"open":"00:00","close":"00:00"},'
-                            || '{"day":3,"open":"00:00","close":"00:00"},{"day":4,"open":"00:00","close":"00:00"},'
-                            || '{"day":5,"open":"00:00","close":"00:00"},{"day":6,"open":"00:00","close":"00:00"},'
-                            || '{"day":7,"open":"00:00","close":"00:00"}]'
-                        WHEN 1 THEN '[]'
-                        WHEN 2 THEN NULL
-                        ELSE '[{"day":1,"open":"09:00","close":"21:00"},{"day":3,"open":"09:00","close":"21:00"},'
-                            || '{"day":5,"open":"22:00","close":"06:00"},{"day":6,"open":"09:00","close":"21:00"}]'
-                    END)::jsonb,
-                    CASE WHEN n % 7 = 6 THEN 'America/New_York' ELSE 'Asia/Shanghai' END,
-                    CASE WHEN n % 13 = 12 THEN now() END
-                FROM generate_series(0, 89) AS n
+                INSERT INTO stores (name, category_id, manager_id, location, hours, time_zone)
+                SELECT 'z' || n, \(main), \(manager.id),
+                    ST_SetSRID(ST_MakePoint(104.081 + 0.001 * n, 30.659 - 0.0007 * n), 4326)::geography,
+                    jsonb_build_array(jsonb_build_object(
+                        'day', extract(isodow FROM l - interval '1 hour')::int,
+                        'open', to_char(l - interval '1 hour', 'HH24:MI'),
+                        'close', to_char(l + interval '1 hour', 'HH24:MI'))),
+                    CASE WHEN n % 2 = 0 THEN 'Asia/Shanghai' ELSE 'America/New_York' END
+                FROM generate_series(1, 6) AS n, (SELECT now() AT TIME ZONE 'Asia/Shanghai') AS t (l)
                 """)
             await app.settle()
+            let zoned = try await cached.send(.get, "/v1/stores?near=30.659,104.081&sort=distance&open=now&limit=100")
+            let open = try zoned.json()["items"] as? [[String: Any]] ?? []
+            #expect(open.count { ($0["name"] as? String)?.hasPrefix("z") == true } == 3)
             let ids = try await app.database.query("SELECT id FROM stores WHERE name ~ '^n' ORDER BY name")
                 .map { try $0.decode(String.self) }
             let nearest = try await app.database.query(
