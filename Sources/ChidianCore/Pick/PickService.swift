@@ -62,12 +62,19 @@ package struct PickService: Sendable {
         let now = clock()
         // Live, open now in its own zone, within the radius, at most the price (a store without one is left out
         // then), in the category, not skipped and not reviewed by the viewer lately.
-        let found = try await candidates.qualifying(
-            StoreFilter(
-                categoryID: question.categoryID, maxPrice: question.maxPrice, near: question.near, openAt: now,
-                skip: question.skip),
-            for: .init(key: viewer.interestKey, userID: viewer.user?.id, now: now))
+        let filter = StoreFilter(
+            categoryID: question.categoryID, maxPrice: question.maxPrice, near: question.near, openAt: now,
+            skip: question.skip)
+        let asker = StoreCandidates.Viewer(key: viewer.interestKey, userID: viewer.user?.id, now: now)
+        var found: [StoreCandidates.Candidate]
+        if let walked = try await candidates.walked(filter, for: asker, stores: stores) {
+            found = walked
+        } else {
+            found = try await candidates.qualifying(filter, for: asker)
+        }
         guard !found.isEmpty else { throw PlaceError.nothingToPick }
+        // One order whichever way they were read, so the draws below fall alike.
+        if question.near != nil { found.sort(by: StoreCandidates.Candidate.nearestFirst) }
         let state = try await interests.state(viewer: viewer.interestKey, at: now)
         let ranking = PickRanking(
             interests: PickRanking.weights(state.interests), radius: question.near.map { Double($0.radius) },

@@ -1,0 +1,86 @@
+import Foundation
+import PostgresNIO
+
+/// The pick's candidates composed in memory (issue #45): the pool from the near-me walk of cached cells, each
+/// store's rating and favorites from its cached entry, and what the viewer's history says from one small
+/// statement (none for a viewer without a key): the same candidates `qualifying` reads.
+extension StoreCandidates {
+    /// What a viewer's history says of stores.
+    package struct Evidence: Sendable, Equatable {
+        /// Viewers each store shares with the viewer's recent and favorite stores.
+        package var related: [String: Int] = [:]
+        package var favorites: Set<String> = []
+        /// Reviewed in the last 30 days: never a candidate.
+        package var reviewed: Set<String> = []
+    }
+
+    /// The viewer's evidence (`evidence`'s three parts), or nothing without a viewer key or user.
+    package func evidence(for viewer: Viewer) async throws -> Evidence {
+        guard viewer.key != nil || viewer.userID != nil else { return Evidence() }
+        var evidence = Evidence()
+        for row in try await database.forReads.run(EvidenceStatement(viewer: viewer)) {
+            switch row.part {
+            case 0: evidence.related[row.id] = row.covisits
+            case 1: evidence.favorites.insert(row.id)
+            default: evidence.reviewed.insert(row.id)
+            }
+        }
+        return evidence
+    }
+
+    /// `qualifying`'s candidates from the walk; nil when it does not answer (no `near`, a price filter, the cells
+    /// not serving), and the statement does.
+    package func walked(_ filter: StoreFilter, for viewer: Viewer, stores: StoreRepository) async throws
+        -> [Candidate]?
+    {
+        guard filter.maxPrice == nil, filter.ids == nil, let near = filter.near, stores.cache != nil,
+            PlaceGrid.cells(around: near.point, radius: near.radius) != nil
+        else { return nil }
+        let evidence = try await evidence(for: viewer)
+        guard
+            let pool = try await stores.walkNearest(
+                near: near, categoryID: filter.categoryID, openAt: filter.openAt,
+                skip: Set(filter.skip).union(evidence.reviewed), keep: Self.pickLimit)
+        else { return nil }
+        let views = try await stores.sharedEntries(ids: pool.map(\.id))
+        let byID = Dictionary(views.map { ($0.value.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+        // A store archived since its cell was read drops out, as the statement would not have read it.
+        return pool.compactMap { walked in
+            byID[walked.id].map { view in
+                Candidate(
+                    id: view.id, categoryID: view.category.id, ratingScore: view.rating.score,
+                    favoriteCount: view.favoriteCount, distance: walked.meters,
+                    covisits: evidence.related[view.id] ?? 0, favorited: evidence.favorites.contains(view.id),
+                    reviewedLately: false)
+            }
+        }
+    }
+
+    /// `evidence`'s parts as rows: 0 related (with its co-visits), 1 favorite, 2 reviewed lately.
+    struct EvidenceStatement: PostgresPreparedStatement {
+        static let name = "viewer_evidence"
+        static let sql =
+            StoreCandidates.evidence + "\n"
+                + """
+                SELECT 0, r.id, r.covisits FROM related r
+                UNION ALL SELECT 1, f.store_id, 0 FROM favorite f
+                UNION ALL SELECT 2, v.store_id, 0 FROM reviewed v
+                """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz]
+
+        var viewer: Viewer
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(viewer.key)
+            bindings.append(viewer.userID)
+            bindings.append(viewer.since)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (part: Int, id: String, covisits: Int) {
+            let (part, id, covisits) = try row.decodeAll((Int32, String, Int32).self)
+            return (Int(part), id, Int(covisits))
+        }
+    }
+}
