@@ -47,8 +47,13 @@ package struct RecommendService: Sendable {
         if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
         let weights = PickRanking.weights(known)
         let top = known.prefix(StoreFeed.categories).map(\.categoryID)
-        let found = try await candidates.forYou(
-            categories: top, near: near, for: .init(key: viewer.interestKey, userID: viewer.user?.id, now: now))
+        let asker = StoreCandidates.Viewer(key: viewer.interestKey, userID: viewer.user?.id, now: now)
+        let found: [StoreCandidates.Candidate]
+        if let near, let walked = try await candidates.walkedForYou(near: near, for: asker, stores: stores) {
+            found = walked
+        } else {
+            found = try await candidates.forYou(categories: top, near: near, for: asker)
+        }
         let ids = StoreFeed.rank(found, interests: weights, radius: near.map { Double($0.radius) }, limit: limit)
         insights?.shown(ids, as: .feed)
         return ids

@@ -37,7 +37,8 @@ extension StoreCandidates {
         package func decodeRow(_ row: PostgresRow) throws -> Candidate { try StoreCandidates.decode(row) }
     }
 
-    /// With `near` (`$4` lat, `$5` lng, `$6` radius): the nearest stores in the radius, and related stores in it.
+    /// With `near` (`$4` lat, `$5` lng, `$6` radius): the nearest stores in the radius, and related stores in it,
+    /// by the distance the near-me walk measures (`walkedForYou` composes the same pool).
     struct Near: PostgresPreparedStatement {
         static let point = "ST_SetSRID(ST_MakePoint($5, $4), 4326)::geography"
         package static let name = "stores_for_you_near"
@@ -48,13 +49,14 @@ extension StoreCandidates {
                     UNION
                     SELECT n.id FROM (
                         SELECT t.id FROM stores t
-                        WHERE t.archived_at IS NULL AND ST_DWithin(t.location, \(point), $6, false)
-                        ORDER BY t.location <-> \(point) LIMIT \(StoreFeed.nearest)) n
+                        WHERE t.archived_at IS NULL AND ST_DWithin(t.location, \(point), $6 + 1, false)
+                            AND place_meters($4, $5, t.location) <= $6
+                        ORDER BY t.location <-> \(point), t.id COLLATE "C" DESC LIMIT \(StoreFeed.nearest)) n
                 )
                 """
             + columns(
-                meters: "ST_Distance(s.location, \(point), false)",
-                within: "ST_DWithin(s.location, \(point), $6, false)")
+                meters: "place_meters($4, $5, s.location)",
+                within: "ST_DWithin(s.location, \(point), $6 + 1, false) AND place_meters($4, $5, s.location) <= $6")
         static let bindingDataTypes: [PostgresDataType] = [.text, .text, .timestamptz, .float8, .float8, .float8]
 
         package var viewer: Viewer

@@ -56,6 +56,37 @@ extension StoreCandidates {
         }
     }
 
+    /// 猜你喜欢's pool near a position from the walk: the nearest `StoreFeed.nearest` live stores in the radius
+    /// and the viewer's related stores in it, as `Near` reads them; nil when the walk does not answer.
+    package func walkedForYou(near: NearQuery, for viewer: Viewer, stores: StoreRepository) async throws
+        -> [Candidate]?
+    {
+        guard stores.cache != nil, PlaceGrid.cells(around: near.point, radius: near.radius) != nil else { return nil }
+        let evidence = try await evidence(for: viewer)
+        guard
+            let nearest = try await stores.walkNearest(
+                near: near, categoryID: nil, openAt: nil, keep: StoreFeed.nearest)
+        else { return nil }
+        let measured = Dictionary(nearest.map { ($0.id, $0.meters) }, uniquingKeysWith: { first, _ in first })
+        let related = evidence.related.keys.filter { measured[$0] == nil }.sorted()
+        let views = try await stores.sharedEntries(ids: nearest.map(\.id) + related)
+        return views.compactMap { entry -> Candidate? in
+            let view = entry.value
+            let distance: Double
+            if let meters = measured[view.id] {
+                distance = meters
+            } else {
+                guard let location = view.location else { return nil }
+                distance = PlaceGrid.meters(from: near.point, lat: location.lat, lng: location.lng)
+                guard distance <= Double(near.radius) else { return nil }
+            }
+            return Candidate(
+                id: view.id, categoryID: view.category.id, ratingScore: view.rating.score,
+                favoriteCount: view.favoriteCount, distance: distance, covisits: evidence.related[view.id] ?? 0,
+                favorited: evidence.favorites.contains(view.id), reviewedLately: evidence.reviewed.contains(view.id))
+        }
+    }
+
     /// `evidence`'s parts as rows: 0 related (with its co-visits), 1 favorite, 2 reviewed lately.
     struct EvidenceStatement: PostgresPreparedStatement {
         static let name = "viewer_evidence"

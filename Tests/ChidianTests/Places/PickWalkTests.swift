@@ -5,9 +5,9 @@ import Testing
 @testable import ChidianApp
 @testable import ChidianCore
 
-/// The pick's candidates composed from the walk, cached store entries and the viewer's evidence (issue #45) against
-/// the statement they stand in for: equal, in the same order, for viewers with and without history, after every
-/// kind of write that changes a candidate.
+/// The pick's and 猜你喜欢's candidates composed from the walk, cached store entries and the viewer's evidence (issue
+/// #45) against the statements they stand in for: equal, for viewers with and without history, after every kind of
+/// write that changes a candidate.
 @Suite struct PickWalkTests {
     @Test func walkedCandidatesEqualTheStatementAfterEveryWrite() async throws {
         try await TestApp.run(configure: {
@@ -49,6 +49,13 @@ import Testing
                 INSERT INTO comments (kind, store_id, author_id, rating, body)
                     VALUES ('review', \(ids[1]), \(user.id), 4, '常来')
                 """)
+            // One related store 3.2 km north, just past the 3 km pool's radius.
+            try await app.database.query(
+                """
+                UPDATE stores SET location = ST_SetSRID(ST_MakePoint(104.081, 30.659 + 3200 / 111195.0), 4326)::geography
+                WHERE id = \(ids[29])
+                """)
+            try await app.database.query("UPDATE store_covisits SET viewers = 50 WHERE other_id = \(ids[29])")
             await app.settle()
             let now = Date()
             let viewers = [
@@ -73,6 +80,17 @@ import Testing
                         // validate
                         #expect(!statement.isEmpty, "\(label)")
                         #expect(walked == statement, "after \(label): \(viewer.key ?? "anonymous")")
+                    }
+                    // and 猜你喜欢's pool near the centre
+                    for radius in [3000, 9000] {
+                        let near = NearQuery(point: centre, radius: radius)
+                        let statement = try await candidates.forYou(categories: [], near: near, for: viewer)
+                        let walked = try #require(
+                            try await candidates.walkedForYou(near: near, for: viewer, stores: stores))
+                        #expect(!statement.isEmpty, "\(label)")
+                        #expect(
+                            walked.sorted { $0.id < $1.id } == statement.sorted { $0.id < $1.id },
+                            "猜你喜欢 after \(label): \(viewer.key ?? "anonymous") \(radius)")
                     }
                 }
             }
