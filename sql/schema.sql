@@ -4,6 +4,7 @@
 -- Every trigger of each table, in the order PostgreSQL fires those of one timing (by name):
 --   categories: categories_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION categories_cache_notify()
 --   categories: search_category_named AFTER INSERT OR UPDATE OF name FOR EACH ROW EXECUTE FUNCTION search_name_needs_pinyin()
+--   category_explore: category_explore_notify AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE FOR EACH STATEMENT EXECUTE FUNCTION category_explore_notify()
 --   comment_images: comment_images_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comment_parts_cache_notify()
 --   comment_likes: comment_likes_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comment_likes_count()
 --   comment_likes: notify_like AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION notify_like()
@@ -48,6 +49,7 @@
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
 --   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
 --   stores: stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_place_notify()
+--   stores: stores_reviewed_notify AFTER UPDATE OF review_count FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION stores_reviewed_notify()
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
 --   viewer_store_opens: viewer_store_opens_first BEFORE INSERT FOR EACH ROW EXECUTE FUNCTION viewer_store_opens_first()
 --
@@ -245,6 +247,20 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+--
+-- Name: category_explore_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.category_explore_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NOT cache_bulk() THEN
+        PERFORM cache_notify('explore');
+    END IF;
+    RETURN NULL;
+END $$;
 
 --
 -- Name: comment_likes_count(); Type: FUNCTION; Schema: public; Owner: -
@@ -2341,6 +2357,18 @@ BEGIN
 END $$;
 
 --
+-- Name: stores_reviewed_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_reviewed_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM cache_notify('kr');
+    RETURN NULL;
+END $$;
+
+--
 -- Name: trust_enqueue(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -4184,6 +4212,12 @@ CREATE INDEX viewer_store_opens_recent ON public.viewer_store_opens USING btree 
 CREATE TRIGGER categories_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.categories FOR EACH ROW EXECUTE FUNCTION public.categories_cache_notify();
 
 --
+-- Name: category_explore category_explore_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER category_explore_notify AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.category_explore FOR EACH STATEMENT EXECUTE FUNCTION public.category_explore_notify();
+
+--
 -- Name: comment_images comment_images_cache_notify; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4452,6 +4486,12 @@ CREATE TRIGGER stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minute
 --
 
 CREATE TRIGGER stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes ON public.stores FOR EACH ROW EXECUTE FUNCTION public.stores_place_notify();
+
+--
+-- Name: stores stores_reviewed_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_reviewed_notify AFTER UPDATE OF review_count ON public.stores FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION public.stores_reviewed_notify();
 
 --
 -- Name: users users_cache_notify; Type: TRIGGER; Schema: public; Owner: -

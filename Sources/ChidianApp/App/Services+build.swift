@@ -8,7 +8,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let reads = app.caching?.reads
     let clock = app.clock
     let insights = app.insights
-    let interests = InterestRepository(database: database, halfLife: config.interestHalfLife)
+    let interests = InterestRepository(database: database, halfLife: config.interestHalfLife, cache: reads)
     let visits = StoreVisits(database: database, cache: reads)
     let signals = InterestSignals(interests: interests, visits: visits, buffer: app.signals)
     let stores = StoreRepository(database: database, cache: reads, places: app.caching?.places)

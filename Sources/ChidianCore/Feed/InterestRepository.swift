@@ -6,12 +6,15 @@ import PostgresNIO
 public struct InterestRepository: Sendable {
     package let database: Database
     package let halfLife: Double
+    /// Holds everyone's part of a viewer's state (`state`); nil reads it with the viewer's every time.
+    package let cache: ReadCache?
     /// Repeated opens of one review by one viewer within this window count once.
     public static let dedupeWindow: Double = 10
 
-    public init(database: Database, halfLife: Double) {
+    public init(database: Database, halfLife: Double, cache: ReadCache? = nil) {
         self.database = database
         self.halfLife = halfLife
+        self.cache = cache
     }
 
     public struct Interest: Sendable, Equatable {

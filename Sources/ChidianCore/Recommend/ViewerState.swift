@@ -33,7 +33,7 @@ extension InterestRepository {
     /// The viewer's state in one statement (nobody: everyone's counts alone).
     public func state(viewer: String?, at now: Date) async throws -> ViewerState {
         var state = ViewerState(interests: [], arms: [], names: [:])
-        for row in try await database.run(StateStatement(viewer: viewer)) {
+        for row in try await stateRows(viewer: viewer) {
             if let score = row.score, let scoreAt = row.scoreAt {
                 let decayed = Decay.decayed(score, from: scoreAt, to: now, halfLife: halfLife)
                 if decayed > Decay.threshold {
@@ -52,6 +52,73 @@ extension InterestRepository {
         state.interests.sort { ($0.score, $1.categoryID) > ($1.score, $0.categoryID) }
         state.arms.sort { $0.categoryID < $1.categoryID }
         return state
+    }
+
+    /// `StateStatement`'s rows: with the cache, everyone's part from its cached piece (issue #45; migration 037's
+    /// tags) and the viewer's own rows from `OwnStatement` (none for nobody), merged as the statement joins them.
+    func stateRows(viewer: String?) async throws -> [StateStatement.Row] {
+        guard let cache else { return try await database.run(StateStatement(viewer: viewer)) }
+        let everyone = try await cache.entry(
+            "state:everyone", tags: { _ in ["categories", "explore", "kr"] }, cost: { 160 * $0.count },
+            load: { try await database.run(StateStatement(viewer: nil)) }
+        ).value
+        guard let viewer else { return everyone }
+        var interests: [String: OwnStatement.Row] = [:]
+        var explored: [String: OwnStatement.Row] = [:]
+        for row in try await database.run(OwnStatement(viewer: viewer)) {
+            if row.explore { explored[row.categoryID] = row } else { interests[row.categoryID] = row }
+        }
+        guard !interests.isEmpty || !explored.isEmpty else { return everyone }
+        return everyone.map { shared in
+            var row = shared
+            if let interest = interests[row.id] {
+                (row.score, row.scoreAt, row.clicks) = (interest.score, interest.scoreAt, interest.clicks)
+            }
+            if let explore = explored[row.id] {
+                (row.shown, row.clicked, row.exploredAt) = (explore.shown, explore.clicked, explore.exploredAt)
+            }
+            return row
+        }
+    }
+
+    /// The viewer's own rows of `StateStatement`: interests (`explore` false) and exploration counts.
+    struct OwnStatement: PostgresPreparedStatement {
+        static let name = "viewer_state_own"
+        static let sql = """
+            SELECT false, i.category_id, i.score, i.score_at, i.clicks, 0::float8, 0::float8, NULL::timestamptz
+            FROM viewer_interests i WHERE i.viewer = $1
+            UNION ALL
+            SELECT true, e.category_id, NULL, NULL, 0, e.shown, e.clicked, e.updated_at
+            FROM viewer_explore e WHERE e.viewer = $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+
+        var viewer: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(viewer)
+            return bindings
+        }
+
+        struct Row {
+            var explore: Bool
+            var categoryID: String
+            var score: Double?
+            var scoreAt: Date?
+            var clicks: Int
+            var shown: Double
+            var clicked: Double
+            var exploredAt: Date?
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (explore, categoryID, score, scoreAt, clicks, shown, clicked, exploredAt) = try row.decodeAll(
+                (Bool, String, Double?, Date?, Int, Double, Double, Date?).self)
+            return Row(
+                explore: explore, categoryID: categoryID, score: score, scoreAt: scoreAt, clicks: clicks, shown: shown,
+                clicked: clicked, exploredAt: exploredAt)
+        }
     }
 
     /// Every category with the viewer's interest and exploration counts, everyone's, and whether it has reviews
