@@ -130,3 +130,64 @@ package struct PlaceCells: Sendable {
         }
     }
 }
+
+/// What ranking weighs of a store beside its place (`StoreCandidates.Candidate`), cached under `k:<id>` with the
+/// store's tag `s:<id>`, which every change of the row sends: a pool of a hundred candidates reads these instead
+/// of a hundred full store views, most of which a cache sized for store pages does not hold.
+package struct StoreScore: Sendable, Equatable {
+    package var categoryID: String
+    package var ratingScore: Double
+    package var favoriteCount: Int
+    package var location: GeoPoint?
+}
+
+extension PlaceCells {
+    /// The scores of the live stores among `ids` (missing: unknown or archived), cached ones and the rest in one
+    /// statement on the primary; nil when the cache does not serve.
+    package func scores(_ ids: [String]) async throws -> [String: StoreScore]? {
+        guard let found = cache.getAll(ids.map { "k:" + $0 }, as: StoreScore.self) else { return nil }
+        var scores: [String: StoreScore] = [:]
+        var missing: [String] = []
+        for (id, entry) in zip(ids, found) {
+            if let entry { scores[id] = entry.value } else { missing.append(id) }
+        }
+        guard !missing.isEmpty else { return scores }
+        let ticket = cache.ticket()
+        let read = try await ReadRouting.$floor.withValue(nil) { try await database.run(Scores(ids: missing)) }
+        for (id, score) in read {
+            scores[id] = score
+            cache.insert(
+                "k:" + id, ReadCache.Entry(value: score, json: [], etag: ""), tags: ["s:" + id], cost: 96, since: ticket)
+        }
+        return scores
+    }
+
+    struct Scores: PostgresPreparedStatement {
+        static let name = "store_scores"
+        static let sql = """
+            SELECT s.id, s.category_id, s.rating_score, s.favorite_count, ST_Y(s.location::geometry),
+                ST_X(s.location::geometry)
+            FROM stores s WHERE s.id = ANY($1::text[]) AND s.archived_at IS NULL
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
+
+        var ids: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(ids)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (String, StoreScore) {
+            let (id, category, rating, favorites, lat, lng) = try row.decodeAll(
+                (String, String, Double, Int, Double?, Double?).self)
+            return (
+                id,
+                StoreScore(
+                    categoryID: category, ratingScore: rating, favoriteCount: favorites,
+                    location: lat.flatMap { lat in lng.map { GeoPoint(lat: lat, lng: $0) } })
+            )
+        }
+    }
+}

@@ -2,8 +2,8 @@ import Foundation
 import PostgresNIO
 
 /// The pick's candidates composed in memory (issue #45): the pool from the near-me walk of cached cells, each
-/// store's rating and favorites from its cached entry, and what the viewer's history says from one small
-/// statement (none for a viewer without a key): the same candidates `qualifying` reads.
+/// store's rating and favorites from its cached score (`PlaceCells.scores`), and what the viewer's history says
+/// from one small statement (none for a viewer without a key): the same candidates `qualifying` reads.
 extension StoreCandidates {
     /// What a viewer's history says of stores.
     package struct Evidence: Sendable, Equatable {
@@ -42,15 +42,14 @@ extension StoreCandidates {
                 near: near, categoryID: filter.categoryID, openAt: filter.openAt,
                 skip: Set(filter.skip).union(evidence.reviewed), keep: Self.pickLimit)
         else { return nil }
-        let views = try await stores.sharedEntries(ids: pool.map(\.id))
-        let byID = Dictionary(views.map { ($0.value.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard let scores = try await stores.places?.scores(pool.map(\.id)) else { return nil }
         // A store archived since its cell was read drops out, as the statement would not have read it.
         return pool.compactMap { walked in
-            byID[walked.id].map { view in
+            scores[walked.id].map { score in
                 Candidate(
-                    id: view.id, categoryID: view.category.id, ratingScore: view.rating.score,
-                    favoriteCount: view.favoriteCount, distance: walked.meters,
-                    covisits: evidence.related[view.id] ?? 0, favorited: evidence.favorites.contains(view.id),
+                    id: walked.id, categoryID: score.categoryID, ratingScore: score.ratingScore,
+                    favoriteCount: score.favoriteCount, distance: walked.meters,
+                    covisits: evidence.related[walked.id] ?? 0, favorited: evidence.favorites.contains(walked.id),
                     reviewedLately: false)
             }
         }
@@ -69,21 +68,22 @@ extension StoreCandidates {
         else { return nil }
         let measured = Dictionary(nearest.map { ($0.id, $0.meters) }, uniquingKeysWith: { first, _ in first })
         let related = evidence.related.keys.filter { measured[$0] == nil }.sorted()
-        let views = try await stores.sharedEntries(ids: nearest.map(\.id) + related)
-        return views.compactMap { entry -> Candidate? in
-            let view = entry.value
+        let ids = nearest.map(\.id) + related
+        guard let scores = try await stores.places?.scores(ids) else { return nil }
+        return ids.compactMap { id -> Candidate? in
+            guard let score = scores[id] else { return nil }
             let distance: Double
-            if let meters = measured[view.id] {
+            if let meters = measured[id] {
                 distance = meters
             } else {
-                guard let location = view.location else { return nil }
+                guard let location = score.location else { return nil }
                 distance = PlaceGrid.meters(from: near.point, lat: location.lat, lng: location.lng)
                 guard distance <= Double(near.radius) else { return nil }
             }
             return Candidate(
-                id: view.id, categoryID: view.category.id, ratingScore: view.rating.score,
-                favoriteCount: view.favoriteCount, distance: distance, covisits: evidence.related[view.id] ?? 0,
-                favorited: evidence.favorites.contains(view.id), reviewedLately: evidence.reviewed.contains(view.id))
+                id: id, categoryID: score.categoryID, ratingScore: score.ratingScore,
+                favoriteCount: score.favoriteCount, distance: distance, covisits: evidence.related[id] ?? 0,
+                favorited: evidence.favorites.contains(id), reviewedLately: evidence.reviewed.contains(id))
         }
     }
 
