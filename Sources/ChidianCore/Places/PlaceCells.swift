@@ -157,7 +157,8 @@ extension PlaceCells {
         for (id, score) in read {
             scores[id] = score
             cache.insert(
-                "k:" + id, ReadCache.Entry(value: score, json: [], etag: ""), tags: ["s:" + id], cost: 96, since: ticket)
+                "k:" + id, ReadCache.Entry(value: score, json: [], etag: ""), tags: ["s:" + id], cost: 96, since: ticket
+            )
         }
         return scores
     }
