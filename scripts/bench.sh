@@ -97,7 +97,7 @@ fi
 mkdir -p "$out" "$res"
 rm -f "$res"/*
 # The open-loop generator (wrk2 is not in Debian; see scripts/bench/openloop.c): libc only, built each run.
-if want open50 || want open80 || want open100; then
+if want open50 || want open80 || want open100 || want routes-open50; then
     cc -O2 -Wall -o "$out/openloop" "$here/openloop.c" || die "could not build scripts/bench/openloop.c"
 fi
 
@@ -498,6 +498,22 @@ run_open() {
         -f "$paths/open-health" 2>"$res/open-health.$m.log" | tr ' ' '\n' >"$res/open-health.$m.open" \
         || say "openloop open-health.$m exited with $?"
 }
+# run_open_routes MODE: the open loop at 50 % of each composed route's closed-loop rate from this run (issue #45:
+# near me, the pick, 猜你喜欢 near), over the same positions; BENCH_SCENARIOS takes routes-open50 beside them.
+run_open_routes() {
+    local m=$1 route rps rate
+    want routes-open50 || return 0
+    for route in near pick foryou-near; do
+        rps=$(get "$route.$m" rps)
+        [[ "$rps" =~ ^[0-9.]+$ ]] || { say "open loop $route (cache $m): no closed-loop rate; run $route too"; continue; }
+        rate=$(awk -v r="$rps" 'BEGIN { printf "%.0f", r / 2 }')
+        awk '{ print "GET\t" $0 "\t0" }' "$paths/$route" >"$paths/open-$route"
+        say "openloop $route-open50.$m ($rate requests/s for ${DURATION}s)"
+        timeout $((DURATION + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$DURATION" -c "$CONNECTIONS" \
+            -f "$paths/open-$route" 2>"$res/$route-open50.$m.log" | tr ' ' '\n' >"$res/$route-open50.$m.open" \
+            || say "openloop $route-open50.$m exited with $?"
+    done
+}
 # run_soak MODE: the mixed scenario for BENCH_SOAK_SECONDS (make soak: 1800) with every signal on, the server's RSS
 # and the signal queue (length, oldest event's age) sampled every 30 s into soak.MODE.tsv (issue #44).
 run_soak() {
@@ -606,6 +622,7 @@ run_mode() {
     run_mixed "$m"
     curl -s "$api/metrics" >"$res/metrics-after-mixed.$m.txt" || true
     run_open "$m"
+    run_open_routes "$m"
     run_soak "$m"
     rss_peak[$m]=$(rss VmHWM)
     rss_now[$m]=$(rss VmRSS)
