@@ -2,8 +2,11 @@ import Foundation
 import PostgresNIO
 
 /// One cell of `PlaceGrid`: its live stores with what near me filters on, cached under `g:<cell>` (migration 036
-/// tells the cell when one of them moves, opens or closes for good, changes category, zone or hours).
+/// tells the cell when one of them moves, opens or closes for good, changes category, zone or hours). Kept as
+/// columns, so that a walk reads a store's position and hours without copying (and retaining) its strings: copying
+/// each store whole was a seventh of a pick's time.
 package final class PlaceCell: Sendable {
+    /// One store, as a fill reads it.
     package struct Store: Sendable {
         package let id: String
         package let lat: Double
@@ -12,25 +15,61 @@ package final class PlaceCell: Sendable {
         package let zone: String
         /// `open_minutes` as [start, end) pairs, flat; nil without hours (never open now, as `@>` on NULL).
         package let open: [Int32]?
-
-        /// Whether `open_minutes @> minute`.
-        func isOpen(atWeekMinute minute: Int) -> Bool {
-            guard let open else { return false }
-            var index = 0
-            while index + 1 < open.count {
-                if Int(open[index]) <= minute && minute < Int(open[index + 1]) { return true }
-                index += 2
-            }
-            return false
-        }
     }
 
-    package let stores: [Store]
+    package let ids: [String]
+    let lats: [Double]
+    let lngs: [Double]
+    let categories: [String]
+    /// Each store's zone, an index into `zoneNames`.
+    let zones: [Int]
+    let zoneNames: [String]
+    /// Each store's hours: `bounds[openFrom[i]..<openTo[i]]` as [start, end) pairs; never open when empty.
+    let openFrom: [Int]
+    let openTo: [Int]
+    let bounds: [Int32]
 
-    init(stores: [Store]) { self.stores = stores }
+    init(stores: [Store]) {
+        var zoneIndex: [String: Int] = [:]
+        var zoneNames: [String] = []
+        var zones: [Int] = []
+        var openFrom: [Int] = [], openTo: [Int] = [], bounds: [Int32] = []
+        for store in stores {
+            if zoneIndex[store.zone] == nil {
+                zoneIndex[store.zone] = zoneNames.count
+                zoneNames.append(store.zone)
+            }
+            zones.append(zoneIndex[store.zone]!)
+            openFrom.append(bounds.count)
+            bounds += store.open ?? []
+            openTo.append(bounds.count)
+        }
+        ids = stores.map(\.id)
+        lats = stores.map(\.lat)
+        lngs = stores.map(\.lng)
+        categories = stores.map(\.categoryID)
+        self.zones = zones
+        self.zoneNames = zoneNames
+        self.openFrom = openFrom
+        self.openTo = openTo
+        self.bounds = bounds
+    }
 
-    /// Bytes against the cache's cap: a store's fields and strings (hours arrays are shared within a fill).
-    var cost: Int { 256 + stores.count * 112 }
+    var count: Int { ids.count }
+
+    /// Whether store `index`'s `open_minutes @> minute`.
+    func isOpen(_ index: Int, atWeekMinute minute: Int) -> Bool {
+        var at = openFrom[index]
+        let end = openTo[index]
+        while at + 1 < end {
+            if Int(bounds[at]) <= minute && minute < Int(bounds[at + 1]) { return true }
+            at += 2
+        }
+        return false
+    }
+
+    /// Bytes against the cache's cap: a store's columns and strings.
+    var cost: Int { 256 + count * 96 + bounds.count * 4 }
 }
 
 /// The grid's cells through their own read cache (`Caching.places`).

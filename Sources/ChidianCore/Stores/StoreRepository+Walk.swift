@@ -44,35 +44,39 @@ extension StoreRepository {
             let cells = try await places.cells(nearest.map(\.cell))
         else { return nil }
         let radius = Double(near.radius)
-        var zone = "", minute = 0
         var best: [Walked] = []
         best.reserveCapacity(keep + 1)
+        var minutes: [String: Int] = [:]
         for (cell, bound) in zip(cells, nearest) {
             // Cells come nearest first: once `best` is full and a cell cannot hold anything nearer, none can.
             if best.count == keep, bound.atLeast > best[keep - 1].meters { break }
-            for store in cell.stores {
-                if let categoryID, store.categoryID != categoryID { continue }
-                if let openAt {
-                    if store.zone != zone {
-                        zone = store.zone
-                        minute = WeeklyHours.weekMinute(of: openAt, in: StoreTimeZone.zone(zone))
-                    }
-                    guard store.isOpen(atWeekMinute: minute) else { continue }
+            // This cell's zones' minute of the week at `openAt` (a cell has one or two zones).
+            let zoneMinutes = openAt.map { at in
+                cell.zoneNames.map { name in
+                    if let minute = minutes[name] { return minute }
+                    let minute = WeeklyHours.weekMinute(of: at, in: StoreTimeZone.zone(name))
+                    minutes[name] = minute
+                    return minute
                 }
-                let meters = PlaceGrid.meters(from: near.point, lat: store.lat, lng: store.lng)
+            }
+            for index in 0..<cell.count {
+                if let categoryID, cell.categories[index] != categoryID { continue }
+                if let zoneMinutes, !cell.isOpen(index, atWeekMinute: zoneMinutes[cell.zones[index]]) { continue }
+                let meters = PlaceGrid.meters(from: near.point, lat: cell.lats[index], lng: cell.lngs[index])
                 guard meters <= radius else { continue }
+                if best.count == keep, meters > best[keep - 1].meters { continue }
+                let id = cell.ids[index]
                 if let after,
-                    !(meters > after.meters
-                        || (meters == after.meters && store.id.utf8.lexicographicallyPrecedes(after.id)))
+                    !(meters > after.meters || (meters == after.meters && id.utf8.lexicographicallyPrecedes(after.id)))
                 {
                     continue
                 }
-                let candidate = Walked(meters: meters, id: store.id, categoryID: store.categoryID)
+                let candidate = Walked(meters: meters, id: id, categoryID: cell.categories[index])
                 if best.count == keep, !Self.precedes(candidate, best[keep - 1]) { continue }
-                if !skip.isEmpty, skip.contains(store.id) { continue }
-                var index = best.count
-                while index > 0, Self.precedes(candidate, best[index - 1]) { index -= 1 }
-                best.insert(candidate, at: index)
+                if !skip.isEmpty, skip.contains(id) { continue }
+                var at = best.count
+                while at > 0, Self.precedes(candidate, best[at - 1]) { at -= 1 }
+                best.insert(candidate, at: at)
                 if best.count > keep { best.removeLast() }
             }
         }
