@@ -59,19 +59,21 @@ extension StoreRepository {
                     return minute
                 }
             }
-            for index in 0..<cell.count {
-                if let categoryID, cell.categories[index] != categoryID { continue }
-                if let zoneMinutes, !cell.isOpen(index, atWeekMinute: zoneMinutes[cell.zones[index]]) { continue }
-                let meters = PlaceGrid.meters(from: near.point, lat: cell.lats[index], lng: cell.lngs[index])
+            // The columns once per cell (each read through the class would retain its array per store).
+            let (ids, lats, lngs, categories, zones) = (cell.ids, cell.lats, cell.lngs, cell.categories, cell.zones)
+            for index in 0..<ids.count {
+                if let categoryID, categories[index] != categoryID { continue }
+                if let zoneMinutes, !cell.isOpen(index, atWeekMinute: zoneMinutes[zones[index]]) { continue }
+                let meters = PlaceGrid.meters(from: near.point, lat: lats[index], lng: lngs[index])
                 guard meters <= radius else { continue }
                 if best.count == keep, meters > best[keep - 1].meters { continue }
-                let id = cell.ids[index]
+                let id = ids[index]
                 if let after,
                     !(meters > after.meters || (meters == after.meters && id.utf8.lexicographicallyPrecedes(after.id)))
                 {
                     continue
                 }
-                let candidate = Walked(meters: meters, id: id, categoryID: cell.categories[index])
+                let candidate = Walked(meters: meters, id: id, categoryID: categories[index])
                 if best.count == keep, !Self.precedes(candidate, best[keep - 1]) { continue }
                 if !skip.isEmpty, skip.contains(id) { continue }
                 var at = best.count
