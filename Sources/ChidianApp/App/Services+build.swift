@@ -9,6 +9,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let clock = app.clock
     let insights = app.insights
     let interests = InterestRepository(database: database, halfLife: config.interestHalfLife, cache: reads)
+    let feedLists = reads.map { FeedLists(database: database, cache: $0) }
     let visits = StoreVisits(database: database, cache: reads)
     let signals = InterestSignals(interests: interests, visits: visits, buffer: app.signals)
     let stores = StoreRepository(database: database, cache: reads, places: app.caching?.places)
@@ -52,8 +53,9 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
                 caching: app.caching),
             insights: insights),
         feed: FeedService(
-            feed: FeedRepository(database: database), candidates: FeedCandidates(database: database),
-            interests: interests, signals: signals, explorePlaces: config.feedExplorePlaces, insights: insights,
+            feed: FeedRepository(database: database, lists: feedLists),
+            candidates: FeedCandidates(database: database, lists: feedLists), interests: interests, signals: signals,
+            explorePlaces: config.feedExplorePlaces, insights: insights,
             clock: clock),
         recommend: RecommendService(
             stores: stores, visits: visits, candidates: candidates,

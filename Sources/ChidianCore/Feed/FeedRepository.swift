@@ -7,9 +7,16 @@ import PostgresNIO
 /// scan of all reviews, and returns the page's comment views with the viewer's likes.
 public struct FeedRepository: Sendable {
     package let database: Database
+    /// The cached pieces first pages are composed from (issue #45); nil runs the statement for every page.
+    package let lists: FeedLists?
 
     public init(database: Database) {
+        self.init(database: database, lists: nil)
+    }
+
+    package init(database: Database, lists: FeedLists?) {
         self.database = database
+        self.lists = lists
     }
 
     /// The category order a feed walk uses; frozen into its cursor so later pages keep it while the viewer clicks.
@@ -90,11 +97,22 @@ public struct FeedRepository: Sendable {
         let pinnedHere = places.compactMap { plan.pinned[$0] }
         let excluded = Set(plan.pinned.values)
         let wanted = limit - pinnedHere.count
-        let rows = try await database.forReads.run(
-            FeedStatements.Page(
-                clicked: plan.ordering.categories.map(\.id), segment: plan.position.segment,
-                createdAt: plan.position.createdAt, id: plan.position.id, limit: wanted + excluded.count + 1,
-                viewerID: viewerID, names: names, pinned: pinnedHere))
+        let clicked = plan.ordering.categories.map(\.id)
+        let walkLimit = wanted + excluded.count + 1
+        var composed: [FeedStatements.Row]? = nil
+        if let lists, !names, plan.position == .start {
+            composed = try await composedRows(
+                clicked: clicked, limit: walkLimit, viewerID: viewerID, pinned: pinnedHere, lists: lists)
+        }
+        let rows: [FeedStatements.Row]
+        if let composed {
+            rows = composed
+        } else {
+            rows = try await database.forReads.run(
+                FeedStatements.Page(
+                    clicked: clicked, segment: plan.position.segment, createdAt: plan.position.createdAt,
+                    id: plan.position.id, limit: walkLimit, viewerID: viewerID, names: names, pinned: pinnedHere))
+        }
         let found = rows.compactMap(\.item)
         let walked = found.filter { $0.position > 0 }.sorted { $0.position < $1.position }
         var taken: [FeedStatements.Item] = []

@@ -4,6 +4,8 @@ import PostgresNIO
 /// Reviews the feed sets into its first places: recent reviews of every category (cold start's and a mixed page's).
 package struct FeedCandidates: Sendable {
     package let database: Database
+    /// Each category's newest reviews, cached (issue #45); nil reads PostgreSQL every time.
+    package let lists: FeedLists?
 
     /// How many of each category's newest reviews cold start weighs (without `near`).
     package static let perCategory = 8
@@ -42,9 +44,7 @@ package struct FeedCandidates: Sendable {
         if let near {
             rows = try await database.forReads.query(
                 """
-                SELECT x.id, x.category_id, x.like_count, x.rating,
-                    greatest(0, extract(epoch FROM \(now)::timestamptz - x.created_at) / 86400)::float8,
-                    s.rating_score, s.meters
+                SELECT x.id, x.category_id, x.like_count, x.rating, x.created_at, s.rating_score, s.meters
                 FROM (
                     SELECT t.id, t.rating_score, ST_Distance(t.location, p.point, false) AS meters
                     FROM stores t, (SELECT ST_SetSRID(ST_MakePoint(\(near.point.lng)::float8,
@@ -60,14 +60,15 @@ package struct FeedCandidates: Sendable {
                 ) x
                 """)
         } else {
+            if let composed = try await composedColdStart(at: now) { return composed }
             return try await database.forReads.run(ColdStart(at: now))
         }
         return try rows.map { row in
-            let (id, category, likes, rating, age, storeRating, distance) = try row.decodeAll(
-                (String, String, Int, Int, Double, Double, Double?).self)
+            let (id, category, likes, rating, createdAt, storeRating, distance) = try row.decodeAll(
+                (String, String, Int, Int, Date, Double, Double?).self)
             return Review(
-                id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
-                distance: distance)
+                id: id, categoryID: category, likes: likes, rating: rating, ageDays: Self.ageDays(createdAt, at: now),
+                storeRating: storeRating, distance: distance)
         }
     }
 
@@ -75,34 +76,56 @@ package struct FeedCandidates: Sendable {
     struct ColdStart: PostgresPreparedStatement {
         package static let name = "feed_cold_start"
         package static let sql = """
-            SELECT x.id, x.category_id, x.like_count, x.rating,
-                greatest(0, extract(epoch FROM $1 - x.created_at) / 86400)::float8, s.rating_score
+            SELECT x.id, x.category_id, x.like_count, x.rating, x.created_at, s.rating_score
             FROM categories k CROSS JOIN LATERAL (
                 SELECT c.id, c.category_id, c.like_count, c.rating, c.created_at, c.store_id FROM comments c
                 WHERE c.category_id = k.id AND c.kind = 'review' AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended
                 ORDER BY c.created_at DESC, c.id DESC LIMIT \(perCategory)
             ) x JOIN stores s ON s.id = x.store_id
             """
-        static let bindingDataTypes: [PostgresDataType] = [.timestamptz]
+        static let bindingDataTypes: [PostgresDataType] = []
 
         package var at: Date
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(at)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
 
         func decodeRow(_ row: PostgresRow) throws -> Review {
-            let (id, category, likes, rating, age, storeRating) = try row.decodeAll(
-                (String, String, Int, Int, Double, Double).self)
+            let (id, category, likes, rating, createdAt, storeRating) = try row.decodeAll(
+                (String, String, Int, Int, Date, Double).self)
             return Review(
-                id: id, categoryID: category, likes: likes, rating: rating, ageDays: age, storeRating: storeRating,
-                distance: nil)
+                id: id, categoryID: category, likes: likes, rating: rating,
+                ageDays: FeedCandidates.ageDays(createdAt, at: at),
+                storeRating: storeRating, distance: nil)
         }
     }
 
-    package init(database: Database) {
+    package init(database: Database, lists: FeedLists? = nil) {
         self.database = database
+        self.lists = lists
+    }
+
+    /// Days from `createdAt` to `now`, never negative: computed here for every path, so the cached lists and the
+    /// statements weigh a review alike, to the bit.
+    static func ageDays(_ createdAt: Date, at now: Date) -> Double {
+        max(0, now.timeIntervalSince(createdAt) / 86_400)
+    }
+
+    /// Cold start's candidates from the cached lists: each category's first `perCategory`; nil while the cache
+    /// is not live.
+    func composedColdStart(at now: Date) async throws -> [Review]? {
+        guard let lists, let categories = try await lists.categoryIDs(),
+            let found = try await lists.lists(categories)
+        else { return nil }
+        var reviews: [Review] = []
+        for (category, list) in zip(categories, found) {
+            for index in list.ids.indices.prefix(Self.perCategory) {
+                reviews.append(
+                    Review(
+                        id: list.ids[index], categoryID: category, likes: list.likes[index],
+                        rating: list.ratings[index], ageDays: Self.ageDays(list.createdAt[index], at: now),
+                        storeRating: list.storeRatings[index]))
+            }
+        }
+        return reviews
     }
 }
