@@ -34,7 +34,7 @@ struct PickRanking {
         _ candidates: [StoreCandidates.Candidate], count: Int = 3, using generator: inout G
     ) -> (ranked: [StoreCandidates.Candidate], explored: Bool) {
         var keyed = candidates.map { candidate -> (StoreCandidates.Candidate, Double) in
-            let uniform = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+            let uniform = BetaSample.uniform(from: Double.ulpOfOne, using: &generator)
             return (candidate, score(candidate) - Self.temperature * log(-log(uniform)))
         }
         keyed.sort { $0.1 > $1.1 }
@@ -44,7 +44,7 @@ struct PickRanking {
         // The bandit's category, best store first; nil when every qualifying category is one the viewer knows.
         let explore = Exploration.choose(arms, count: 1, using: &generator).first
         var explored = false
-        if ranked.count >= 2, Double.random(in: 0..<1, using: &generator) < Self.exploration {
+        if ranked.count >= 2, BetaSample.uniform(from: 0, using: &generator) < Self.exploration {
             // Never the store already first: an exploring call answers something else (the contract's "repeated
             // calls do not always answer the same store" when every candidate shares one category).
             let index =
