@@ -11,6 +11,8 @@
 --   comment_replies: comment_replies_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comment_parts_cache_notify()
 --   comment_replies: notify_reply AFTER INSERT FOR EACH ROW EXECUTE FUNCTION notify_reply()
 --   comments: comments_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comments_cache_notify()
+--   comments: comments_feed_notify AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comments_feed_notify()
+--   comments: comments_feed_notify_update AFTER UPDATE OF kind, hidden_at, store_archived, recommended, category_id, created_at, like_count, rating, store_id FOR EACH ROW WHEN ((((((((((old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL))) OR (old.store_archived IS DISTINCT FROM new.store_archived)) OR (old.recommended IS DISTINCT FROM new.recommended)) OR (old.category_id IS DISTINCT FROM new.category_id)) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.like_count IS DISTINCT FROM new.like_count)) OR (old.rating IS DISTINCT FROM new.rating)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION comments_feed_notify()
 --   comments: comments_fill_store_copy BEFORE INSERT OR UPDATE OF store_id FOR EACH ROW EXECUTE FUNCTION comments_fill_store_copy()
 --   comments: comments_rating_totals AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comments_rating_totals()
 --   comments: comments_rating_totals_update AFTER UPDATE OF rating, kind, hidden_at, store_id, author_id, created_at, taste, environment, service, price_per_person, body, recommended FOR EACH ROW WHEN (((old.rating IS DISTINCT FROM new.rating) OR (old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL)) OR (old.store_id IS DISTINCT FROM new.store_id) OR (old.author_id IS DISTINCT FROM new.author_id) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.taste IS DISTINCT FROM new.taste) OR (old.environment IS DISTINCT FROM new.environment) OR (old.service IS DISTINCT FROM new.service) OR (old.price_per_person IS DISTINCT FROM new.price_per_person) OR (old.body IS DISTINCT FROM new.body) OR (old.recommended IS DISTINCT FROM new.recommended))) EXECUTE FUNCTION comments_rating_totals()
@@ -47,6 +49,7 @@
 --   stores: stores_bump_version BEFORE INSERT OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_bump_version()
 --   stores: stores_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_cache_notify()
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
+--   stores: stores_feed_notify AFTER UPDATE OF rating_score FOR EACH ROW WHEN ((old.rating_score IS DISTINCT FROM new.rating_score)) EXECUTE FUNCTION stores_feed_notify()
 --   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
 --   stores: stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_place_notify()
 --   stores: stores_reviewed_notify AFTER UPDATE OF review_count FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION stores_reviewed_notify()
@@ -327,6 +330,28 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+--
+-- Name: comments_feed_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.comments_feed_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        RETURN NULL;  -- comments_cache_notify says '*'
+    END IF;
+    IF TG_OP <> 'INSERT' AND OLD.kind = 'review' AND OLD.hidden_at IS NULL AND NOT OLD.store_archived
+        AND OLD.recommended THEN
+        PERFORM cache_notify('fk:' || OLD.category_id);
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.kind = 'review' AND NEW.hidden_at IS NULL AND NOT NEW.store_archived
+        AND NEW.recommended THEN
+        PERFORM cache_notify('fk:' || NEW.category_id);
+    END IF;
+    RETURN NULL;
+END $$;
 
 --
 -- Name: comments_fill_store_copy(); Type: FUNCTION; Schema: public; Owner: -
@@ -2319,6 +2344,20 @@ BEGIN
 END $$;
 
 --
+-- Name: stores_feed_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_feed_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NOT cache_bulk() THEN
+        PERFORM cache_notify('fk:' || NEW.category_id);
+    END IF;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: stores_open_minutes(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -4242,6 +4281,18 @@ CREATE TRIGGER comment_replies_cache_notify AFTER INSERT OR DELETE OR UPDATE ON 
 CREATE TRIGGER comments_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.comments FOR EACH ROW EXECUTE FUNCTION public.comments_cache_notify();
 
 --
+-- Name: comments comments_feed_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER comments_feed_notify AFTER INSERT OR DELETE ON public.comments FOR EACH ROW EXECUTE FUNCTION public.comments_feed_notify();
+
+--
+-- Name: comments comments_feed_notify_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER comments_feed_notify_update AFTER UPDATE OF kind, hidden_at, store_archived, recommended, category_id, created_at, like_count, rating, store_id ON public.comments FOR EACH ROW WHEN ((((((((((old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL))) OR (old.store_archived IS DISTINCT FROM new.store_archived)) OR (old.recommended IS DISTINCT FROM new.recommended)) OR (old.category_id IS DISTINCT FROM new.category_id)) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.like_count IS DISTINCT FROM new.like_count)) OR (old.rating IS DISTINCT FROM new.rating)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.comments_feed_notify();
+
+--
 -- Name: comments comments_fill_store_copy; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4474,6 +4525,12 @@ CREATE TRIGGER stores_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.st
 --
 
 CREATE TRIGGER stores_copy_to_comments AFTER UPDATE OF category_id, archived_at ON public.stores FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION public.stores_copy_to_comments();
+
+--
+-- Name: stores stores_feed_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_feed_notify AFTER UPDATE OF rating_score ON public.stores FOR EACH ROW WHEN ((old.rating_score IS DISTINCT FROM new.rating_score)) EXECUTE FUNCTION public.stores_feed_notify();
 
 --
 -- Name: stores stores_open_minutes; Type: TRIGGER; Schema: public; Owner: -
