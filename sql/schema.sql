@@ -46,6 +46,8 @@
 --   stores: search_store_named AFTER INSERT FOR EACH ROW EXECUTE FUNCTION search_store_named()
 --   stores: search_store_renamed AFTER UPDATE OF name FOR EACH ROW WHEN ((old.name IS DISTINCT FROM new.name)) EXECUTE FUNCTION search_store_named()
 --   stores: stores_also_viewed_notify AFTER UPDATE OF archived_at FOR EACH ROW WHEN (((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL))) EXECUTE FUNCTION stores_also_viewed_notify()
+--   stores: stores_best_notify AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION stores_best_notify()
+--   stores: stores_best_notify_update AFTER UPDATE OF rating_score, category_id, archived_at FOR EACH ROW WHEN ((((old.rating_score IS DISTINCT FROM new.rating_score) OR (old.category_id IS DISTINCT FROM new.category_id)) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_best_notify()
 --   stores: stores_bump_version BEFORE INSERT OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_bump_version()
 --   stores: stores_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_cache_notify()
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
@@ -2261,6 +2263,26 @@ BEGIN
         RETURN NULL;  -- stores_cache_notify says '*'
     END IF;
     PERFORM cache_notify('v:' || c.store_id) FROM store_covisits c WHERE c.other_id = NEW.id;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: stores_best_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_best_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        RETURN NULL;  -- stores_cache_notify says '*'
+    END IF;
+    IF TG_OP <> 'INSERT' AND OLD.archived_at IS NULL THEN
+        PERFORM cache_notify('kb:' || OLD.category_id);
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.archived_at IS NULL THEN
+        PERFORM cache_notify('kb:' || NEW.category_id);
+    END IF;
     RETURN NULL;
 END $$;
 
@@ -4507,6 +4529,18 @@ CREATE TRIGGER store_review_inserted AFTER INSERT ON public.comments FOR EACH RO
 --
 
 CREATE TRIGGER stores_also_viewed_notify AFTER UPDATE OF archived_at ON public.stores FOR EACH ROW WHEN (((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL))) EXECUTE FUNCTION public.stores_also_viewed_notify();
+
+--
+-- Name: stores stores_best_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_best_notify AFTER INSERT OR DELETE ON public.stores FOR EACH ROW EXECUTE FUNCTION public.stores_best_notify();
+
+--
+-- Name: stores stores_best_notify_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_best_notify_update AFTER UPDATE OF rating_score, category_id, archived_at ON public.stores FOR EACH ROW WHEN ((((old.rating_score IS DISTINCT FROM new.rating_score) OR (old.category_id IS DISTINCT FROM new.category_id)) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION public.stores_best_notify();
 
 --
 -- Name: stores stores_bump_version; Type: TRIGGER; Schema: public; Owner: -

@@ -51,6 +51,10 @@ package struct RecommendService: Sendable {
         let found: [StoreCandidates.Candidate]
         if let near, let walked = try await candidates.walkedForYou(near: near, for: asker, stores: stores) {
             found = walked
+        } else if near == nil,
+            let composed = try await candidates.composedTaste(categories: top, for: asker, stores: stores)
+        {
+            found = composed
         } else {
             found = try await candidates.forYou(categories: top, near: near, for: asker)
         }
