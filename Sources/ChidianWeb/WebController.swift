@@ -53,9 +53,12 @@ package struct WebController {
         let page = try PageRequest(request)
         async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
         async let forYou =
-            page.cursor == nil ? services.recommend.forYou(viewer: context.viewer, near: nil, limit: 10) : []
+            page.cursor == nil
+            ? services.recommend.forYou(
+                viewer: context.viewer, near: nil, limit: 10, newVisitor: context.newVisitor) : []
         var generator = SeededRandom.forRequest()
-        let featured = try await services.feed.featuredPage(viewer: context.viewer, page: page, using: &generator)
+        let featured = try await services.feed.featuredPage(
+            viewer: context.viewer, page: page, newVisitor: context.newVisitor, using: &generator)
         services.stores.insights?.shown(try await promoted.map(\.id), as: .daily)
         var model: TemplateFields = [
             "promoted": try await promoted.map { StoreCardModel($0, language: language, from: .daily) },

@@ -38,6 +38,7 @@ package struct WebSessionMiddleware: RouterMiddleware {
                 let visitor = Tokens.generate()
                 context.viewer = .visitor(visitor)
                 context.device = visitor
+                context.newVisitor = true
                 cookies.append(Self.cookie(Self.visitorCookie, visitor, maxAge: Self.year, secure: secure))
             }
         }

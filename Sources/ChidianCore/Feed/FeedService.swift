@@ -52,16 +52,19 @@ package struct FeedService: Sendable {
     /// either mixes the first ten by the evidence for each category (`mixedPlan`) or, without history, sets cold
     /// start's ten reviews first, and records what it showed. A cursor page is the walk alone (with the pinned
     /// reviews whose places fall on it).
+    /// `newVisitor`: the visitor's id was minted by this request, so their state is nobody's, read with no statement;
+    /// what the page shows is still recorded for them.
     package func featuredPage<G: RandomNumberGenerator>(
-        viewer: Viewer, page: PageRequest, near: NearQuery? = nil, using generator: inout G
+        viewer: Viewer, page: PageRequest, near: NearQuery? = nil, newVisitor: Bool = false, using generator: inout G
     ) async throws -> FeedPage {
-        let result = try await walkFeatured(viewer: viewer, page: page, near: near, using: &generator)
+        let result = try await walkFeatured(
+            viewer: viewer, page: page, near: near, newVisitor: newVisitor, using: &generator)
         insights?.shown(result.items.map(\.storeId), as: .feed)
         return result
     }
 
     private func walkFeatured<G: RandomNumberGenerator>(
-        viewer: Viewer, page: PageRequest, near: NearQuery?, using generator: inout G
+        viewer: Viewer, page: PageRequest, near: NearQuery?, newVisitor: Bool, using generator: inout G
     ) async throws -> FeedPage {
         let viewerID = viewer.user?.id
         if let cursor = page.cursor {
@@ -71,7 +74,7 @@ package struct FeedService: Sendable {
                 personalization: Self.personalization(result, names: result.names, cold: false))
         }
         let now = clock()
-        let state = try await interests.state(viewer: viewer.interestKey, at: now)
+        let state = try await interests.state(viewer: newVisitor ? nil : viewer.interestKey, at: now)
         var names = state.names
         let plan: FeedRepository.Plan
         let places: [FeedPlanner.Place]

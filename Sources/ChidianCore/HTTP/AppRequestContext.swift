@@ -55,6 +55,8 @@ public struct AppRequestContext: RequestContext {
     /// The device's visitor id (`X-Visitor-Id`, the web's visitor cookie) even when a user is signed in: where a
     /// review was posted from, for the trust judge.
     public var device: String?
+    /// The visitor id was minted by this request (the web's first visit): nothing is known of them yet.
+    package var newVisitor = false
     /// The web client's per-request state (language, CSRF token, cookies to set); nil on the JSON API.
     package var web: WebState?
 

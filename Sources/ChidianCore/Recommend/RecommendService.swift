@@ -35,13 +35,19 @@ package struct RecommendService: Sendable {
     }
 
     /// 猜你喜欢 for the viewer (or nobody), nearest-aware when `near` is given.
-    package func forYou(viewer: Viewer, near: NearQuery?, limit: Int) async throws -> [StoreView] {
-        let ids = try await forYouIDs(viewer: viewer, near: near, limit: limit)
+    package func forYou(viewer: Viewer, near: NearQuery?, limit: Int, newVisitor: Bool = false) async throws
+        -> [StoreView]
+    {
+        let ids = try await forYouIDs(viewer: viewer, near: near, limit: limit, newVisitor: newVisitor)
         return try await stores.views(ids: ids, viewer: viewer.user).map { $0.measured(from: near?.point) }
     }
 
     /// 猜你喜欢's store ids, in order.
-    package func forYouIDs(viewer: Viewer, near: NearQuery?, limit: Int) async throws -> [String] {
+    /// `newVisitor`: the visitor's id was minted by this request, so nothing is known of them and nothing is read.
+    package func forYouIDs(viewer: Viewer, near: NearQuery?, limit: Int, newVisitor: Bool = false) async throws
+        -> [String]
+    {
+        let viewer = newVisitor ? Viewer.nobody : viewer
         let now = clock()
         var known: [InterestRepository.Interest] = []
         if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }

@@ -68,7 +68,15 @@ import Testing
                     }
                 }
             }
+            // A viewer nothing is known of has nobody's state: what a new visitor's pages read in its place.
+            @Sendable func checkNewVisitor(_ label: String) async throws {
+                let nobody = try await cached.state(viewer: nil, at: now)
+                let unknown = try await plain.state(viewer: "v:never-seen", at: now)
+                #expect(Self.same(nobody, unknown), "after \(label): a new visitor")
+                #expect(nobody.isCold && unknown.isCold)
+            }
             try await check("the start")
+            try await checkNewVisitor("the start")
             #expect(caching.reads.get("state:everyone", as: [InterestRepository.StateStatement.Row].self) != nil)
             let writes: [(String, @Sendable () async throws -> Void)] = [
                 (
@@ -137,6 +145,7 @@ import Testing
                 try await write()
                 await app.settle()
                 try await check(label)
+                try await checkNewVisitor(label)
             }
         }
     }
