@@ -499,19 +499,23 @@ run_open() {
         || say "openloop open-health.$m exited with $?"
 }
 # run_open_routes MODE: the open loop at 50 % of each composed route's closed-loop rate from this run (issue #45:
-# near me, the pick, 猜你喜欢 near), over the same positions; BENCH_SCENARIOS takes routes-open50 beside them.
+# near me, the pick, 猜你喜欢 near and not, the featured feed signed in and not, the home page), over the same
+# paths; BENCH_SCENARIOS takes routes-open50 beside them.
 run_open_routes() {
-    local m=$1 route rps rate
+    local m=$1 route rps rate user source
     want routes-open50 || return 0
-    for route in near pick foryou-near; do
+    echo "$viewer_token" >"$paths/open-tokens"
+    for route in near pick foryou-near foryou foryou-anon feed feed-anon home-html; do
         rps=$(get "$route.$m" rps)
         [[ "$rps" =~ ^[0-9.]+$ ]] || { say "open loop $route (cache $m): no closed-loop rate; run $route too"; continue; }
         rate=$(awk -v r="$rps" 'BEGIN { printf "%.0f", r / 2 }')
-        awk '{ print "GET\t" $0 "\t0" }' "$paths/$route" >"$paths/open-$route"
+        user=0 source=$route
+        case $route in feed | foryou) user=1 ;; feed-anon) source=feed ;; foryou-anon) source=foryou ;; esac
+        awk -v u="$user" '{ print "GET\t" $0 "\t" u }' "$paths/$source" >"$paths/open-$route"
         say "openloop $route-open50.$m ($rate requests/s for ${DURATION}s)"
         timeout $((DURATION + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$DURATION" -c "$CONNECTIONS" \
-            -f "$paths/open-$route" 2>"$res/$route-open50.$m.log" | tr ' ' '\n' >"$res/$route-open50.$m.open" \
-            || say "openloop $route-open50.$m exited with $?"
+            -t "$paths/open-tokens" -f "$paths/open-$route" 2>"$res/$route-open50.$m.log" \
+            | tr ' ' '\n' >"$res/$route-open50.$m.open" || say "openloop $route-open50.$m exited with $?"
     done
 }
 # run_soak MODE: the mixed scenario for BENCH_SOAK_SECONDS (make soak: 1800) with every signal on, the server's RSS
@@ -588,6 +592,10 @@ run_mode() {
     echo / >"$paths/home-html"
     run_wrk "store-html.$m" "$paths/store-html" "" GET ""
     run_wrk "home-html.$m" "$paths/home-html" "" GET ""
+    # The JSON parts of a new visitor's home page as an anonymous client asks for them (issue #45); their combined
+    # rate (`combine`, with the daily promotions' run below) is the page's yardstick.
+    run_wrk "feed-anon.$m" "$paths/feed" "" GET ""
+    run_wrk "foryou-anon.$m" "$paths/foryou" "" GET ""
     run_wrk "reviews.$m" "$paths/reviews" "" GET ""
     run_pgbench reviews
     run_wrk "daily.$m" "$paths/daily" "" GET ""
@@ -627,6 +635,19 @@ run_mode() {
     rss_peak[$m]=$(rss VmHWM)
     rss_now[$m]=$(rss VmRSS)
     stop_server
+    combine "home-parts.$m" "daily.$m" "feed-anon.$m" "foryou-anon.$m"
+}
+# combine NAME PART...: NAME's rate is 1 / Σ 1/rate of the parts (what a page drawing once on each could reach);
+# nothing when a part did not run.
+combine() {
+    local name=$1 part rate sum=0
+    shift
+    for part in "$@"; do
+        rate=$(get "$part" rps)
+        [[ "$rate" =~ ^[0-9.]+$ ]] || return 0
+        sum=$(awk -v s="$sum" -v r="$rate" 'BEGIN { printf "%.12f", s + 1 / r }')
+    done
+    awk -v s="$sum" 'BEGIN { printf "rps=%.1f\n", 1 / s }' >"$res/$name.wrk"
 }
 for mode in $MODES; do run_mode "$mode"; done
 
@@ -815,6 +836,9 @@ t_stale() {
     quotient "Store page HTML ÷ JSON also-viewed (the slowest route it draws from)" store-html also 0.5
     row home-html "Home page as HTML (\`/\`: daily promotions, 猜你喜欢 and the featured feed, a new visitor)" "" "$(t_p95 on home-html 20); $(t_p95 off home-html 20)"
     quotient "Home page HTML ÷ JSON daily promotions" home-html daily 0.5
+    row feed-anon "Featured feed, anonymous (the home page's feed as a JSON client asks for it)" "" ""
+    row foryou-anon "猜你喜欢, anonymous (\`/v1/feed/stores\`)" "" ""
+    quotient "Home page HTML ÷ its JSON parts combined (1 / Σ 1/rate: daily, featured and 猜你喜欢, anonymous)" home-html home-parts 0.5
     for i in "${!search_queries[@]}"; do
         label=${search_queries[$i]%%:*}; q=${search_queries[$i]#*:}
         row "search$i" "Search $label \`$q\` (c$CONNECTIONS)" "" "$(t_p95 on "search$i" 20); $(t_p95 off "search$i" 20)"
@@ -856,6 +880,13 @@ t_stale() {
             [ -n "$limit" ] && target="p99 ≤ $limit ms: $(verdict "$(oget "$name.$m" p99)" "$limit" "<=")"
             [ "$name" = open100 ] && target="0 non-2xx: $(verdict "$(oget "$name.$m" non2xx)" 0 "<=")"
             echo "| $label | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
+        done
+        # Issue #45's routes, each at half its own closed-loop rate.
+        for route in near pick foryou-near foryou foryou-anon feed feed-anon home-html; do
+            [ -s "$res/$route-open50.$m.open" ] || continue
+            name=$route-open50
+            target="p99 ≤ 25 ms: $(verdict "$(oget "$name.$m" p99)" 25 "<=")"
+            echo "| \`$route\` at 50 % of its closed-loop rate | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
         done
     done
     # Where the tail comes from: the 80 % run per route (openloop's stderr), in the first cache mode.
