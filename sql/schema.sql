@@ -7,6 +7,7 @@
 --   category_explore: category_explore_notify AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE FOR EACH STATEMENT EXECUTE FUNCTION category_explore_notify()
 --   comment_images: comment_images_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comment_parts_cache_notify()
 --   comment_likes: comment_likes_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comment_likes_count()
+--   comment_likes: comment_likes_user_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comment_likes_user_notify()
 --   comment_likes: notify_like AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION notify_like()
 --   comment_replies: comment_replies_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comment_parts_cache_notify()
 --   comment_replies: notify_reply AFTER INSERT FOR EACH ROW EXECUTE FUNCTION notify_reply()
@@ -56,6 +57,8 @@
 --   stores: stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_place_notify()
 --   stores: stores_reviewed_notify AFTER UPDATE OF review_count FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION stores_reviewed_notify()
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
+--   viewer_explore: viewer_explore_state_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION viewer_state_notify()
+--   viewer_interests: viewer_interests_state_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION viewer_state_notify()
 --   viewer_store_opens: viewer_store_opens_first BEFORE INSERT FOR EACH ROW EXECUTE FUNCTION viewer_store_opens_first()
 --
 -- PostgreSQL database dump
@@ -279,6 +282,27 @@ BEGIN
         UPDATE comments SET like_count = like_count + 1 WHERE id = NEW.comment_id;
     ELSE
         UPDATE comments SET like_count = like_count - 1 WHERE id = OLD.comment_id;
+    END IF;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: comment_likes_user_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.comment_likes_user_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        PERFORM cache_notify('*');
+        RETURN NULL;
+    END IF;
+    IF TG_OP <> 'INSERT' THEN
+        PERFORM cache_notify('lk:' || OLD.user_id);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        PERFORM cache_notify('lk:' || NEW.user_id);
     END IF;
     RETURN NULL;
 END $$;
@@ -2501,6 +2525,27 @@ END
 $$;
 
 --
+-- Name: viewer_state_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.viewer_state_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        PERFORM cache_notify('*');
+        RETURN NULL;
+    END IF;
+    IF TG_OP <> 'INSERT' THEN
+        PERFORM cache_notify('vs:' || OLD.viewer);
+    END IF;
+    IF TG_OP <> 'DELETE' AND (TG_OP = 'INSERT' OR NEW.viewer IS DISTINCT FROM OLD.viewer) THEN
+        PERFORM cache_notify('vs:' || NEW.viewer);
+    END IF;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: viewer_store_opens_first(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -4291,6 +4336,12 @@ CREATE TRIGGER comment_images_cache_notify AFTER INSERT OR DELETE OR UPDATE ON p
 CREATE TRIGGER comment_likes_count AFTER INSERT OR DELETE ON public.comment_likes FOR EACH ROW EXECUTE FUNCTION public.comment_likes_count();
 
 --
+-- Name: comment_likes comment_likes_user_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER comment_likes_user_notify AFTER INSERT OR DELETE OR UPDATE ON public.comment_likes FOR EACH ROW EXECUTE FUNCTION public.comment_likes_user_notify();
+
+--
 -- Name: comment_replies comment_replies_cache_notify; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4589,6 +4640,18 @@ CREATE TRIGGER stores_reviewed_notify AFTER UPDATE OF review_count ON public.sto
 --
 
 CREATE TRIGGER users_cache_notify AFTER DELETE OR UPDATE ON public.users FOR EACH ROW EXECUTE FUNCTION public.users_cache_notify();
+
+--
+-- Name: viewer_explore viewer_explore_state_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER viewer_explore_state_notify AFTER INSERT OR DELETE OR UPDATE ON public.viewer_explore FOR EACH ROW EXECUTE FUNCTION public.viewer_state_notify();
+
+--
+-- Name: viewer_interests viewer_interests_state_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER viewer_interests_state_notify AFTER INSERT OR DELETE OR UPDATE ON public.viewer_interests FOR EACH ROW EXECUTE FUNCTION public.viewer_state_notify();
 
 --
 -- Name: viewer_store_opens viewer_store_opens_first; Type: TRIGGER; Schema: public; Owner: -

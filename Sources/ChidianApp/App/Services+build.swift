@@ -14,7 +14,7 @@ package func buildServices(_ app: AppServices, sessions: SessionRepository) -> S
     let signals = InterestSignals(interests: interests, visits: visits, buffer: app.signals)
     let stores = StoreRepository(database: database, cache: reads, places: app.caching?.places)
     let comments = CommentRepository(database: database, cache: reads)
-    let likes = CommentLikes(database: database)
+    let likes = CommentLikes(database: database, cache: reads)
     let categories = CategoryRepository(database: database, cache: reads)
     let candidates = StoreCandidates(database: database)
     let popular = PopularTimesRepository(database: database, cache: reads)

@@ -5,10 +5,16 @@ import PostgresNIO
 /// migration 010); `liked` is the viewer's own, read beside any list in one small statement.
 public struct CommentLikes: Sendable {
     package let database: Database
+    /// Holds each user's liked reviews (`lk:<user>`, migration 040); nil reads them beside every list.
+    package let cache: ReadCache?
 
-    public init(database: Database) {
+    public init(database: Database, cache: ReadCache? = nil) {
         self.database = database
+        self.cache = cache
     }
+
+    /// The most likes a user's cached set holds; a user with more is asked per list.
+    static let cachedLikes = 1_000
 
     /// Likes (`true`) or unlikes a visible review; idempotent. 404 for no such comment, 400 `not_a_review` for a
     /// notice, 403 `own_comment` for one's own. Returns whether anything changed.
@@ -56,7 +62,36 @@ public struct CommentLikes: Sendable {
     /// Which of `ids` the user liked: one prepared statement (beside every signed-in list, so never planned twice).
     package func likedIDs(_ ids: [String], by userID: String) async throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
+        if let cache, cache.isLive, PlausibleID.check(userID) {
+            let all = try await cache.entry(
+                "lk:" + userID, tags: { _ in ["lk:" + userID] }, cost: { 64 + 48 * ($0?.count ?? 0) },
+                load: { () -> Set<String>? in
+                    let found = try await database.run(AllLiked(userID: userID, limit: Self.cachedLikes + 1))
+                    return found.count > Self.cachedLikes ? nil : Set(found)
+                }
+            ).value
+            if let all { return Set(ids.filter(all.contains)) }
+        }
         return Set(try await database.run(LikedIDs(userID: userID, ids: ids)))
+    }
+
+    /// Every review a user liked, up to `limit`.
+    struct AllLiked: PostgresPreparedStatement {
+        static let name = "liked_all"
+        static let sql = "SELECT comment_id FROM comment_likes WHERE user_id = $1 LIMIT $2"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
+
+        var userID: String
+        var limit: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(userID)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 
     struct LikedIDs: PostgresPreparedStatement {

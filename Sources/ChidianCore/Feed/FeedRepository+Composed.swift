@@ -50,7 +50,9 @@ extension FeedRepository {
         let ids = page.map(\.id) + pinned
         guard let views = try await lists.views(ids) else { return nil }
         var liked: Set<String> = []
-        if let viewerID { liked = try await CommentLikes(database: database).likedIDs(ids, by: viewerID) }
+        if let viewerID {
+            liked = try await CommentLikes(database: database, cache: lists.cache).likedIDs(ids, by: viewerID)
+        }
         var rows: [FeedStatements.Row] = []
         for (index, step) in page.enumerated() {
             guard var view = views[step.id] else { return nil }

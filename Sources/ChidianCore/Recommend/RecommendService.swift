@@ -50,7 +50,7 @@ package struct RecommendService: Sendable {
         let viewer = newVisitor ? Viewer.nobody : viewer
         let now = clock()
         var known: [InterestRepository.Interest] = []
-        if let key = viewer.interestKey { known = try await interests.interests(viewer: key, at: now) }
+        if let key = viewer.interestKey { known = try await interests.currentInterests(viewer: key, at: now) }
         let weights = PickRanking.weights(known)
         let top = known.prefix(StoreFeed.categories).map(\.categoryID)
         let asker = StoreCandidates.Viewer(key: viewer.interestKey, userID: viewer.user?.id, now: now)

@@ -54,6 +54,13 @@ extension InterestRepository {
         return state
     }
 
+    /// The viewer's interests as `interests(viewer:at:)` gives them, from the cached state when there is a cache
+    /// (its interests are every category's, decayed and ordered alike: `ViewerStateCacheTests`).
+    package func currentInterests(viewer: String, at now: Date) async throws -> [Interest] {
+        guard cache != nil else { return try await interests(viewer: viewer, at: now) }
+        return try await state(viewer: viewer, at: now).interests
+    }
+
     /// `StateStatement`'s rows: with the cache, everyone's part from its cached piece (issue #45; migration 037's
     /// tags) and the viewer's own rows from `OwnStatement` (none for nobody), merged as the statement joins them.
     func stateRows(viewer: String?) async throws -> [StateStatement.Row] {
@@ -65,7 +72,12 @@ extension InterestRepository {
         guard let viewer else { return everyone }
         var interests: [String: OwnStatement.Row] = [:]
         var explored: [String: OwnStatement.Row] = [:]
-        for row in try await database.run(OwnStatement(viewer: viewer)) {
+        // The viewer's own rows: a piece of their own (migration 040 tells vs:<viewer> of every row written).
+        let own = try await cache.entry(
+            "vs:" + viewer, tags: { _ in ["vs:" + viewer] }, cost: { 64 + 96 * $0.count },
+            load: { try await database.run(OwnStatement(viewer: viewer)) }
+        ).value
+        for row in own {
             if row.explore { explored[row.categoryID] = row } else { interests[row.categoryID] = row }
         }
         guard !interests.isEmpty || !explored.isEmpty else { return everyone }

@@ -162,6 +162,17 @@ import Testing
                     }
                 ),
                 (
+                    "the fan likes a review on the page",
+                    {
+                        try await app.database.query(
+                            """
+                            INSERT INTO comment_likes (comment_id, user_id)
+                            SELECT id, \(fan.id) FROM comments WHERE store_id = \(stores[4])
+                            ORDER BY created_at DESC OFFSET 3 LIMIT 1
+                            """)
+                    }
+                ),
+                (
                     "the fan's like taken back",
                     {
                         try await app.database.query(

@@ -65,6 +65,11 @@ import Testing
                         let truth = try await plain.state(viewer: viewer, at: now)
                         // validate
                         #expect(Self.same(composed, truth), "after \(label): \(viewer ?? "nobody")")
+                        if let viewer {
+                            // 猜你喜欢's interests from the cached state equal their own statement's
+                            let current = try await cached.currentInterests(viewer: viewer, at: now)
+                            #expect(current == (try await plain.interests(viewer: viewer, at: now)), "\(label)")
+                        }
                     }
                 }
             }
@@ -138,6 +143,24 @@ import Testing
                     {
                         try await app.database.query(
                             "UPDATE viewer_explore SET shown = shown + 1, updated_at = now() WHERE viewer = 'v:fan'")
+                    }
+                ),
+                (
+                    "the viewer explores a category with reviews to show",
+                    {
+                        try await app.database.query(
+                            """
+                            INSERT INTO viewer_explore (viewer, category_id, shown, clicked, exploring, updated_at)
+                            VALUES ('v:fan', \(categories[0]), 6, 2, true, now() - interval '3 hours')
+                            """)
+                    }
+                ),
+                (
+                    "and is shown it again",
+                    {
+                        try await app.database.query(
+                            "UPDATE viewer_explore SET shown = shown + 5 WHERE viewer = 'v:fan' AND category_id = \(categories[0])"
+                        )
                     }
                 ),
             ]
