@@ -57,14 +57,14 @@ package struct FeedLists: Sendable {
         ).value
     }
 
-    /// The views of `ids` as everyone sees them (`liked` false), by id; nil while the cache is not live. Misses are
-    /// read in one statement; a comment no longer visible is absent.
-    func views(_ ids: [String]) async throws -> [String: CommentView]? {
+    /// The views of `ids` as everyone sees them (`liked` false), with their JSON, by id; nil while the cache is not
+    /// live. Misses are read in one statement; a comment no longer visible is absent.
+    func views(_ ids: [String]) async throws -> [String: ReadCache.Entry<CommentView>]? {
         guard let found = cache.getAll(ids.map { "cm:" + $0 }, as: CommentView.self) else { return nil }
-        var views: [String: CommentView] = [:]
+        var views: [String: ReadCache.Entry<CommentView>] = [:]
         var missing: [String] = []
         for (id, entry) in zip(ids, found) {
-            if let entry { views[id] = entry.value } else { missing.append(id) }
+            if let entry { views[id] = entry } else { missing.append(id) }
         }
         guard !missing.isEmpty else { return views }
         let ticket = cache.ticket()
@@ -72,12 +72,14 @@ package struct FeedLists: Sendable {
             try await database.run(CommentStatements.ByIDs(ids: missing))
         }
         for view in read {
-            views[view.id] = view
+            // Its JSON is kept beside it: writing twenty reviews was a sixth of an anonymous feed page's CPU.
+            let entry = ReadCache.Entry(value: view, json: try JSONWriter.bytes(of: view), etag: "")
+            views[view.id] = entry
             var tags = ["c:" + view.storeId, "a:" + view.author.id]
             if let replier = view.reply?.author.id { tags.append("a:" + replier) }
             cache.insert(
-                "cm:" + view.id, ReadCache.Entry(value: view, json: [], etag: ""), tags: tags,
-                cost: 512 + 2 * view.body.utf8.count, since: ticket)
+                "cm:" + view.id, entry, tags: tags, cost: 512 + 2 * view.body.utf8.count + entry.json.count,
+                since: ticket)
         }
         return views
     }

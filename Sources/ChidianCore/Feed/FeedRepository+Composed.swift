@@ -8,7 +8,7 @@ extension FeedRepository {
     /// (a write the lists have not heard of yet).
     func composedRows(
         clicked: [String], limit: Int, viewerID: String?, pinned: [String], lists: FeedLists
-    ) async throws -> [FeedStatements.Row]? {
+    ) async throws -> (rows: [FeedStatements.Row], rendered: [String: [UInt8]])? {
         guard let segments = try await lists.lists(clicked) else { return nil }
         struct Walked {
             var segment: Int
@@ -54,8 +54,10 @@ extension FeedRepository {
             liked = try await CommentLikes(database: database, cache: lists.cache).likedIDs(ids, by: viewerID)
         }
         var rows: [FeedStatements.Row] = []
+        var rendered: [String: [UInt8]] = [:]
+        for (id, entry) in views { rendered[id] = entry.json }
         for (index, step) in page.enumerated() {
-            guard var view = views[step.id] else { return nil }
+            guard var view = views[step.id]?.value else { return nil }
             view.liked = liked.contains(step.id)
             rows.append(
                 FeedStatements.Row(
@@ -64,13 +66,13 @@ extension FeedRepository {
                     more: more, names: nil))
         }
         for (index, id) in pinned.enumerated() {
-            guard var view = views[id] else { return nil }
+            guard var view = views[id]?.value else { return nil }
             view.liked = liked.contains(id)
             rows.append(
                 FeedStatements.Row(
                     item: .init(position: -(index + 1), segment: -1, createdAtKey: "", view: view, shown: true),
                     more: more, names: nil))
         }
-        return rows.isEmpty ? [FeedStatements.Row(item: nil, more: more, names: nil)] : rows
+        return (rows.isEmpty ? [FeedStatements.Row(item: nil, more: more, names: nil)] : rows, rendered)
     }
 }

@@ -76,6 +76,8 @@ public struct FeedRepository: Sendable {
         /// The names of the ordering's categories that still exist, by id: read for a page from a cursor (a first
         /// page's caller has them with the interests it ordered by); empty otherwise.
         public var names: [String: String]
+        /// Reviews' JSON as everyone sees them (`liked` false) by id, when the page was composed from cached views.
+        package var rendered: [String: [UInt8]] = [:]
     }
 
     /// The first page of a plan.
@@ -99,14 +101,14 @@ public struct FeedRepository: Sendable {
         let wanted = limit - pinnedHere.count
         let clicked = plan.ordering.categories.map(\.id)
         let walkLimit = wanted + excluded.count + 1
-        var composed: [FeedStatements.Row]? = nil
+        var composed: (rows: [FeedStatements.Row], rendered: [String: [UInt8]])? = nil
         if let lists, !names, plan.position == .start {
             composed = try await composedRows(
                 clicked: clicked, limit: walkLimit, viewerID: viewerID, pinned: pinnedHere, lists: lists)
         }
         let rows: [FeedStatements.Row]
         if let composed {
-            rows = composed
+            rows = composed.rows
         } else {
             rows = try await database.forReads.run(
                 FeedStatements.Page(
@@ -153,7 +155,7 @@ public struct FeedRepository: Sendable {
         }
         return Result(
             items: items, nextCursor: next, ordering: plan.ordering, explored: explored,
-            names: rows.first?.names ?? [:])
+            names: rows.first?.names ?? [:], rendered: composed?.rendered ?? [:])
     }
 
     package static func encode(_ plan: Plan) -> String {

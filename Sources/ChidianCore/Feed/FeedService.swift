@@ -45,6 +45,10 @@ package struct FeedService: Sendable {
         package var items: [CommentView]
         @Nullable package var nextCursor: String?
         package var personalization: Personalization
+        /// The items' JSON as everyone sees them, by id, when cached (`FeedLists.views`): written as they are.
+        package var rendered: [String: [UInt8]] = [:]
+
+        enum CodingKeys: CodingKey { case items, nextCursor, personalization }
     }
 
     /// The viewer's featured page, for the API and the web client alike. A first page reads the viewer's state
@@ -102,7 +106,7 @@ package struct FeedService: Sendable {
         if let key = viewer.interestKey { await signals.shown(viewer: key, places: places, at: now) }
         return FeedPage(
             items: result.items, nextCursor: result.nextCursor,
-            personalization: Self.personalization(result, names: names, cold: state.isCold))
+            personalization: Self.personalization(result, names: names, cold: state.isCold), rendered: result.rendered)
     }
 
     package static func personalization(_ result: FeedRepository.Result, names: [String: String], cold: Bool)
@@ -120,7 +124,9 @@ extension FeedService.FeedPage: JSONWritable {
     package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items")
-            json.array(items) { json, item in item.write(to: &json) }
+            json.array(items) { json, item in
+                if !item.liked, let bytes = rendered[item.id] { json.raw(bytes) } else { item.write(to: &json) }
+            }
             json.key("nextCursor"); json.string(nextCursor)
             json.key("personalization")
             json.object { json in

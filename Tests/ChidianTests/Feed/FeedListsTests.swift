@@ -97,6 +97,9 @@ import Testing
                             #expect(mine.items.map(\.id) == theirs.items.map(\.id), "\(context)")
                             let sameViews = mine.items == theirs.items
                             #expect(sameViews, "\(context)")
+                            // and the same bytes on the wire (the composed page writes cached JSON)
+                            let sameJSON = try JSONWriter.bytes(of: mine) == JSONWriter.bytes(of: theirs)
+                            #expect(sameJSON, "\(context)")
                             #expect(
                                 try mine.nextCursor.map { try Cursor(token: $0) }
                                     == theirs.nextCursor.map { try Cursor(token: $0) }, "\(context)")
