@@ -20,10 +20,8 @@ extension StoreCandidates {
         -> [Candidate]?
     {
         guard let cache = stores.cache, let places = stores.places, cache.isLive else { return nil }
-        let all = try await cache.entry(
-            "kb:categories", tags: { _ in ["categories"] }, cost: { 64 + 32 * $0.count },
-            load: { try await database.run(FeedLists.CategoryIDs()) }
-        ).value
+        // The category ids are the feed's piece (one entry under `categories`, not a second copy).
+        guard let all = try await FeedLists(database: database, cache: cache).categoryIDs() else { return nil }
         var lists: [String: BestList] = [:]
         let keys = all.map { "kb:" + $0 }
         guard let found = cache.getAll(keys, as: BestList.self) else { return nil }
