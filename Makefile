@@ -8,7 +8,7 @@ BIN := .build/debug/chidian
 # The cluster's URL unless the caller gave one.
 DB_URL = $${DATABASE_URL:-$$(scripts/db.sh url)}
 
-.PHONY: run test lint fuzz faults screenshots build swift-deps db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth abuse coupon-rush clean cluster cluster-stop cluster-status cluster-test \
+.PHONY: run test lint fuzz faults screenshots build swift-deps db-start db-stop db-reset migrate schema seed bench soak bench-insights bench-growth bench-places abuse coupon-rush clean cluster cluster-stop cluster-status cluster-test \
 	backup deploy restore-test alert-test deploy-test
 
 build: swift-deps
@@ -97,6 +97,9 @@ bench-insights: db-start swift-deps
 # The same scenarios at 0.1M, 1M and 5M reviews and on 200,000 stores, side by side (docs/BENCHMARKS.md).
 bench-growth: db-start swift-deps
 	scripts/bench-growth.sh
+
+bench-places: db-start swift-deps
+	scripts/bench-places.sh
 
 # The attacks of docs/RELIABILITY.md against a release server on the benchmark's 1M-review database (make bench
 # first), with the protections off and on.

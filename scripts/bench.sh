@@ -24,7 +24,9 @@
 # the server's cache modes, in order); BENCH_MIX_USERS (32: signed-in users of the mixed scenario); BENCH_LINES
 # (200000: lines per generated request file); BENCH_SEED (1: the popularity rankings and draws); BENCH_SCENARIOS
 # (all: or the scenarios to run, by name — health, near, pick, copy, mixed, ryw, … — for a focused run written to
-# another BENCH_DOC, since the template's other rows stay empty).
+# another BENCH_DOC, since the template's other rows stay empty); BENCH_CLOCK (an ISO 8601 time with its offset: the
+# server's clock starts there, CLOCK_START, and near.sql and pick.sql read it for "open now"; scripts/bench-places.sh
+# measures noon and 04:00 in Shanghai this way).
 # Data and results go to .bench/ (git-ignored; BENCH_OUT_DIR for results and request files elsewhere, as
 # scripts/bench-growth.sh does per data set).
 # Every wait is bounded and the server this script starts is always stopped.
@@ -51,6 +53,7 @@ MIX_USERS=${BENCH_MIX_USERS:-32}
 LINES=${BENCH_LINES:-200000}
 SEED=${BENCH_SEED:-1}
 LOG_LEVEL=${BENCH_LOG_LEVEL:-warning}
+CLOCK=${BENCH_CLOCK:-}
 DOC=${BENCH_DOC:-docs/BENCHMARKS.md}
 pgbin=/usr/lib/postgresql/15/bin
 BIN=${BENCH_BIN:-.build-release/release/chidian}
@@ -353,6 +356,7 @@ trap stop_server EXIT
 start_server() {
     local cache=(-u CACHE)
     [ "$1" = off ] && cache=(CACHE=off)
+    [ -n "$CLOCK" ] && cache+=(CLOCK_START="$CLOCK")
     env "${cache[@]}" DATABASE_URL="$2" LOG_LEVEL="$LOG_LEVEL" RATE_LIMITS=off STATIC_DIR="$out/static" \
         "$BIN" serve --host 127.0.0.1 --port "$port" >>"$3" 2>&1 &
     server_pid=$!
@@ -423,10 +427,11 @@ prepare() {
         [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
         [explore]="$explore" [dlat]=0 [dlng]=0 [follow_many]="$follow_many_id" [follow_fan]="$follow_fan_id"
         [follow_many_ids]="$follow_many_ids" [follow_fan_ids]="$follow_fan_ids"
+        [clock]="${CLOCK:-now}"
     )
     pgbench_defines=()
     for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked explore follow_many \
-        follow_fan follow_many_ids follow_fan_ids; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
+        follow_fan follow_many_ids follow_fan_ids clock; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 }
 declare -A vars=()
 pgbench_defines=()

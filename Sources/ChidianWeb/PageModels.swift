@@ -81,7 +81,7 @@ struct StoreCardModel: Sendable {
         ratingCount = store.rating.count
         price = store.pricePerPerson.map { "¥\($0)" }
         promoted = store.promoted
-        hasCoupons = store.couponCount(at: Date()) > 0
+        hasCoupons = store.couponCount(at: ServerClock.now()) > 0
     }
 }
 

@@ -10,7 +10,7 @@ WITH knn AS (
     FROM stores s
     WHERE s.archived_at IS NULL
         AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(104.0633 + :dlng / 10000.0, 30.6598 + :dlat / 10000.0), 4326)::geography, 3000 + 1, false)
-        AND s.open_minutes @> store_week_minute(now(), s.time_zone)
+        AND s.open_minutes @> store_week_minute(:clock::timestamptz, s.time_zone)
         AND place_meters((30.6598 + :dlat / 10000.0)::float8, (104.0633 + :dlng / 10000.0)::float8, s.location) <= 3000
     ORDER BY s.location <-> ST_SetSRID(ST_MakePoint(104.0633 + :dlng / 10000.0, 30.6598 + :dlat / 10000.0), 4326)::geography
     LIMIT 21)
@@ -19,6 +19,6 @@ CROSS JOIN LATERAL (SELECT place_meters((30.6598 + :dlat / 10000.0)::float8, (10
 WHERE s.archived_at IS NULL
     AND ST_DWithin(s.location, ST_SetSRID(ST_MakePoint(104.0633 + :dlng / 10000.0, 30.6598 + :dlat / 10000.0), 4326)::geography,
         least(3000, coalesce((SELECT CASE WHEN count(*) < 21 THEN NULL ELSE max(m) + 1 END FROM knn), 3000)) + 1, false)
-    AND s.open_minutes @> store_week_minute(now(), s.time_zone)
+    AND s.open_minutes @> store_week_minute(:clock::timestamptz, s.time_zone)
     AND d.meters <= 3000
 ORDER BY d.meters, s.id COLLATE "C" DESC LIMIT 21;

@@ -21,7 +21,7 @@ SELECT s.id, s.category_id, s.rating_score, s.favorite_count,
     false
 FROM stores s
 WHERE s.archived_at IS NULL
-    AND s.open_minutes @> store_week_minute(now(), s.time_zone)
+    AND s.open_minutes @> store_week_minute(:clock::timestamptz, s.time_zone)
     AND ST_DWithin(s.location,
         ST_SetSRID(ST_MakePoint(104.0633 + :dlng / 10000.0, 30.6598 + :dlat / 10000.0), 4326)::geography, 3000, false)
     AND NOT (s.id = ANY('{}'::text[]))

@@ -42,7 +42,7 @@ struct RecommendController {
         if context.viewer.user == nil, service.stores.cache != nil {
             let ids = try await service.forYouIDs(viewer: context.viewer, near: near, limit: limit)
             let items = try await service.stores.sharedEntries(ids: ids).map { entry in
-                (entry, entry.value.measured(from: near?.point).distanceMeters)
+                (entry, entry.value.meters(from: near?.point))
             }
             var response = try WrittenJSON(body: SharedStoreList(items: items)).response(
                 from: request, context: context)

@@ -16,7 +16,7 @@ public struct AppServices: Sendable {
     public let loginThrottle: LoginThrottle
     /// This server's share of password hashing (a bounded queue on bcrypt's threads).
     public let bcrypt: BcryptPool
-    /// The time for click decay; tests inject a fixed clock.
+    /// The server's time (`ServerClock`: the wall clock unless `CLOCK_START` set it); tests inject a fixed clock.
     public let clock: @Sendable () -> Date
     /// The read and session caches with their listener; nil with `CACHE=off`.
     public let caching: Caching?
@@ -35,7 +35,7 @@ public struct AppServices: Sendable {
 
     public init(
         config: AppConfiguration, database: Database, logger: Logger, loginThrottle: LoginThrottle.Policy = .init(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { ServerClock.now() }
     ) {
         self.config = config
         self.database = database

@@ -108,7 +108,7 @@ extension ReadCache.Entry {
     /// `value` with the JSON `render` writes, and the time taken before writing it (a clock read while writing is
     /// then never earlier than `renderedAt`).
     package convenience init(value: Value, rendering render: (Value) throws -> [UInt8]) rethrows {
-        let renderedAt = Date()
+        let renderedAt = ServerClock.now()
         let rendered = try render(value)
         // A copy of exactly its size: the writer's array grew by doubling.
         let exact = rendered.withUnsafeBufferPointer { Array($0) }

@@ -25,8 +25,11 @@ public final class ReadCache: Sendable {
         public let etag: String
         /// When `json` was written: what it computed from the clock (a store's `openNow`) was true then.
         let renderedAt: Date
+        /// The last minute (since the epoch, by the server's clock) at which `json`'s clock-computed parts were
+        /// found still true; `Int64.min` before any check.
+        let heldMinute = Atomic<Int64>(Int64.min)
 
-        package init(value: Value, json: [UInt8], etag: String, renderedAt: Date = Date()) {
+        package init(value: Value, json: [UInt8], etag: String, renderedAt: Date = ServerClock.now()) {
             self.value = value
             self.json = json
             self.etag = etag

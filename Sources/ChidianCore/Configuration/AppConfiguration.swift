@@ -212,6 +212,8 @@ public struct AppConfiguration: Sendable {
         integer("STREAMS_MAX", 1...1_000_000) { config.streamsMax = $0 }
         integer("STREAM_HEARTBEAT_SECONDS", 1...300) { config.streamHeartbeat = .seconds($0) }
         integer("FOLLOWS_PER_DAY", 1...1_000_000) { config.followsPerDay = $0 }
+        // Read again by `ServerClock.current`; checked here so a bad setting stops the server instead of being ignored.
+        if case .failure(let error) = ServerClock.parse(environment) { problems.append(error.message) }
         if let raw = environment["TRUSTED_PROXIES"], !raw.isEmpty {
             if let proxies = TrustedProxies(raw) {
                 config.trustedProxies = proxies

@@ -45,7 +45,7 @@ public struct CouponView: Encodable, Sendable, Equatable {
         try container.encode(startsAt, forKey: .startsAt)
         try container.encode(endsAt, forKey: .endsAt)
         try container.encode(validDays, forKey: .validDays)
-        try container.encode(state(at: Date()), forKey: .state)
+        try container.encode(state(at: ServerClock.now()), forKey: .state)
         try container.encode(claimedByMe, forKey: .claimedByMe)
     }
 }

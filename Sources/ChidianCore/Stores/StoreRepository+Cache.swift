@@ -16,12 +16,11 @@ extension StoreRepository {
     /// everyone copies instead of writing the store again. Misses are read in one statement, and kept unless
     /// `keep` is false.
     package func sharedEntries(ids: [String], keep: Bool = true) async throws -> [ReadCache.Entry<StoreView>] {
+        // Every store a hit: one lock for the list, and no dictionary.
+        let hits = cache?.getAll(ids.map { "s:" + $0 }, as: StoreView.self)
+        if let hits, !hits.contains(where: { $0 == nil }) { return hits.map { $0! } }
         var found: [String: ReadCache.Entry<StoreView>] = [:]
-        if let cache {
-            for id in ids where found[id] == nil {
-                if let hit = cache.get("s:" + id, as: StoreView.self) { found[id] = hit }
-            }
-        }
+        for case let hit? in hits ?? [] { found[hit.value.id] = hit }
         let missing = Array(Set(ids.filter { found[$0] == nil }))
         if !missing.isEmpty {
             let ticket = cache?.ticket()

@@ -9,7 +9,7 @@ extension StoreRepository {
     /// sphere); `openNow` a containment test of migration 017's minutes of the week in each store's zone.
     public func list(
         sort: StoreSort, categoryID: String?, maxPrice: Int? = nil, near: NearQuery? = nil, openNow: Bool = false,
-        now: Date = Date(), page: PageRequest, viewer: AuthUser?
+        now: Date = ServerClock.now(), page: PageRequest, viewer: AuthUser?
     ) async throws -> Page<StoreView> {
         if sort == .distance, let near,
             let walked = try await walkedPage(
@@ -27,7 +27,7 @@ extension StoreRepository {
         sort: StoreSort, categoryID: String?, maxPrice: Int?, near: NearQuery?, openNow: Bool, page: PageRequest
     ) async throws -> SharedStorePage? {
         guard cache != nil else { return nil }
-        let now = Date()
+        let now = ServerClock.now()
         let ids: [String], next: String?
         if sort == .distance, let near,
             let walked = try await walkedPage(
@@ -42,7 +42,7 @@ extension StoreRepository {
         }
         let point = near?.point
         let items = try await sharedEntries(ids: ids).map { entry in
-            (store: entry, distance: point.flatMap { entry.value.measured(from: $0).distanceMeters })
+            (store: entry, distance: entry.value.meters(from: point))
         }
         return SharedStorePage(items: items, nextCursor: next)
     }

@@ -39,11 +39,11 @@ extension StoreView {
                 }
             }, forKey: .hours)
         try container.encode(timeZone, forKey: .timeZone)
-        let status = self.status(at: Date())
+        let status = self.status(at: ServerClock.now())
         try container.encode(status?.open, forKey: .openNow)
         try container.encode(status?.closesAt.map(MomentJSON.init), forKey: .closesAt)
         try container.encode(status?.opensAt.map(MomentJSON.init), forKey: .opensAt)
-        try container.encode(couponCount(at: Date()), forKey: .couponCount)
+        try container.encode(couponCount(at: ServerClock.now()), forKey: .couponCount)
         try container.encodeIfPresent(distanceMeters, forKey: .distanceMeters)
         try container.encodeIfPresent(adSpend, forKey: .adSpend)
     }

@@ -2,7 +2,10 @@ import Foundation
 
 /// `StoreView` as `JSONEncoder` would write it, without the encoder (see `JSONWritable`).
 extension StoreView: JSONWritable {
-    public func write(to json: inout JSONWriter) {
+    public func write(to json: inout JSONWriter) { write(to: &json, at: ServerClock.now()) }
+
+    /// The view with `openNow`, `closesAt`, `opensAt` and `couponCount` as at `now`.
+    func write(to json: inout JSONWriter, at now: Date) {
         json.object { json in
             json.key("id"); json.string(id)
             json.key("name"); json.string(name)
@@ -43,7 +46,7 @@ extension StoreView: JSONWritable {
             json.key("createdAt"); json.date(createdAt)
             json.key("updatedAt"); json.date(updatedAt)
             json.key("version"); json.int(version)
-            writePlace(to: &json)
+            writePlace(to: &json, at: now)
             // Present only for the manager and admins: absent, not null, otherwise.
             if let adSpend { json.key("adSpend"); json.int(adSpend) }
         }
@@ -54,7 +57,7 @@ extension StoreView {
     /// `location`, `hours`, `timeZone`, `openNow`, `closesAt`, `opensAt` and, for a request with `near`,
     /// `distanceMeters`. `openNow` is computed now, in the store's zone: cached bytes of a store with hours are
     /// never sent as they are (`currentJSON`).
-    func writePlace(to json: inout JSONWriter, at now: Date = Date()) {
+    func writePlace(to json: inout JSONWriter, at now: Date = ServerClock.now()) {
         json.key("location")
         if let location {
             json.object { json in
@@ -96,10 +99,16 @@ extension StoreView {
 
     /// This view with `distanceMeters` from `point`, when both are known.
     package func measured(from point: GeoPoint?) -> StoreView {
-        guard let point, let location else { return self }
+        guard let meters = meters(from: point) else { return self }
         var view = self
-        view.distanceMeters = Int(point.distance(to: location).rounded())
+        view.distanceMeters = meters
         return view
+    }
+
+    /// Whole metres from `point`, when both are known: `measured`'s figure without copying the view.
+    package func meters(from point: GeoPoint?) -> Int? {
+        guard let point, let location else { return nil }
+        return Int(point.distance(to: location).rounded())
     }
 }
 
@@ -114,16 +123,38 @@ extension StoreView {
 extension ReadCache.Entry where Value == StoreView {
     /// The anonymous JSON to send now: the cached bytes while the store has not opened or closed since they were
     /// written, else the view written again (a status is a few comparisons; writing a store is most of a hit's cost).
-    package var currentJSON: [UInt8] {
-        guard !value.placeUnchanged(since: renderedAt, at: Date()) else { return json }
-        return (try? JSONWriter.bytes(of: value.personalised(for: nil))) ?? json
+    /// Hours change a status only between minutes, so a minute found unchanged is remembered (`heldMinute`) and
+    /// the rest of it costs the coupons' comparison alone; a list page checks twenty stores.
+    package var currentJSON: [UInt8] { json(at: ServerClock.now()) }
+
+    /// The anonymous JSON as true at `now`.
+    package func json(at now: Date) -> [UInt8] {
+        guard value.couponCount(at: renderedAt) == value.couponCount(at: now) else { return rewritten(at: now) }
+        let minute = Int64((now.timeIntervalSince1970 / 60).rounded(.down))
+        if heldMinute.load(ordering: .relaxed) == minute { return json }
+        guard value.hours == nil || value.status(at: renderedAt) == value.status(at: now) else {
+            return rewritten(at: now)
+        }
+        heldMinute.store(minute, ordering: .relaxed)
+        return json
+    }
+
+    private func rewritten(at now: Date) -> [UInt8] {
+        (try? JSONWriter.bytes(of: At(view: value.personalised(for: nil), now: now))) ?? json
+    }
+
+    /// A view written as at a given time.
+    private struct At: JSONWritable {
+        var view: StoreView
+        var now: Date
+        func write(to json: inout JSONWriter) { view.write(to: &json, at: now) }
     }
 }
 
 extension ReadCache.Entry where Value == [StoreView] {
     /// Whether the cached bytes still tell every store's `openNow` right.
     package var placesUnchanged: Bool {
-        let now = Date()
+        let now = ServerClock.now()
         return value.allSatisfy { $0.placeUnchanged(since: renderedAt, at: now) }
     }
 }

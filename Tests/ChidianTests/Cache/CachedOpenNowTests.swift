@@ -60,4 +60,25 @@ import Testing
         #expect(rewritten?["openNow"] as? Bool == false)
         #expect(!list.placesUnchanged)
     }
+
+    @Test func aMinuteFoundUnchangedIsRememberedButNotPastItsMinuteOrACoupon() throws {
+        // setup: closed until 11:00; a coupon from 10:59:30 on a second store
+        let store = try Self.lunchStore()
+        var couponed = store
+        couponed.couponWindows = [Self.monday(10, 59).addingTimeInterval(30)..<Self.monday(12)]
+        let sentinel = Array("cached bytes".utf8)
+        let renderedAt = Self.monday(10, 58)
+        let entry = ReadCache.Entry(value: store, json: sentinel, etag: "", renderedAt: renderedAt)
+        let couponEntry = ReadCache.Entry(value: couponed, json: sentinel, etag: "", renderedAt: renderedAt)
+        // MUT + validate: remembered within 10:59, true again at 11:00 only after a check
+        #expect(entry.json(at: Self.monday(10, 59).addingTimeInterval(10)) == sentinel)
+        #expect(entry.json(at: Self.monday(10, 59).addingTimeInterval(50)) == sentinel)
+        let opened = try JSONSerialization.jsonObject(with: Data(entry.json(at: Self.monday(11)))) as? [String: Any]
+        #expect(opened?["openNow"] as? Bool == true)
+        // the coupon starts within a minute already remembered
+        #expect(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(10)) == sentinel)
+        let claimed = try JSONSerialization.jsonObject(
+            with: Data(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(40)))) as? [String: Any]
+        #expect(claimed?["couponCount"] as? Int == 1)
+    }
 }
