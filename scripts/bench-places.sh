@@ -6,7 +6,8 @@
 # between the "places" markers (the rest of the file is left alone).
 #
 # Knobs: BENCH_PLACES_SETS ("stores:database" pairs), BENCH_PLACES_DATE (the day in Shanghai, YYYY-MM-DD; today's by
-# default), and scripts/bench.sh's own (BENCH_DURATION, BENCH_CONNECTIONS, BENCH_BIN, …).
+# default), BENCH_PLACES_KEEP ("database:HH" runs whose results in .bench/ are kept, not run again), and
+# scripts/bench.sh's own (BENCH_DURATION, BENCH_CONNECTIONS, BENCH_BIN, …).
 set -euo pipefail
 
 project=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,10 @@ dir() { echo ".bench/places-$1-${2%%:*}"; }
 for set in $SETS; do
     IFS=: read -r stores db <<<"$set"
     for hour in $HOURS; do
+        if [[ " ${BENCH_PLACES_KEEP:-} " == *" $db:${hour%%:*} "* ]]; then
+            say "$db at $hour: keeping the results in $(dir "$db" "$hour")"
+            continue
+        fi
         exists=$(psql "$base/postgres" -Atc "SELECT count(*) FROM pg_database WHERE datname = '$db'")
         say "$stores stores in $db ($([ "$exists" = 1 ] && echo reused || echo imported)), $DAY $hour in Shanghai"
         skip=$([ "$exists" = 1 ] && echo 1 || echo "")

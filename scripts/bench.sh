@@ -641,6 +641,7 @@ run_mode() {
     rss_now[$m]=$(rss VmRSS)
     stop_server
     combine "home-parts.$m" "daily.$m" "feed-anon.$m" "foryou-anon.$m"
+    combine "store-html-parts.$m" "store.$m" "reviews.$m" "also.$m"
 }
 # combine NAME PART...: NAME's rate is 1 / Σ 1/rate of the parts (what a page drawing once on each could reach);
 # nothing when a part did not run.
@@ -839,6 +840,7 @@ t_stale() {
     quotient "Store page HTML ÷ JSON store page" store-html store 0.5
     quotient "Store page HTML ÷ JSON store reviews page" store-html reviews 0.5
     quotient "Store page HTML ÷ JSON also-viewed (the slowest route it draws from)" store-html also 0.5
+    quotient "Store page HTML ÷ its JSON parts combined (1 / Σ 1/rate: store, reviews, also viewed; issue #45)" store-html store-html-parts 0.5
     row home-html "Home page as HTML (\`/\`: daily promotions, 猜你喜欢 and the featured feed, a new visitor)" "" "$(t_p95 on home-html 20); $(t_p95 off home-html 20)"
     quotient "Home page HTML ÷ JSON daily promotions" home-html daily 0.5
     row feed-anon "Featured feed, anonymous (the home page's feed as a JSON client asks for it)" "" ""

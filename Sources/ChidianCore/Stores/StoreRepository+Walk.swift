@@ -50,20 +50,31 @@ extension StoreRepository {
         for (cell, bound) in zip(cells, nearest) {
             // Cells come nearest first: once `best` is full and a cell cannot hold anything nearer, none can.
             if best.count == keep, bound.atLeast > best[keep - 1].meters { break }
-            // This cell's zones' minute of the week at `openAt` (a cell has one or two zones).
-            let zoneMinutes = openAt.map { at in
-                cell.zoneNames.map { name in
-                    if let minute = minutes[name] { return minute }
-                    let minute = WeeklyHours.weekMinute(of: at, in: StoreTimeZone.zone(name))
-                    minutes[name] = minute
-                    return minute
-                }
+            // A cell without the category, or with nothing open at `openAt`, holds nothing to walk.
+            var wanted: Int32?
+            if let categoryID {
+                guard let found = cell.categoryNames.firstIndex(of: categoryID) else { continue }
+                wanted = Int32(found)
             }
+            // Each (zone, schedule) of the cell open or not at `openAt` (a cell has one or two zones).
+            let open = openAt.map { at in
+                cell.openTable(
+                    atWeekMinutes: cell.zoneNames.map { name in
+                        if let minute = minutes[name] { return minute }
+                        let minute = WeeklyHours.weekMinute(of: at, in: StoreTimeZone.zone(name))
+                        minutes[name] = minute
+                        return minute
+                    })
+            }
+            if let open, !open.contains(true) { continue }
+            let schedules = cell.schedules.count
             // The columns once per cell (each read through the class would retain its array per store).
-            let (ids, lats, lngs, categories, zones) = (cell.ids, cell.lats, cell.lngs, cell.categories, cell.zones)
+            let (ids, lats, lngs, categories, zones, hours) = (
+                cell.ids, cell.lats, cell.lngs, cell.categories, cell.zones, cell.hours
+            )
             for index in 0..<ids.count {
-                if let categoryID, categories[index] != categoryID { continue }
-                if let zoneMinutes, !cell.isOpen(index, atWeekMinute: zoneMinutes[zones[index]]) { continue }
+                if let wanted, categories[index] != wanted { continue }
+                if let open, !open[Int(zones[index]) * schedules + Int(hours[index])] { continue }
                 let meters = PlaceGrid.meters(from: near.point, lat: lats[index], lng: lngs[index])
                 guard meters <= radius else { continue }
                 if best.count == keep, meters > best[keep - 1].meters { continue }
@@ -73,7 +84,7 @@ extension StoreRepository {
                 {
                     continue
                 }
-                let candidate = Walked(meters: meters, id: id, categoryID: categories[index])
+                let candidate = Walked(meters: meters, id: id, categoryID: cell.categoryNames[Int(categories[index])])
                 if best.count == keep, !Self.precedes(candidate, best[keep - 1]) { continue }
                 if !skip.isEmpty, skip.contains(id) { continue }
                 var at = best.count
