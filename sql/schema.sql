@@ -143,6 +143,13 @@ BEGIN
                     greatest(0, extract(epoch FROM EXCLUDED.score_at - i.score_at)) / p_half_life) + e.number),
                 score_at = greatest(i.score_at, EXCLUDED.score_at);
         ELSIF e.kind = 'shown' THEN
+            -- One look per viewer per window: a page shown again in the same p_window seconds of the clock (a
+            -- reload, a script) is not more evidence of a skip. Windows are fixed (epoch / p_window), so a server
+            -- may drop a repeat before queueing it and the result is the same as applying every event here.
+            CONTINUE WHEN EXISTS (
+                SELECT 1 FROM viewer_explore x
+                WHERE x.viewer = e.viewer
+                    AND x.pending_at >= to_timestamp(floor(extract(epoch FROM e.at) / p_window) * p_window));
             -- A list entry is a category explored at one place, or `category:weight:exploring` (1 or 0).
             FOR k IN
                 SELECT c.id, sum(s.places) AS places, bool_or(s.exploring) AS exploring

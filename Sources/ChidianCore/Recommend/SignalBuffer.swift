@@ -17,6 +17,8 @@ public final class SignalBuffer: Sendable {
     private struct State {
         var pending = Pending()
         var counts: [String: Int] = [:]
+        /// Each viewer's window of their last feed showing kept since the last `take`.
+        var looks: [String: Int64] = [:]
     }
 
     package struct Pending: Sendable, Equatable {
@@ -37,12 +39,25 @@ public final class SignalBuffer: Sendable {
     }
 
     package func record(_ event: ViewerEvent) {
-        keep(event.viewer) { pending in pending.events.append(event) }
+        keep(event.viewer, look: Self.lookWindow(event)) { pending in pending.events.append(event) }
     }
 
-    private func keep(_ viewer: String, _ append: (inout Pending) -> Void) {
+    /// A feed showing's window of the clock: the drain applies one look per viewer per window (sql/041), so a
+    /// repeat within it is dropped here, before it costs the queue anything.
+    static func lookWindow(_ event: ViewerEvent) -> Int64? {
+        switch event {
+        case .page(_, _, let at), .shown(_, _, _, _, let at):
+            Int64((at.timeIntervalSince1970 / InterestRepository.dedupeWindow).rounded(.down))
+        default: nil
+        }
+    }
+
+    private func keep(_ viewer: String, look: Int64? = nil, _ append: (inout Pending) -> Void) {
+        // false: dropped for room (counted); a repeated look is no event at all.
         let kept = state.withLock { state -> Bool in
+            if let look, state.looks[viewer] == look { return true }
             guard state.pending.count < capacity, state.counts[viewer, default: 0] < perViewer else { return false }
+            if let look { state.looks[viewer] = look }
             state.counts[viewer, default: 0] += 1
             append(&state.pending)
             return true

@@ -173,4 +173,57 @@ import Testing
         let difference = zip(written, expected).first { $0 != $1 }
         #expect(difference == nil, "first difference (two servers, one by one): \(String(describing: difference))")
     }
+
+    /// A viewer reloading the feed counts one look per window of the clock (sql/041), whichever server took each page
+    /// and though a server drops its own repeats before queueing them.
+    @Test func aViewerLooksOncePerWindowHoweverManyPagesAndServers() async throws {
+        // setup: 60 pages of one viewer half a second apart from 3 s into a window (four windows), each exploring
+        // k2, with a review opened now and then
+        let start = Date(timeIntervalSince1970: 1_790_000_003)
+        let steps: [ViewerEvent] = (0..<60).flatMap { n -> [ViewerEvent] in
+            let at = start.addingTimeInterval(Double(n) / 2)
+            let page = ViewerEvent.page(
+                viewer: "v:0",
+                showings: [
+                    Showing(category: "k1", weight: 1, exploring: false),
+                    Showing(category: "k2", weight: 1, exploring: true),
+                ], at: at)
+            return n % 7 == 3 ? [page, .openedReview(viewer: "v:0", commentID: "rs02-1", at: at)] : [page]
+        }
+        func explored(_ database: Database) async throws -> Int {
+            try await database.query(
+                "SELECT coalesce(sum(shown), 0)::int FROM category_explore WHERE category_id = 'k2'")[0].decode(Int.self)
+        }
+        // MUT: one by one
+        let (expected, oneByOne) = try await TestDatabase.withFresh { database, _ in
+            try await Self.world(database)
+            let interests = InterestRepository(database: database, halfLife: Self.halfLife)
+            for event in steps { try await interests.apply([event]) }
+            return (try await Self.tables(database), try await explored(database))
+        }
+        // MUT: alternately on two servers, each queueing every fifth event
+        let (written, batched) = try await TestDatabase.withFresh { database, _ in
+            try await Self.world(database)
+            let queue = SignalQueue(database: database, halfLife: Self.halfLife)
+            let buffers = [SignalBuffer(), SignalBuffer()]
+            for (n, event) in steps.enumerated() {
+                buffers[n % 2].record(event)
+                if n % 5 == 4 {
+                    for buffer in buffers { try await queue.push(buffer.take()) }
+                    try await queue.drain(before: .distantFuture)
+                }
+            }
+            for buffer in buffers { try await queue.push(buffer.take()) }
+            try await queue.drain(before: .distantFuture)
+            return (try await Self.tables(database), try await explored(database))
+        }
+        let repeats = SignalBuffer()
+        for event in steps.prefix(10) { repeats.record(event) }
+        // validate
+        #expect(repeats.count == 2, "one page of the window and the review it opened")
+        #expect(oneByOne == 4)
+        #expect(batched == 4)
+        #expect(written == expected)
+    }
 }
+
