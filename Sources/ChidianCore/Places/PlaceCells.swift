@@ -33,7 +33,8 @@ package final class PlaceCell: Sendable {
     let schedules: [[Int32]]
 
     init(stores: [Store]) {
-        var categoryIndex: [String: Int32] = [:], zoneIndex: [String: Int32] = [:], scheduleIndex: [[Int32]: Int32] = [:]
+        var categoryIndex: [String: Int32] = [:], zoneIndex: [String: Int32] = [:],
+            scheduleIndex: [[Int32]: Int32] = [:]
         var categoryNames: [String] = [], zoneNames: [String] = [], schedules: [[Int32]] = []
         func index<Key: Hashable>(_ key: Key, _ table: inout [Key: Int32], _ list: inout [Key]) -> Int32 {
             if let found = table[key] { return found }

@@ -47,8 +47,9 @@ public struct ServerClock: Sendable, Equatable {
                 ? .success(nil) : .failure(ClockSettingError(message: "CLOCK_RATE needs CLOCK_START"))
         }
         guard let start = try? Date(raw, strategy: .iso8601) else {
+            let example = "2026-11-30T12:00:00+08:00"
             return .failure(
-                ClockSettingError(message: "CLOCK_START is not an ISO 8601 time with its offset (2026-11-30T12:00:00+08:00)"))
+                ClockSettingError(message: "CLOCK_START is not an ISO 8601 time with its offset (\(example))"))
         }
         return .success(ServerClock(start: start, rate: rate))
     }

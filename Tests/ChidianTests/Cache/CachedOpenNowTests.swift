@@ -77,8 +77,9 @@ import Testing
         #expect(opened?["openNow"] as? Bool == true)
         // the coupon starts within a minute already remembered
         #expect(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(10)) == sentinel)
-        let claimed = try JSONSerialization.jsonObject(
-            with: Data(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(40)))) as? [String: Any]
+        let claimed =
+            try JSONSerialization.jsonObject(
+                with: Data(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(40)))) as? [String: Any]
         #expect(claimed?["couponCount"] as? Int == 1)
     }
 }

@@ -192,7 +192,8 @@ import Testing
         }
         func explored(_ database: Database) async throws -> Int {
             try await database.query(
-                "SELECT coalesce(sum(shown), 0)::int FROM category_explore WHERE category_id = 'k2'")[0].decode(Int.self)
+                "SELECT coalesce(sum(shown), 0)::int FROM category_explore WHERE category_id = 'k2'")[0].decode(
+                    Int.self)
         }
         // MUT: one by one
         let (expected, oneByOne) = try await TestDatabase.withFresh { database, _ in
@@ -226,4 +227,3 @@ import Testing
         #expect(written == expected)
     }
 }
-
