@@ -35,6 +35,17 @@ package enum PlaceGrid {
     /// Every cell a disc of `radius` metres around `point` can touch; nil when the walk should not answer (a large
     /// radius, near a pole, or across the antimeridian).
     package static func cells(around point: GeoPoint, radius: Int) -> [Int64]? {
+        guard let (rows, columns) = span(around: point, radius: radius) else { return nil }
+        return rows.flatMap { row in columns.map { (row + 5000) * 20000 + $0 + 10000 } }
+    }
+
+    /// Whether the walk answers around `point` (`cells` is not nil), without listing the cells.
+    package static func walks(around point: GeoPoint, radius: Int) -> Bool {
+        span(around: point, radius: radius) != nil
+    }
+
+    /// The rows and columns of `cells`.
+    private static func span(around point: GeoPoint, radius: Int) -> (ClosedRange<Int64>, ClosedRange<Int64>)? {
         guard radius <= maxRadius else { return nil }
         // Degrees of latitude the radius spans, with a margin; a degree of longitude shrinks with the cosine.
         let dLat = Double(radius) / (sphereRadius * Double.pi / 180) * 1.01 + 1e-6
@@ -46,7 +57,7 @@ package enum PlaceGrid {
         let rows = Int64((south / size).rounded(.down))...Int64((north / size).rounded(.down))
         let columns = Int64((west / size).rounded(.down))...Int64((east / size).rounded(.down))
         guard rows.count * columns.count <= maxCells else { return nil }
-        return rows.flatMap { row in columns.map { (row + 5000) * 20000 + $0 + 10000 } }
+        return (rows, columns)
     }
 
     /// Metres from `point` to `(lat, lng)` on PostGIS's sphere: SQL's `place_meters`, operation for operation, so

@@ -34,7 +34,7 @@ extension StoreCandidates {
         -> [Candidate]?
     {
         guard filter.maxPrice == nil, filter.ids == nil, let near = filter.near, stores.cache != nil,
-            PlaceGrid.cells(around: near.point, radius: near.radius) != nil
+            PlaceGrid.walks(around: near.point, radius: near.radius)
         else { return nil }
         let evidence = try await evidence(for: viewer)
         guard
@@ -60,7 +60,7 @@ extension StoreCandidates {
     package func walkedForYou(near: NearQuery, for viewer: Viewer, stores: StoreRepository) async throws
         -> [Candidate]?
     {
-        guard stores.cache != nil, PlaceGrid.cells(around: near.point, radius: near.radius) != nil else { return nil }
+        guard stores.cache != nil, PlaceGrid.walks(around: near.point, radius: near.radius) else { return nil }
         let evidence = try await evidence(for: viewer)
         guard
             let nearest = try await stores.walkNearest(
