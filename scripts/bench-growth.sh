@@ -73,12 +73,7 @@ table=$(
 stamp="Measured $(date -u '+%Y-%m-%d %H:%M UTC') at $(git rev-parse --short HEAD) by \`make bench-growth\`."
 # Kept in .bench/GROWTH.md too: `make bench` takes the block from there when the document has none yet.
 printf '%s\n' '<!-- growth:begin -->' "$stamp" '' "$table" '<!-- growth:end -->' >.bench/GROWTH.md
-if grep -q '<!-- growth:begin -->' "$DOC"; then
-    awk -v block="$(cat .bench/GROWTH.md)" '
-        /<!-- growth:begin -->/ { print block; skip = 1; next }
-        /<!-- growth:end -->/ { skip = 0; next }
-        !skip { print }
-    ' "$DOC" >"$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+if scripts/bench/doc-block.sh growth .bench/GROWTH.md "$DOC"; then
     say "wrote the growth table into $DOC"
 else
     say "wrote the growth table into .bench/GROWTH.md (the next make bench puts it into $DOC)"

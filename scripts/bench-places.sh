@@ -61,12 +61,7 @@ table=$(
 )
 stamp="Measured $(date -u '+%Y-%m-%d %H:%M UTC') at $(git rev-parse --short HEAD) by \`make bench-places\` (server clock at $DAY in Shanghai)."
 printf '%s\n' '<!-- places:begin -->' "$stamp" '' "$table" '<!-- places:end -->' >.bench/PLACES.md
-if grep -q '<!-- places:begin -->' "$DOC"; then
-    awk -v block="$(cat .bench/PLACES.md)" '
-        /<!-- places:begin -->/ { print block; skip = 1; next }
-        /<!-- places:end -->/ { skip = 0; next }
-        !skip { print }
-    ' "$DOC" >"$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+if scripts/bench/doc-block.sh places .bench/PLACES.md "$DOC"; then
     say "wrote the places table into $DOC"
 else
     cat .bench/PLACES.md
