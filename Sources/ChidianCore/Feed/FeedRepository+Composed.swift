@@ -25,24 +25,11 @@ extension FeedRepository {
             guard let all = try await lists.categoryIDs() else { return nil }
             let clickedSet = Set(clicked)
             guard let rest = try await lists.lists(all.filter { !clickedSet.contains($0) }) else { return nil }
-            var heads = [Int](repeating: 0, count: rest.count)
-            while walked.count < limit {
-                // The newest head; ties by id, greater first, in bytes (the cluster's collation is C.UTF-8).
-                var best: Int? = nil
-                for (index, list) in rest.enumerated() where heads[index] < list.ids.count {
-                    guard let current = best else {
-                        best = index
-                        continue
-                    }
-                    let a = (list.createdAt[heads[index]], list.ids[heads[index]])
-                    let b = (rest[current].createdAt[heads[current]], rest[current].ids[heads[current]])
-                    if a.0 > b.0 || (a.0 == b.0 && b.1.utf8.lexicographicallyPrecedes(a.1.utf8)) { best = index }
-                }
-                guard let index = best else { break }
-                walked.append(
-                    Walked(
-                        segment: clicked.count, id: rest[index].ids[heads[index]], key: rest[index].keys[heads[index]]))
-                heads[index] += 1
+            let merged = DescendingMerge.merge(
+                counts: rest.map(\.ids.count), count: limit - walked.count, key: { rest[$0].createdAt[$1] },
+                id: { rest[$0].ids[$1] })
+            for (list, index) in merged {
+                walked.append(Walked(segment: clicked.count, id: rest[list].ids[index], key: rest[list].keys[index]))
             }
         }
         let more = walked.count >= limit

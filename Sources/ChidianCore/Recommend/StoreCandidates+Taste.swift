@@ -59,24 +59,9 @@ extension StoreCandidates {
     /// The first `count` of the lists merged by score, then id, descending (ids in bytes: the cluster's collation
     /// is C.UTF-8), as `stores_rating` orders them.
     static func best(_ lists: [BestList], count: Int) -> [String] {
-        var heads = [Int](repeating: 0, count: lists.count)
-        var chosen: [String] = []
-        while chosen.count < count {
-            var best: Int? = nil
-            for (index, list) in lists.enumerated() where heads[index] < list.ids.count {
-                guard let current = best else {
-                    best = index
-                    continue
-                }
-                let a = (list.scores[heads[index]], list.ids[heads[index]])
-                let b = (lists[current].scores[heads[current]], lists[current].ids[heads[current]])
-                if a.0 > b.0 || (a.0 == b.0 && b.1.utf8.lexicographicallyPrecedes(a.1.utf8)) { best = index }
-            }
-            guard let index = best else { break }
-            chosen.append(lists[index].ids[heads[index]])
-            heads[index] += 1
-        }
-        return chosen
+        DescendingMerge.merge(
+            counts: lists.map(\.ids.count), count: count, key: { lists[$0].scores[$1] }, id: { lists[$0].ids[$1] }
+        ).map { lists[$0.list].ids[$0.index] }
     }
 
     /// A category's best live stores, by `stores_category_rating`.
