@@ -88,7 +88,7 @@ struct StoresController {
             return CacheableJSON(body: ByteBuffer(bytes: entry.currentJSON), etag: etag, shared: true)
         }
         if ContentTag.matches(request, etag) { return CacheableJSON(body: ByteBuffer(), etag: etag, shared: false) }
-        let view = try await service.stores.personalised([entry.value], for: viewer)[0]
+        let view = try await service.stores.personalised([try entry.view()], for: viewer)[0]
         return try CacheableJSON(rendering: view, etag: etag, shared: false)
     }
 

@@ -81,10 +81,12 @@ public struct SearchRepository: Sendable {
             dishes = hit.dishes
         }
 
-        package func matches(store: StoreView, query: SearchQuery) -> [SearchMatch] {
+        package func matches(name storeName: String, category categoryName: String, query: SearchQuery)
+            -> [SearchMatch]
+        {
             var matches: [SearchMatch] = []
-            if name { matches.append(SearchMatch(field: .name, text: store.name)) }
-            if category { matches.append(SearchMatch(field: .category, text: store.category.name)) }
+            if name { matches.append(SearchMatch(field: .name, text: storeName)) }
+            if category { matches.append(SearchMatch(field: .category, text: categoryName)) }
             if textCount > 0 { matches.append(SearchMatch(field: .dish, text: query.text, count: Int(textCount))) }
             for dish in dishes { matches.append(SearchMatch(field: .dish, text: dish.name, count: dish.count)) }
             return matches
@@ -108,7 +110,8 @@ public struct SearchRepository: Sendable {
         // A store archived since the hits were read drops out; the cursor still follows the keys read.
         let items = found.hits.compactMap { hit -> SearchResult? in
             guard let store = byID[hit.id] else { return nil }
-            return SearchResult(store: store, matches: hit.matches(store: store, query: query))
+            return SearchResult(
+                store: store, matches: hit.matches(name: store.name, category: store.category.name, query: query))
         }
         return SearchPage(items: items, nextCursor: found.nextCursor, approximate: found.approximate)
     }
@@ -119,9 +122,9 @@ public struct SearchRepository: Sendable {
         let found = try await hits(query, page: page)
         let entries = try await stores.sharedEntries(ids: found.hits.map(\.id))
         let byID = Dictionary(entries.map { ($0.value.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let items = found.hits.compactMap { hit -> (ReadCache.Entry<StoreView>, [SearchMatch])? in
+        let items = found.hits.compactMap { hit -> (ReadCache.Entry<StoreCard>, [SearchMatch])? in
             guard let store = byID[hit.id] else { return nil }
-            return (store, hit.matches(store: store.value, query: query))
+            return (store, hit.matches(name: store.value.name, category: store.value.categoryName, query: query))
         }
         return SharedSearchPage(items: items, nextCursor: found.nextCursor, approximate: found.approximate)
     }

@@ -75,7 +75,7 @@ extension SearchResult: JSONWritable {
 /// A search page for everyone, written from cached parts: each store's JSON is copied from its cache entry
 /// instead of written again (the same bytes as `SearchPage` for an anonymous viewer; `SearchTests` compares).
 package struct SharedSearchPage {
-    package var items: [(store: ReadCache.Entry<StoreView>, matches: [SearchMatch])]
+    package var items: [(store: ReadCache.Entry<StoreCard>, matches: [SearchMatch])]
     package var nextCursor: String?
     package var approximate: Bool
 
@@ -87,7 +87,7 @@ package struct SharedSearchPage {
         return (bytes, ContentTag.of(bytes))
     }
 
-    private func write(to json: inout JSONWriter, store: (inout JSONWriter, ReadCache.Entry<StoreView>) -> Void) {
+    private func write(to json: inout JSONWriter, store: (inout JSONWriter, ReadCache.Entry<StoreCard>) -> Void) {
         json.object { json in
             json.key("items")
             json.array(items) { json, item in

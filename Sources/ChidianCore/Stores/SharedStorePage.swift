@@ -3,7 +3,7 @@
 /// which was most of a near-me page's server time. The same bytes as `Page<StoreView>` for an anonymous viewer
 /// (`NearPagingTests` compares them with a signed-in viewer's page).
 package struct SharedStorePage: JSONWritable, Sendable {
-    package var items: [(store: ReadCache.Entry<StoreView>, distance: Int?)]
+    package var items: [(store: ReadCache.Entry<StoreCard>, distance: Int?)]
     package var nextCursor: String?
 
     package func write(to json: inout JSONWriter) {
@@ -23,7 +23,7 @@ package struct SharedStorePage: JSONWritable, Sendable {
 /// `{items: [Store]}` for everyone from cached parts, as `SharedStorePage` (also-viewed and 猜你喜欢 for anonymous
 /// viewers; the same bytes as `RecommendController.StoreList`).
 package struct SharedStoreList: JSONWritable, Sendable {
-    package var items: [(store: ReadCache.Entry<StoreView>, distance: Int?)]
+    package var items: [(store: ReadCache.Entry<StoreCard>, distance: Int?)]
 
     package func write(to json: inout JSONWriter) {
         json.object { json in
@@ -36,7 +36,7 @@ package struct SharedStoreList: JSONWritable, Sendable {
         }
     }
 
-    package init(items: [(store: ReadCache.Entry<StoreView>, distance: Int?)]) {
+    package init(items: [(store: ReadCache.Entry<StoreCard>, distance: Int?)]) {
         self.items = items
     }
 }

@@ -9,18 +9,19 @@ extension StoreRepository {
         guard cache != nil else {
             return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
         }
-        return try await sharedEntries(ids: ids, keep: keep).map(\.value)
+        return try await sharedEntries(ids: ids, keep: keep).map { try $0.view() }
     }
 
     /// The cache entries of the live stores among `ids`, in order: each with its anonymous JSON, which a page for
-    /// everyone copies instead of writing the store again. Misses are read in one statement, and kept unless
-    /// `keep` is false.
-    package func sharedEntries(ids: [String], keep: Bool = true) async throws -> [ReadCache.Entry<StoreView>] {
-        // Every store a hit: one lock for the list, and no dictionary.
-        let hits = cache?.getAll(ids.map { "s:" + $0 }, as: StoreView.self)
-        if let hits, !hits.contains(where: { $0 == nil }) { return hits.map { $0! } }
-        var found: [String: ReadCache.Entry<StoreView>] = [:]
-        for case let hit? in hits ?? [] { found[hit.value.id] = hit }
+    /// everyone copies instead of writing the store again. Misses, and entries whose store has opened, closed or
+    /// started a coupon since they were written, are read in one statement, and kept unless `keep` is false.
+    package func sharedEntries(ids: [String], keep: Bool = true) async throws -> [ReadCache.Entry<StoreCard>] {
+        let now = ServerClock.now()
+        // Every store a current hit: one lock for the list, and no dictionary.
+        let hits = cache?.getAll(ids.map { "s:" + $0 }, as: StoreCard.self)
+        if let hits, !hits.contains(where: { $0?.isCurrent(at: now) != true }) { return hits.map { $0! } }
+        var found: [String: ReadCache.Entry<StoreCard>] = [:]
+        for case let hit? in hits ?? [] where hit.isCurrent(at: now) { found[hit.value.id] = hit }
         let missing = Array(Set(ids.filter { found[$0] == nil }))
         if !missing.isEmpty {
             let ticket = cache?.ticket()
@@ -30,11 +31,12 @@ extension StoreRepository {
                     : try await database.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
             }
             for view in read {
-                let entry = try ReadCache.Entry(value: view) { try JSONWriter.bytes(of: $0.personalised(for: nil)) }
+                let entry = try ReadCache.Entry(store: view)
                 found[view.id] = entry
                 if keep, let cache, let ticket {
-                    cache.insert(
-                        "s:" + view.id, entry, tags: ["s:" + view.id], cost: 2 * entry.json.count, since: ticket)
+                    // The key is the tag: one string for both.
+                    let key = "s:" + view.id
+                    cache.insert(key, entry, tags: [key], cost: StoreCard.cost(entry.value), since: ticket)
                 }
             }
         }
@@ -42,7 +44,7 @@ extension StoreRepository {
     }
 
     /// The cache entry of one live store (its anonymous JSON ready to send), or 404 `store_not_found`.
-    package func sharedEntry(id: String) async throws -> ReadCache.Entry<StoreView> {
+    package func sharedEntry(id: String) async throws -> ReadCache.Entry<StoreCard> {
         guard PlausibleID.check(id), let entry = try await sharedEntries(ids: [id]).first else {
             throw Self.notFound(id)
         }

@@ -120,37 +120,6 @@ extension StoreView {
     }
 }
 
-extension ReadCache.Entry where Value == StoreView {
-    /// The anonymous JSON to send now: the cached bytes while the store has not opened or closed since they were
-    /// written, else the view written again (a status is a few comparisons; writing a store is most of a hit's cost).
-    /// Hours change a status only between minutes, so a minute found unchanged is remembered (`heldMinute`) and
-    /// the rest of it costs the coupons' comparison alone; a list page checks twenty stores.
-    package var currentJSON: [UInt8] { json(at: ServerClock.now()) }
-
-    /// The anonymous JSON as true at `now`.
-    package func json(at now: Date) -> [UInt8] {
-        guard value.couponCount(at: renderedAt) == value.couponCount(at: now) else { return rewritten(at: now) }
-        let minute = Int64((now.timeIntervalSince1970 / 60).rounded(.down))
-        if heldMinute.load(ordering: .relaxed) == minute { return json }
-        guard value.hours == nil || value.status(at: renderedAt) == value.status(at: now) else {
-            return rewritten(at: now)
-        }
-        heldMinute.store(minute, ordering: .relaxed)
-        return json
-    }
-
-    private func rewritten(at now: Date) -> [UInt8] {
-        (try? JSONWriter.bytes(of: At(view: value.personalised(for: nil), now: now))) ?? json
-    }
-
-    /// A view written as at a given time.
-    private struct At: JSONWritable {
-        var view: StoreView
-        var now: Date
-        func write(to json: inout JSONWriter) { view.write(to: &json, at: now) }
-    }
-}
-
 extension ReadCache.Entry where Value == [StoreView] {
     /// Whether the cached bytes still tell every store's `openNow` right.
     package var placesUnchanged: Bool {

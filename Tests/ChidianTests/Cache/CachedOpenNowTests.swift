@@ -51,11 +51,15 @@ import Testing
             5040 * 60 + 30 - now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60))
         let sentinel = Array("cached bytes".utf8)
         // MUT
-        let current = ReadCache.Entry(value: store, json: sentinel, etag: "", renderedAt: now.addingTimeInterval(-1))
-        let stale = ReadCache.Entry(value: store, json: sentinel, etag: "", renderedAt: opening)
+        let current = try ReadCache.Entry(store: store, renderedAt: now.addingTimeInterval(-1))
+        let stale = try ReadCache.Entry(store: store, renderedAt: opening)
         let list = ReadCache.Entry(value: [store, store], json: sentinel, etag: "", renderedAt: opening)
         // validate
-        #expect(current.currentJSON == sentinel)
+        #expect(current.isCurrent(at: now))
+        #expect(current.currentJSON == current.json)
+        #expect(!stale.isCurrent(at: now))
+        let cached = try JSONSerialization.jsonObject(with: Data(stale.json)) as? [String: Any]
+        #expect(cached?["openNow"] as? Bool == true)
         let rewritten = try JSONSerialization.jsonObject(with: Data(stale.currentJSON)) as? [String: Any]
         #expect(rewritten?["openNow"] as? Bool == false)
         #expect(!list.placesUnchanged)
@@ -66,20 +70,41 @@ import Testing
         let store = try Self.lunchStore()
         var couponed = store
         couponed.couponWindows = [Self.monday(10, 59).addingTimeInterval(30)..<Self.monday(12)]
-        let sentinel = Array("cached bytes".utf8)
         let renderedAt = Self.monday(10, 58)
-        let entry = ReadCache.Entry(value: store, json: sentinel, etag: "", renderedAt: renderedAt)
-        let couponEntry = ReadCache.Entry(value: couponed, json: sentinel, etag: "", renderedAt: renderedAt)
+        let entry = try ReadCache.Entry(store: store, renderedAt: renderedAt)
+        let couponEntry = try ReadCache.Entry(store: couponed, renderedAt: renderedAt)
         // MUT + validate: remembered within 10:59, true again at 11:00 only after a check
-        #expect(entry.json(at: Self.monday(10, 59).addingTimeInterval(10)) == sentinel)
-        #expect(entry.json(at: Self.monday(10, 59).addingTimeInterval(50)) == sentinel)
+        #expect(entry.isCurrent(at: Self.monday(10, 59).addingTimeInterval(10)))
+        #expect(entry.isCurrent(at: Self.monday(10, 59).addingTimeInterval(50)))
+        #expect(!entry.isCurrent(at: Self.monday(11)))
         let opened = try JSONSerialization.jsonObject(with: Data(entry.json(at: Self.monday(11)))) as? [String: Any]
         #expect(opened?["openNow"] as? Bool == true)
         // the coupon starts within a minute already remembered
-        #expect(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(10)) == sentinel)
+        #expect(couponEntry.isCurrent(at: Self.monday(10, 59).addingTimeInterval(10)))
+        #expect(!couponEntry.isCurrent(at: Self.monday(10, 59).addingTimeInterval(40)))
         let claimed =
             try JSONSerialization.jsonObject(
                 with: Data(couponEntry.json(at: Self.monday(10, 59).addingTimeInterval(40)))) as? [String: Any]
         #expect(claimed?["couponCount"] as? Int == 1)
+    }
+
+    @Test func aCardReadsItsStoreBackFromItsJSON() throws {
+        // setup: a store whose dates are whole seconds, as JSON sends them
+        var store = try Self.lunchStore()
+        store.createdAt = Date(timeIntervalSince1970: 1_700_000_000)
+        store.adSpend = 1_234
+        store.couponWindows = [Self.monday(9)..<Self.monday(12)]
+        store.location = GeoPoint(lat: 31.230416, lng: 121.473701)
+        // MUT
+        let entry = try ReadCache.Entry(store: store, renderedAt: Self.monday(10))
+        // validate: everything but `favorited`, which a shared store never has
+        var expected = store
+        expected.favorited = false
+        #expect(try entry.view() == expected)
+        #expect(
+            entry.value.meters(from: GeoPoint(lat: 31.230416, lng: 121.483701))
+                == store.meters(
+                    from: GeoPoint(lat: 31.230416, lng: 121.483701)))
+        #expect((try JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["adSpend"] == nil)
     }
 }
