@@ -22,12 +22,15 @@ public struct Caching: Sendable {
     public let listener: CacheListener
 
     public init(config: AppConfiguration, database: Database) {
-        reads = ReadCache(name: "reads", capacityBytes: config.cacheBytes, freshness: config.cacheFreshness)
-        searches = ReadCache(
-            name: "searches", capacityBytes: max(1 << 20, config.cacheBytes / 2), holdsSearches: true)
-        sessions = ReadCache(name: "sessions", capacityBytes: max(1 << 20, config.cacheBytes / 16), bypassable: false)
-        images = ReadCache(name: "images", capacityBytes: max(1 << 20, config.cacheBytes / 4))
-        places = ReadCache(name: "places", capacityBytes: max(1 << 20, config.cacheBytes / 2))
+        let share = { (divisor: Int) in max(1 << 20, config.cacheBytes / divisor) }
+        let budget = CacheBudget(limit: config.cacheBytes + share(2) + share(16) + share(4) + share(2))
+        reads = ReadCache(
+            name: "reads", capacityBytes: config.cacheBytes, freshness: config.cacheFreshness, budget: budget)
+        searches = ReadCache(name: "searches", capacityBytes: share(2), holdsSearches: true, budget: budget)
+        sessions = ReadCache(name: "sessions", capacityBytes: share(16), bypassable: false, budget: budget)
+        images = ReadCache(name: "images", capacityBytes: share(4), budget: budget)
+        places = ReadCache(name: "places", capacityBytes: share(2), budget: budget)
+        budget.borrower = reads
         listener = CacheListener(
             client: database.client, caches: [reads, searches, sessions, images, places], logger: database.logger)
     }

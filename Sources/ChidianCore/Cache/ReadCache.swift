@@ -42,6 +42,8 @@ public final class ReadCache: Sendable {
 
     package let name: String
     package let capacity: Int
+    /// Shared with the server's other caches (`CacheBudget`); nil: this cache's own cap alone.
+    let budget: CacheBudget?
     /// Heard from the listener at most this long ago, or entries are not served.
     let freshness: Duration
     private let state: Mutex<LRU>
@@ -77,8 +79,9 @@ public final class ReadCache: Sendable {
 
     public init(
         name: String, capacityBytes: Int, freshness: Duration = .milliseconds(900), bypassable: Bool = true,
-        holdsSearches: Bool = false, scanBudget: Duration = .milliseconds(50)
+        holdsSearches: Bool = false, scanBudget: Duration = .milliseconds(50), budget: CacheBudget? = nil
     ) {
+        self.budget = budget
         self.scanBudget = Monotonic.nanoseconds(scanBudget)
         self.name = name
         self.bypassable = bypassable
@@ -164,14 +167,15 @@ public final class ReadCache: Sendable {
         guard isLive, !(bypassable && Self.bypass) else { return }
         let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
         guard cost <= capacity / 8 else { return }
-        let kept = state.withLock { lru -> Bool in
+        let kept = changing { lru -> Bool in
             guard lru.unchanged(tags, since: ticket.sequence), lru.unmatched(entry, since: ticket.sequence) else {
                 return false
             }
-            lru.insert(key, value: entry, tags: tags, cost: cost, capacity: capacity)
+            lru.insert(key, value: entry, tags: tags, cost: cost, capacity: allowance(lru.bytes))
             return true
         }
         if holdsSearches, kept { _ = shelf.withLock { $0.removeValue(forKey: key) } }
+        if kept, let budget, budget.borrower !== self { budget.lenderGrew() }
     }
 
     /// The page `key` held before an event dropped it, while it is not refilled.
@@ -180,7 +184,7 @@ public final class ReadCache: Sendable {
         return shelf.withLock { $0[key] as? Entry<Value> }
     }
 
-    private func shelve(_ dropped: [(key: String, value: any Sendable)]) {
+    private func shelve(_ dropped: [(key: String, value: LRU.Held)]) {
         guard holdsSearches, !dropped.isEmpty else { return }
         shelf.withLock { shelf in
             // Room by dropping arbitrary pages, not all of them: an emptied shelf sends every miss to the gate.
@@ -195,7 +199,7 @@ public final class ReadCache: Sendable {
     public func invalidate(_ tag: String) {
         if tag == "*" { return removeAll() }
         if holdsSearches && tag == "search" { shelf.withLock { $0 = [:] } }
-        _ = state.withLock { $0.invalidate(tag) }
+        _ = changing { $0.invalidate(tag) }
     }
 
     /// Drops every entry `matches` picks (search pages a write can change: `SearchInvalidation`), and refuses fills
@@ -211,9 +215,9 @@ public final class ReadCache: Sendable {
         if over {
             // Too many events to judge one by one: all pages go, each kept on the shelf like a judged one.
             fallbacks.increment()
-            return shelve(state.withLock { $0.invalidate(fallback) })
+            return shelve(changing { $0.invalidate(fallback) })
         }
-        shelve(state.withLock { $0.invalidate(matching: matches) })
+        shelve(changing { $0.invalidate(matching: matches) })
         let spent = Monotonic.nanoseconds - started
         scanTime.withLock { $0.spent += spent }
     }
@@ -223,8 +227,31 @@ public final class ReadCache: Sendable {
 
     public func removeAll() {
         wipes.increment()
-        state.withLock { $0.removeAll() }
+        changing { $0.removeAll() }
         shelf.withLock { $0 = [:] }
+    }
+
+    // MARK: The budget
+
+    /// `body` on the LRU, its change of bytes told to the budget.
+    private func changing<Result: Sendable>(_ body: (inout LRU) -> Result) -> Result {
+        state.withLock { lru in
+            let before = lru.bytes
+            let result = body(&lru)
+            budget?.add(lru.bytes - before)
+            return result
+        }
+    }
+
+    /// The bytes this cache may hold: its cap, or for the budget's borrower, what the other caches leave.
+    private func allowance(_ held: Int) -> Int {
+        guard let budget, budget.borrower === self else { return capacity }
+        return max(capacity, budget.limit - (budget.total - held))
+    }
+
+    /// Gives back what it borrowed while the caches are over the budget (a lender filled).
+    func shed() {
+        changing { lru in lru.evict(downTo: allowance(lru.bytes)) }
     }
 
     public var bytes: Int { state.withLock { $0.bytes } }
@@ -235,13 +262,17 @@ public final class ReadCache: Sendable {
 /// links live in arrays of their own: a hit relinks its slot without copying the node (a copy retained its key,
 /// value and tags, a fifth of a pick's server time in perf).
 private struct LRU: ~Copyable {
+    /// Every value is an `Entry`: held as a class reference, a hit's cast is a class check, not an existential's
+    /// (a tenth of a pick, which looks up a hundred scores, went to the existential copy and cast).
+    typealias Held = AnyObject & Sendable
+
     final class Node {
         let key: String
-        let value: any Sendable
+        let value: Held
         let tags: [String]
         let cost: Int
 
-        init(key: String, value: any Sendable, tags: [String], cost: Int) {
+        init(key: String, value: Held, tags: [String], cost: Int) {
             self.key = key
             self.value = value
             self.tags = tags
@@ -268,7 +299,7 @@ private struct LRU: ~Copyable {
     var predicates: [(sequence: UInt64, matches: @Sendable (any Sendable) -> Bool)] = []
     var predicateFloor: UInt64 = 0
 
-    mutating func get(_ key: String) -> (any Sendable)? {
+    mutating func get(_ key: String) -> (Held)? {
         guard let slot = index[key] else { return nil }
         moveToFront(slot)
         return nodes[slot]!.value
@@ -290,7 +321,7 @@ private struct LRU: ~Copyable {
 
     /// Returns what it dropped.
     mutating func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool)
-        -> [(key: String, value: any Sendable)]
+        -> [(key: String, value: Held)]
     {
         sequence += 1
         if predicates.count >= 1024 {
@@ -307,7 +338,7 @@ private struct LRU: ~Copyable {
         return dropped
     }
 
-    mutating func insert(_ key: String, value: any Sendable, tags: [String], cost: Int, capacity: Int) {
+    mutating func insert(_ key: String, value: Held, tags: [String], cost: Int, capacity: Int) {
         if let slot = index[key] { remove(slot) }
         let node = Node(key: key, value: value, tags: tags, cost: cost)
         let slot: Int
@@ -327,11 +358,15 @@ private struct LRU: ~Copyable {
         while bytes > capacity, oldest != -1, oldest != slot { remove(oldest) }
     }
 
+    mutating func evict(downTo limit: Int) {
+        while bytes > limit, oldest != -1 { remove(oldest) }
+    }
+
     /// Returns what it dropped.
-    mutating func invalidate(_ tag: String) -> [(key: String, value: any Sendable)] {
+    mutating func invalidate(_ tag: String) -> [(key: String, value: Held)] {
         remember(tag)
         guard let keys = byTag[tag] else { return [] }
-        var dropped: [(key: String, value: any Sendable)] = []
+        var dropped: [(key: String, value: Held)] = []
         for key in keys {
             if let slot = index[key] {
                 dropped.append((key, nodes[slot]!.value))

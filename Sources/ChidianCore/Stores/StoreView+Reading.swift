@@ -120,10 +120,10 @@ extension StoreView {
 
     /// `"HH:MM"` as minutes after midnight (`WeeklyHours.clock`'s inverse).
     private static func minutes(_ clock: String) throws -> Int {
-        let parts = clock.split(separator: ":")
-        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]) else {
-            throw PlaceError.invalidHours("A time must be HH:MM.")
-        }
-        return hour * 60 + minute
+        let digits = clock.utf8.map { Int($0) - Int(UInt8(ascii: "0")) }
+        guard digits.count == 5, digits[2] == Int(UInt8(ascii: ":")) - Int(UInt8(ascii: "0")),
+            digits.indices.allSatisfy({ $0 == 2 || (0...9).contains(digits[$0]) })
+        else { throw PlaceError.invalidHours("A time must be HH:MM.") }
+        return (digits[0] * 10 + digits[1]) * 60 + digits[3] * 10 + digits[4]
     }
 }

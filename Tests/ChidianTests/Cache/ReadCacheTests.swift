@@ -37,6 +37,38 @@ import Testing
         #expect(cache.get("k12", as: String.self)?.value == "v12")
     }
 
+    @Test func theReadCacheBorrowsWhatTheOthersLeaveAndGivesItBackAsTheyFill() {
+        // setup: a borrower and a lender of about ten 1 kB entries each, under one budget of both caps
+        let budget = CacheBudget(limit: 2 * 10 * 1300)
+        func cache(_ name: String) -> ReadCache {
+            let cache = ReadCache(
+                name: name, capacityBytes: 10 * 1300, freshness: .seconds(3600), budget: budget)
+            cache.heard(sentAt: Monotonic.nanoseconds)
+            return cache
+        }
+        let (reads, lender) = (cache("reads"), cache("lender"))
+        budget.borrower = reads
+        // MUT: the borrower fills past its own cap while the lender is empty
+        for n in 0..<18 { reads.insert("r\(n)", Self.entry("r"), tags: [], cost: 1000, since: reads.ticket()) }
+        // validate
+        #expect(reads.bytes > 10 * 1300)
+        #expect(reads.get("r0", as: String.self) != nil)
+        #expect(budget.total == reads.bytes)
+        // MUT: the lender fills to its own cap
+        for n in 0..<12 { lender.insert("l\(n)", Self.entry("l"), tags: [], cost: 1000, since: lender.ticket()) }
+        // validate: the borrower gave back its oldest, and the two stay within the budget and their caps
+        #expect(lender.bytes <= 10 * 1300)
+        #expect(lender.get("l11", as: String.self) != nil)
+        #expect(budget.total == reads.bytes + lender.bytes)
+        #expect(budget.total <= budget.limit)
+        #expect(reads.get("r1", as: String.self) == nil)  // r0 was read since
+        #expect(reads.get("r17", as: String.self) != nil)
+        // MUT: an invalidation and a wipe give their bytes back to the budget
+        lender.removeAll()
+        // validate
+        #expect(budget.total == reads.bytes)
+    }
+
     @Test func aTagRemovesExactlyTheEntriesThatShowIt() {
         let cache = Self.live()
         cache.insert("store", Self.entry("a"), tags: ["s:1"], cost: 10, since: cache.ticket())
