@@ -57,7 +57,8 @@ extension ReadCache.Entry where Value == StoreCard {
         let written = try JSONWriter.bytes(of: StoreView.At(view: view.personalised(for: nil), now: renderedAt))
         // A copy of exactly its size: the writer's array grew by doubling.
         let json = written.withUnsafeBufferPointer { Array($0) }
-        self.init(value: StoreCard(view), json: json, etag: ContentTag.of(json), renderedAt: renderedAt)
+        // No ETag of its own: a store page's is its version (`Versioning.tag`).
+        self.init(value: StoreCard(view), json: json, etag: "", renderedAt: renderedAt)
     }
 
     /// The store as everyone sees it (`favorited` false, `adSpend` kept), read back from the JSON: dates to the
