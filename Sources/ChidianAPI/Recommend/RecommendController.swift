@@ -23,12 +23,16 @@ struct RecommendController {
     @Sendable func alsoViewedRoute(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let limit = try Self.limit(request)
-        if context.viewer.user == nil, service.stores.cache != nil {
-            // Everyone's list from the stores' cached JSON (writing ten stores again was half its server time).
+        if service.stores.cache != nil {
+            // From the stores' cached JSON (writing ten stores again was half its server time).
             _ = try await service.stores.sharedEntry(id: id)
             let ids = try await service.visits.alsoViewed(storeID: id, limit: limit)
             let entries = try await service.stores.sharedEntries(ids: ids).filter { $0.value.id != id }
-            return try WrittenJSON(body: SharedStoreList(items: entries.map { ($0, nil) }))
+            guard let user = context.viewer.user else {
+                return try WrittenJSON(body: SharedStoreList(items: entries.map { ($0, nil) }))
+                    .response(from: request, context: context)
+            }
+            return try WrittenJSON(body: try await service.stores.personalList(entries, for: user, near: nil))
                 .response(from: request, context: context)
         }
         return try JSONResponse(
@@ -46,6 +50,14 @@ struct RecommendController {
             }
             var response = try WrittenJSON(body: SharedStoreList(items: items)).response(
                 from: request, context: context)
+            response.headers[HTTPField.Name.cacheControl] = "private, no-store"
+            return response
+        }
+        if let user = context.viewer.user, service.stores.cache != nil {
+            let ids = try await service.forYouIDs(viewer: context.viewer, near: near, limit: limit)
+            let entries = try await service.stores.sharedEntries(ids: ids)
+            let list = try await service.stores.personalList(entries, for: user, near: near?.point)
+            var response = try WrittenJSON(body: list).response(from: request, context: context)
             response.headers[HTTPField.Name.cacheControl] = "private, no-store"
             return response
         }

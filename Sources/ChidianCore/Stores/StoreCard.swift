@@ -87,6 +87,16 @@ extension ReadCache.Entry where Value == StoreCard {
         return true
     }
 
+    /// The JSON to send now to a viewer who did or did not favorite the store. A string's quotes are escaped in
+    /// JSON, so `"favorited":false` can only be the key itself.
+    package func json(favorited: Bool) -> [UInt8] {
+        let json = currentJSON
+        guard favorited, let key = json.firstRange(of: Array(#""favorited":false"#.utf8)) else { return json }
+        var patched = json
+        patched.replaceSubrange(key, with: Array(#""favorited":true"#.utf8))
+        return patched
+    }
+
     /// The anonymous JSON as true at `now`: the cached bytes, or, in the moment between a read that found them
     /// current and a store opening, the view written again.
     package func json(at now: Date) -> [UInt8] {

@@ -51,6 +51,21 @@ extension StoreRepository {
         return entry
     }
 
+    /// The cached stores as `viewer` sees them, written from their JSON (`PersonalStoreList`): `favorited` from one
+    /// statement, `adSpend` for the manager and admins.
+    package func personalList(_ entries: [ReadCache.Entry<StoreCard>], for viewer: AuthUser, near: GeoPoint?)
+        async throws -> PersonalStoreList
+    {
+        let favorites = entries.isEmpty ? [] : try await favorited(entries.map(\.value.id), by: viewer.id)
+        return PersonalStoreList(
+            items: entries.map { entry in
+                let card = entry.value
+                return PersonalStoreList.Item(
+                    store: entry, distance: card.meters(from: near), favorited: favorites.contains(card.id),
+                    adSpend: StorePermissions.seesAdSpend(viewer, managerID: card.managerId) ? card.adSpend : nil)
+            })
+    }
+
     /// Shared views as `viewer` sees them: `favorited` from one statement, `adSpend` for the manager and admins.
     package func personalised(_ views: [StoreView], for viewer: AuthUser?) async throws -> [StoreView] {
         guard let viewer, !views.isEmpty else { return views.map { $0.personalised(for: nil) } }
