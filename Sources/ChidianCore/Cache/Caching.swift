@@ -28,10 +28,15 @@ public struct Caching: Sendable {
         let budget = CacheBudget(limit: 2 * config.cacheBytes)
         reads = ReadCache(
             name: "reads", capacityBytes: config.cacheBytes, freshness: config.cacheFreshness, budget: budget)
-        searches = ReadCache(name: "searches", capacityBytes: share(2), holdsSearches: true, budget: budget)
-        sessions = ReadCache(name: "sessions", capacityBytes: share(16), bypassable: false, budget: budget)
-        images = ReadCache(name: "images", capacityBytes: share(4), budget: budget)
-        places = ReadCache(name: "places", capacityBytes: share(2), budget: budget)
+        // Every cache hears the same listener, so each has the same staleness bound; the others had the default
+        // 900 ms, and a test that lengthens it for a loaded machine saw the places cache go quiet under it.
+        let freshness = config.cacheFreshness
+        searches = ReadCache(
+            name: "searches", capacityBytes: share(2), freshness: freshness, holdsSearches: true, budget: budget)
+        sessions = ReadCache(
+            name: "sessions", capacityBytes: share(16), freshness: freshness, bypassable: false, budget: budget)
+        images = ReadCache(name: "images", capacityBytes: share(4), freshness: freshness, budget: budget)
+        places = ReadCache(name: "places", capacityBytes: share(2), freshness: freshness, budget: budget)
         budget.borrower = reads
         listener = CacheListener(
             client: database.client, caches: [reads, searches, sessions, images, places], logger: database.logger)

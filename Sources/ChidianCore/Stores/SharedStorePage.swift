@@ -62,12 +62,37 @@ package struct PersonalStoreList: JSONWritable, Sendable {
     package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items")
-            json.array(items) { json, item in
-                json.object(extending: item.store.json(favorited: item.favorited)) { json in
-                    if let distance = item.distance { json.key("distanceMeters"); json.int(distance) }
-                    if let adSpend = item.adSpend { json.key("adSpend"); json.int(adSpend) }
-                }
-            }
+            json.array(items) { json, item in item.write(to: &json) }
+        }
+    }
+}
+
+extension PersonalStoreList.Item: JSONWritable {
+    package func write(to json: inout JSONWriter) {
+        json.object(extending: store.json(favorited: favorited)) { json in
+            if let distance { json.key("distanceMeters"); json.int(distance) }
+            if let adSpend { json.key("adSpend"); json.int(adSpend) }
+        }
+    }
+}
+
+/// A signed-in viewer's page of a store list (`GET /v1/stores`), written as `PersonalStoreList` writes its stores:
+/// the same bytes as `Page<StoreView>` of their views.
+package struct PersonalStorePage: JSONWritable, Sendable {
+    package var items: [PersonalStoreList.Item]
+    package var nextCursor: String?
+
+    package init(items: [PersonalStoreList.Item], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+
+    package func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("items")
+            json.array(items) { json, item in item.write(to: &json) }
+            json.key("nextCursor")
+            json.string(nextCursor)
         }
     }
 }
