@@ -39,6 +39,10 @@ package struct StoreCard: Sendable {
         hours?.status(at: date, in: StoreTimeZone.zone(timeZone))
     }
 
+    /// A shared store's `favorited` in its JSON, and a viewer's who favorited it (`json(favorited:)`).
+    static let notFavorited = Array(#""favorited":false"#.utf8)
+    static let favorited = Array(#""favorited":true"#.utf8)
+
     /// The card's own bytes, for the cache's cap (its JSON is counted apart).
     static func cost(_ card: StoreCard) -> Int {
         320 + 24 * (card.hours?.ranges.count ?? 0) + 16 * card.couponWindows.count
@@ -91,9 +95,9 @@ extension ReadCache.Entry where Value == StoreCard {
     /// JSON, so `"favorited":false` can only be the key itself.
     package func json(favorited: Bool) -> [UInt8] {
         let json = currentJSON
-        guard favorited, let key = json.firstRange(of: Array(#""favorited":false"#.utf8)) else { return json }
+        guard favorited, let key = json.firstRange(of: StoreCard.notFavorited) else { return json }
         var patched = json
-        patched.replaceSubrange(key, with: Array(#""favorited":true"#.utf8))
+        patched.replaceSubrange(key, with: StoreCard.favorited)
         return patched
     }
 

@@ -91,7 +91,9 @@ package struct JSONReader {
             case UInt8(ascii: "u"):
                 var unit = try hex4()
                 if (0xD800..<0xDC00).contains(unit), literal("\\u") {
-                    unit = 0x10000 + ((unit - 0xD800) << 10) + (try hex4() - 0xDC00)
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail() }
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(unit) else { throw fail() }
                 out.append(contentsOf: String(Character(scalar)).utf8)
