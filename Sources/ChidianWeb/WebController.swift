@@ -81,15 +81,16 @@ package struct WebController {
     @Sendable func store(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let id = try context.parameters.require("id")
-        let view = try await stores.requireView(id: id, viewer: context.viewer.user)
-        services.stores.counted(
-            id, managerID: view.managerId, context: context, from: request.uri.queryParameters["from"])
-        await services.stores.opened(id, viewer: context.viewer)
         let sortName = request.uri.queryParameters["sort"].map(String.init) ?? "newest"
         let sort = CommentSort(rawValue: sortName) ?? .newest
         let page = try PageRequest(request)
+        let card: StoreCard
         let main: [UInt8]
         if context.viewer.user == nil {
+            // A visitor's page needs only the store's card (no view read back from its JSON) and shared pieces.
+            card = try await visitorCard(id)
+            count(card, request: request, context: context)
+            await services.stores.opened(id, viewer: context.viewer)
             // A visitor sees what every visitor sees: one shared piece, dropped by any write to what it shows (the
             // store, its reviews and their authors).
             let key = "store:\(id):\(sort.rawValue):\(page.limit):\(page.cacheKey):\(language.rawValue)"
@@ -103,6 +104,10 @@ package struct WebController {
                 return (bytes, ["s:" + id, "c:" + id] + Set(list.items.map(\.author.id)).map { "a:" + $0 })
             }
         } else {
+            let view = try await stores.requireView(id: id, viewer: context.viewer.user)
+            card = StoreCard(view)
+            count(card, request: request, context: context)
+            await services.stores.opened(id, viewer: context.viewer)
             let list = try await comments.comments.storeCommentViews(storeID: id, kind: nil, sort: sort, page: page)
             let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
             main = pages.render(
@@ -119,22 +124,35 @@ package struct WebController {
             let bytes = pages.render("alsoViewed", model: model, language: language, csrf: "", viewer: nil)
             return (bytes, ["v:" + id] + stores.map { "s:" + $0.id })
         }
-        // Coupons change with every claim: read per request, only for a store that has any (its view says).
+        // Coupons change with every claim: read per request, only for a store that has any (its card says).
         let coupons = try await WebCouponPages(pages: pages, coupons: services.coupons).section(
-            view, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
-        let popular = try await popularTimes(view, language: language)
-        return pages.page(body: main + coupons + popular + also, title: view.name, context: context)
+            card, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
+        let popular = try await popularTimes(card, language: language)
+        return pages.page(body: main + coupons + popular + also, title: card.name, context: context)
+    }
+
+    /// The store as every visitor sees it: its cached card, or without the cache its view's (404 `store_not_found`).
+    private func visitorCard(_ id: String) async throws -> StoreCard {
+        if stores.cache != nil { return try await stores.sharedEntry(id: id).value }
+        return StoreCard(try await stores.requireView(id: id, viewer: nil))
+    }
+
+    /// A view of the store, and a click from the card it came from (`?from=`).
+    private func count(_ card: StoreCard, request: Request, context: AppRequestContext) {
+        services.stores.counted(
+            card.id, managerID: card.managerId, context: context, from: request.uri.queryParameters["from"])
     }
 
     /// Today's popular times with how busy now usually is; nothing until the store has enough views. The same for
     /// everyone: a piece per store, language and slot of the counts' freshness.
-    private func popularTimes(_ view: StoreView, language: Language) async throws -> [UInt8] {
+    private func popularTimes(_ store: StoreCard, language: Language) async throws -> [UInt8] {
         let freshness = PopularTimesRepository.pageFreshness
         let now = services.stores.clock()
-        let times = try await services.stores.popular.popularTimes(
-            storeID: view.id, timeZone: view.timeZone, at: now, freshness: freshness)
         let slot = PopularTimesRepository.slot(now, freshness)
-        return try await services.pieces.piece("popular:\(view.id):\(language.rawValue):\(slot)") { [self] in
+        return try await services.pieces.piece("popular:\(store.id):\(language.rawValue):\(slot)") { [self] in
+            // The piece holds what the counts show for this slot: they need no entry of their own.
+            let times = try await services.stores.popular.popularTimes(
+                storeID: store.id, timeZone: store.timeZone, at: now, freshness: freshness, keep: false)
             let week = times.week
             guard let level = times.level(at: now), !week.isEmpty else { return ([], []) }
             let (day, hour) = times.local(now)

@@ -19,8 +19,8 @@ struct WebCouponPages {
     }
 
     /// The store page's section: coupons live or upcoming, each with 领取 (or a sign-in link); nothing when the
-    /// store has none (its view knows without a query).
-    func section(_ store: StoreView, context: AppRequestContext, error: String?) async throws -> [UInt8] {
+    /// store has none (its card knows without a query).
+    func section(_ store: StoreCard, context: AppRequestContext, error: String?) async throws -> [UInt8] {
         guard !store.couponWindows.isEmpty else { return [] }
         let language = context.web?.language ?? .zh
         let now = Date()

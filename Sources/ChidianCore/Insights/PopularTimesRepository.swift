@@ -19,9 +19,10 @@ public struct PopularTimesRepository: Sendable {
         self.cache = cache
     }
 
-    /// The store's popular times as of `now`, in its zone, at most about `freshness` old.
+    /// The store's popular times as of `now`, in its zone, at most about `freshness` old. `keep` false reads a miss
+    /// without keeping it (a piece that shows them is kept instead).
     public func popularTimes(
-        storeID: String, timeZone: String, at now: Date, freshness: TimeInterval = Self.freshness
+        storeID: String, timeZone: String, at now: Date, freshness: TimeInterval = Self.freshness, keep: Bool = true
     ) async throws -> PopularTimes {
         let load = { @Sendable () async throws -> PopularTimes in
             var times = PopularTimes(timeZone: timeZone)
@@ -33,10 +34,12 @@ public struct PopularTimesRepository: Sendable {
         }
         guard let cache else { return try await load() }
         // The key turns over every `freshness` seconds; an old key is simply never asked for again.
-        let slot = Self.slot(now, freshness)
-        return try await cache.entry(
-            "pt:\(storeID):\(timeZone):\(Int(freshness)):\(slot)", tags: { _ in [] }, cost: { _ in 1_500 }, load: load
-        ).value
+        let key = "pt:\(storeID):\(timeZone):\(Int(freshness)):\(Self.slot(now, freshness))"
+        guard keep else {
+            if let hit = cache.get(key, as: PopularTimes.self) { return hit.value }
+            return try await load()
+        }
+        return try await cache.entry(key, tags: { _ in [] }, cost: { _ in 1_500 }, load: load).value
     }
 
     package static func slot(_ now: Date, _ freshness: TimeInterval) -> Int {

@@ -27,10 +27,8 @@ package struct RecommendService: Sendable {
     package func alsoViewed(storeID: String, limit: Int, viewer: Viewer, keep: Bool = true) async throws
         -> [StoreView]
     {
-        guard PlausibleID.check(storeID), try await stores.view(id: storeID, viewer: nil) != nil else {
-            throw StoreError.notFound(id: storeID)
-        }
-        let ids = try await visits.alsoViewed(storeID: storeID, limit: limit)
+        guard try await stores.isLive(storeID) else { throw StoreError.notFound(id: storeID) }
+        let ids = try await visits.alsoViewed(storeID: storeID, limit: limit, keep: keep)
         return try await stores.views(ids: ids, viewer: viewer.user, keep: keep).filter { $0.id != storeID }
     }
 

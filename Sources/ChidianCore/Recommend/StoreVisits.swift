@@ -59,13 +59,18 @@ public struct StoreVisits: Sendable {
     }
 
     /// The live stores most viewers of `storeID` also opened, most shared viewers first (then id descending);
-    /// never the store itself.
-    public func alsoViewed(storeID: String, limit: Int) async throws -> [String] {
+    /// never the store itself. `keep` false reads a miss without keeping it (a piece that shows the list is kept
+    /// instead).
+    public func alsoViewed(storeID: String, limit: Int, keep: Bool = true) async throws -> [String] {
         let load = { @Sendable in try await database.forReads.run(AlsoViewed(storeID: storeID, limit: limit)) }
         guard let cache else { return try await load() }
-        return try await cache.entry(
-            "v:\(storeID):\(limit)", tags: { _ in ["v:" + storeID] }, cost: { 64 + 48 * $0.count }, load: load
-        ).value
+        let key = "v:\(storeID):\(limit)"
+        guard keep else {
+            if let hit = cache.get(key, as: [String].self) { return hit.value }
+            return try await load()
+        }
+        return try await cache.entry(key, tags: { _ in ["v:" + storeID] }, cost: { 64 + 48 * $0.count }, load: load)
+            .value
     }
 
     /// Prepared: planning it took five times as long as running it.

@@ -6,10 +6,23 @@ import PostgresNIO
 extension StoreRepository {
     /// The live stores among `ids` as everyone sees them, in order; misses are read in one statement.
     func sharedViews(ids: [String], keep: Bool = true) async throws -> [StoreView] {
-        guard cache != nil else {
+        guard let cache else {
             return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
         }
-        return try await sharedEntries(ids: ids, keep: keep).map { try $0.view() }
+        if keep { return try await sharedEntries(ids: ids).map { try $0.view() } }
+        // Not kept: a miss is read as a view, not written as JSON to be read back.
+        let now = ServerClock.now()
+        var found: [String: StoreView] = [:]
+        for case let hit? in cache.getAll(ids.map { "s:" + $0 }, as: StoreCard.self) ?? []
+        where hit.isCurrent(at: now) {
+            found[hit.value.id] = try hit.view()
+        }
+        let missing = Array(Set(ids.filter { found[$0] == nil }))
+        if !missing.isEmpty {
+            let read = try await database.forReads.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
+            for view in read { found[view.id] = view }
+        }
+        return ids.compactMap { found[$0] }
     }
 
     /// The cache entries of the live stores among `ids`, in order: each with its anonymous JSON, which a page for

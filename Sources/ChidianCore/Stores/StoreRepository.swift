@@ -40,6 +40,13 @@ public struct StoreRepository: Sendable {
         return try await database.forReads.run(StoreStatements.ByID(id: id, viewer: viewer)).first
     }
 
+    /// Whether `id` is a live store: its cached entry, without reading its view back.
+    public func isLive(_ id: String) async throws -> Bool {
+        guard PlausibleID.check(id) else { return false }
+        if cache != nil { return try await !sharedEntries(ids: [id]).isEmpty }
+        return try await view(id: id, viewer: nil) != nil
+    }
+
     /// One live store as `viewer` sees it, or 404 `store_not_found`.
     public func requireView(id: String, viewer: AuthUser?) async throws -> StoreView {
         guard let view = try await view(id: id, viewer: viewer) else { throw Self.notFound(id) }

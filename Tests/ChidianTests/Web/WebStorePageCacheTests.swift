@@ -60,4 +60,28 @@ import Testing
             #expect(!visitor.contains(csrf) && !visitor.contains(">路人</a></nav>"))
         }
     }
+
+    @Test func aVisitorsPageKeepsItsPiecesNotWhatThePiecesWereDrawnFrom() async throws {
+        // The cache's budget holds more pages when a page's pieces are kept and the lists and counts they were
+        // rendered from are not (the also-viewed ids, the popular-times counts).
+        try await TestApp.run(configure: { $0.cacheFreshness = .seconds(300) }) { client, app in
+            // setup: a store read by a visitor
+            let world = try await CommentWorld.make(client, app)
+            let reads = try #require(app.services.caching?.reads)
+            let timeZone = try #require(
+                try await app.database.query("SELECT time_zone FROM stores WHERE id = \(world.storeID)").first?
+                    .decode(String.self))
+            let before = PopularTimesRepository.slot(ServerClock.now(), PopularTimesRepository.pageFreshness)
+            // MUT
+            #expect(try await WebBrowser(client).get("/stores/\(world.storeID)").status == .ok)
+            let after = PopularTimesRepository.slot(ServerClock.now(), PopularTimesRepository.pageFreshness)
+            // validate: the pieces and the store's card are kept, their sources are not
+            #expect(reads.get("h:also:\(world.storeID):zh-CN", as: RenderedPieces.Piece.self) != nil)
+            #expect(reads.get("s:" + world.storeID, as: StoreCard.self) != nil)
+            #expect(reads.get("v:\(world.storeID):10", as: [String].self) == nil)
+            for slot in Set([before, after]) {
+                #expect(reads.get("pt:\(world.storeID):\(timeZone):300:\(slot)", as: PopularTimes.self) == nil)
+            }
+        }
+    }
 }
