@@ -28,6 +28,7 @@
 --   comments: store_review_inserted AFTER INSERT FOR EACH ROW WHEN ((new.kind = 'review'::text)) EXECUTE FUNCTION store_review_inserted()
 --   coupons: coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION coupons_cache_notify()
 --   coupons: coupons_deleted AFTER DELETE FOR EACH ROW EXECUTE FUNCTION coupons_deleted()
+--   favorites: favorites_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION favorites_cache_notify()
 --   favorites: favorites_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION favorites_count()
 --   follows: follows_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION follows_cache_notify()
 --   follows: follows_count AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION follows_count()
@@ -59,7 +60,10 @@
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
 --   viewer_explore: viewer_explore_state_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION viewer_state_notify()
 --   viewer_interests: viewer_interests_state_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION viewer_state_notify()
+--   viewer_store_opens: viewer_store_opens_deleted AFTER DELETE REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION viewer_store_opens_cache_notify()
 --   viewer_store_opens: viewer_store_opens_first BEFORE INSERT FOR EACH ROW EXECUTE FUNCTION viewer_store_opens_first()
+--   viewer_store_opens: viewer_store_opens_inserted AFTER INSERT REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION viewer_store_opens_cache_notify()
+--   viewer_store_opens: viewer_store_opens_updated AFTER UPDATE REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION viewer_store_opens_cache_notify()
 --
 -- PostgreSQL database dump
 --
@@ -631,6 +635,27 @@ BEGIN
     RETURN taken;
 END
 $$;
+
+--
+-- Name: favorites_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.favorites_cache_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        PERFORM cache_notify('*');
+        RETURN NULL;
+    END IF;
+    IF TG_OP <> 'INSERT' THEN
+        PERFORM cache_notify('fv:' || OLD.user_id);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        PERFORM cache_notify('fv:' || NEW.user_id);
+    END IF;
+    RETURN NULL;
+END $$;
 
 --
 -- Name: favorites_count(); Type: FUNCTION; Schema: public; Owner: -
@@ -2553,6 +2578,22 @@ BEGIN
 END $$;
 
 --
+-- Name: viewer_store_opens_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.viewer_store_opens_cache_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF cache_bulk() THEN
+        PERFORM cache_notify('*');
+        RETURN NULL;
+    END IF;
+    PERFORM cache_notify('vo:' || d.viewer) FROM (SELECT DISTINCT viewer FROM changed) d;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: viewer_store_opens_first(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -4415,6 +4456,12 @@ CREATE TRIGGER coupons_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.c
 CREATE TRIGGER coupons_deleted AFTER DELETE ON public.coupons FOR EACH ROW EXECUTE FUNCTION public.coupons_deleted();
 
 --
+-- Name: favorites favorites_cache_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER favorites_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.favorites FOR EACH ROW EXECUTE FUNCTION public.favorites_cache_notify();
+
+--
 -- Name: favorites favorites_count; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4661,10 +4708,28 @@ CREATE TRIGGER viewer_explore_state_notify AFTER INSERT OR DELETE OR UPDATE ON p
 CREATE TRIGGER viewer_interests_state_notify AFTER INSERT OR DELETE OR UPDATE ON public.viewer_interests FOR EACH ROW EXECUTE FUNCTION public.viewer_state_notify();
 
 --
+-- Name: viewer_store_opens viewer_store_opens_deleted; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER viewer_store_opens_deleted AFTER DELETE ON public.viewer_store_opens REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.viewer_store_opens_cache_notify();
+
+--
 -- Name: viewer_store_opens viewer_store_opens_first; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER viewer_store_opens_first BEFORE INSERT ON public.viewer_store_opens FOR EACH ROW EXECUTE FUNCTION public.viewer_store_opens_first();
+
+--
+-- Name: viewer_store_opens viewer_store_opens_inserted; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER viewer_store_opens_inserted AFTER INSERT ON public.viewer_store_opens REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.viewer_store_opens_cache_notify();
+
+--
+-- Name: viewer_store_opens viewer_store_opens_updated; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER viewer_store_opens_updated AFTER UPDATE ON public.viewer_store_opens REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.viewer_store_opens_cache_notify();
 
 --
 -- Name: category_explore category_explore_category_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

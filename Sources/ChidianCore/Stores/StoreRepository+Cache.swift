@@ -86,10 +86,26 @@ extension StoreRepository {
         return views.map { $0.personalised(for: viewer, favorited: favorites.contains($0.id)) }
     }
 
-    /// Which of `ids` the user has favorited.
+    /// Which of `ids` the user has favorited. With the cache, from all their favourites kept under `fv:<user>`
+    /// (migration 042), unless they have more than `keptFavorites`: then one statement for these ids, as without.
     package func favorited(_ ids: [String], by userID: String) async throws -> Set<String> {
-        Set(try await database.run(Favorited(userID: userID, ids: ids)))
+        if let cache {
+            let kept = try await cache.entry(
+                "fv:" + userID, tags: { _ in ["fv:" + userID] }, cost: { 64 + 40 * ($0?.count ?? 0) },
+                load: { () async throws -> Set<String>? in
+                    let limit = Self.keptFavorites + 1
+                    let rows = try await database.query(
+                        "SELECT store_id FROM favorites WHERE user_id = \(userID) LIMIT \(limit)")
+                    let all = try rows.map { try $0.decode(String.self) }
+                    return all.count > Self.keptFavorites ? nil : Set(all)
+                }
+            ).value
+            if let kept { return Set(ids.filter(kept.contains)) }
+        }
+        return Set(try await database.run(Favorited(userID: userID, ids: ids)))
     }
+
+    static let keptFavorites = 1_000
 
     /// Prepared: it runs beside every signed-in store page and list (planned once per connection, not per call).
     struct Favorited: PostgresPreparedStatement {
