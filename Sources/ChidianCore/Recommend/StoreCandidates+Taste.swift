@@ -40,7 +40,7 @@ extension StoreCandidates {
                 ).value
             }
         }
-        let evidence = try await evidence(for: viewer)
+        let evidence = try await evidence(for: viewer, cache: cache)
         var pool = Set(evidence.related.keys)
         for category in top { pool.formUnion(lists[category]?.ids.prefix(StoreFeed.perCategory) ?? []) }
         pool.formUnion(Self.best(Array(lists.values), count: StoreFeed.best))

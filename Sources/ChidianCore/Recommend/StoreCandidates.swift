@@ -73,7 +73,7 @@ package struct StoreCandidates: Sendable {
             SELECT f.store_id FROM favorites f WHERE f.user_id = $2::text
         ), reviewed AS (
             -- The author index is partial on hidden_at.
-            SELECT c.store_id FROM comments c
+            SELECT c.store_id, c.created_at FROM comments c
             WHERE c.author_id = $2::text AND c.hidden_at IS NULL AND c.kind = 'review' AND c.created_at > $3::timestamptz
         )
         """

@@ -7,7 +7,8 @@ import Testing
 
 /// 猜你喜欢's pool without a position composed from cached best-of-category lists, store scores and the viewer's
 /// evidence (issue #45, migration 039) against the `Taste` statement it stands in for: the same candidates, for
-/// three kinds of viewer and three sets of top categories, after every kind of write that changes the pool.
+/// three kinds of viewer and three sets of top categories, after every kind of write that changes the pool or the
+/// viewer's evidence.
 @Suite struct TasteComposedTests {
     @Test func composedTastePoolsEqualTheStatementAfterEveryWrite() async throws {
         try await TestApp.run(configure: {
@@ -69,6 +70,16 @@ import Testing
                             #expect(
                                 composed.sorted { $0.id < $1.id } == statement.sorted { $0.id < $1.id },
                                 "after \(label): \(viewer.key ?? "anonymous"), \(top.count) categories")
+                        }
+                        // The kept evidence itself, beyond what the pool shows of it.
+                        let kept = try await candidates.evidence(for: viewer, cache: caching.reads)
+                        #expect(
+                            try await kept == candidates.evidence(for: viewer, cache: nil),
+                            "after \(label): \(viewer.key ?? "anonymous")'s evidence")
+                        if let key = viewer.key {
+                            let kept = caching.reads.get(
+                                "ev:\(key)|\(viewer.userID ?? "")", as: StoreCandidates.KeptEvidence.self)
+                            #expect(kept != nil, "the evidence of \(key) is not kept")
                         }
                     }
                 }
@@ -153,6 +164,44 @@ import Testing
                             "INSERT INTO store_covisits (store_id, other_id, viewers) VALUES (\(ids[40]), \(ids[90]), 7)"
                         )
                     }
+                ),
+                // The viewer's evidence is kept per viewer (migration 042): each of what it was read from drops it.
+                (
+                    "a seed's covisits change alone",
+                    {
+                        try await app.database.query(
+                            "UPDATE store_covisits SET viewers = viewers + 40 WHERE store_id = \(ids[40]) AND other_id = \(ids[90])"
+                        )
+                    }
+                ),
+                (
+                    "the user opens a store",
+                    {
+                        try await app.database.query(
+                            """
+                            INSERT INTO viewer_store_opens (viewer, store_id, opened_at, first_opened_at)
+                            VALUES (\("u:" + user.id), \(ids[2]), now(), now())
+                            """)
+                    }
+                ),
+                (
+                    "the favorite removed",
+                    {
+                        try await app.database.query(
+                            "DELETE FROM favorites WHERE user_id = \(user.id) AND store_id = \(ids[70])")
+                    }
+                ),
+                (
+                    "the user's review hidden",
+                    {
+                        try await app.database.query(
+                            "UPDATE comments SET hidden_at = now() WHERE author_id = \(user.id) AND store_id = \(ids[60])"
+                        )
+                    }
+                ),
+                (
+                    "the visitor's opens deleted",
+                    { try await app.database.query("DELETE FROM viewer_store_opens WHERE viewer = 'v:visitor'") }
                 ),
             ]
             for (label, write) in writes {
