@@ -198,6 +198,7 @@ extension PlaceCells {
     package func scores(_ ids: [String]) async throws -> [String: StoreScore]? {
         guard let found = cache.getAll(ids.map { "k:" + $0 }, as: StoreScore.self) else { return nil }
         var scores: [String: StoreScore] = [:]
+        scores.reserveCapacity(ids.count)
         var missing: [String] = []
         for (id, entry) in zip(ids, found) {
             if let entry { scores[id] = entry.value } else { missing.append(id) }

@@ -34,8 +34,11 @@ package enum StoreFeed {
     {
         let fresh = candidates.filter { !$0.known }
         let most = fresh.map(\.covisits).max() ?? 0
-        let ranked = fresh.map { ($0, worth($0, interests: interests, maxCovisits: most, radius: radius)) }
-            .sorted { ($0.1, $0.0.id) > ($1.1, $1.0.id) }.map(\.0)
+        // Indices sorted, not candidates: moving a candidate moves its strings (a fifth of a signed-in 猜你喜欢).
+        let worths = fresh.map { worth($0, interests: interests, maxCovisits: most, radius: radius) }
+        let ranked = fresh.indices.sorted { a, b in
+            worths[a] != worths[b] ? worths[a] > worths[b] : fresh[a].id > fresh[b].id
+        }.map { fresh[$0] }
         let head = FeedPlanner.diverse(
             ranked, category: \.categoryID, id: \.id, count: min(limit, FeedPlanner.coldPlaces))
         let chosen = Set(head)

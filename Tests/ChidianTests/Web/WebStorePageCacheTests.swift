@@ -64,7 +64,10 @@ import Testing
     @Test func aVisitorsPageKeepsItsPiecesNotWhatThePiecesWereDrawnFrom() async throws {
         // The cache's budget holds more pages when a page's pieces are kept and the lists and counts they were
         // rendered from are not (the also-viewed ids, the popular-times counts).
-        try await TestApp.run(configure: { $0.cacheFreshness = .seconds(300) }) { client, app in
+        try await TestApp.run(configure: {
+            $0.cacheEnabled = true
+            $0.cacheFreshness = .seconds(300)
+        }) { client, app in
             // setup: a store read by a visitor
             let world = try await CommentWorld.make(client, app)
             let reads = try #require(app.services.caching?.reads)
