@@ -87,22 +87,24 @@ package struct WebController {
         let card: StoreCard
         let main: [UInt8]
         if context.viewer.user == nil {
-            // A visitor's page needs only the store's card (no view read back from its JSON) and shared pieces.
-            card = try await visitorCard(id)
-            count(card, request: request, context: context)
-            await services.stores.opened(id, viewer: context.viewer)
             // A visitor sees what every visitor sees: one shared piece, dropped by any write to what it shows (the
-            // store, its reviews and their authors).
+            // store, its reviews and their authors), with the store's card beside it, so a hit reads nothing else
+            // and a page for visitors only keeps no store entry (docs/CACHING.md).
             let key = "store:\(id):\(sort.rawValue):\(page.limit):\(page.cacheKey):\(language.rawValue)"
-            main = try await services.pieces.piece(key) { [self] in
-                let view = try await stores.requireView(id: id, viewer: nil)
+            (main, card) = try await services.pieces.piece(key) { [self] in
+                guard let view = try await stores.views(ids: [id], viewer: nil, keep: false).first else {
+                    throw StoreRepository.notFound(id)
+                }
                 // Read for the piece, not kept beside it.
                 let list = try await comments.comments.storeComments(storeID: id, kind: nil, sort: sort, page: page)
                 let bytes = pages.render(
                     "store", model: storeModel(view, list, list.items, sort: sort, viewer: .nobody, language: language),
                     language: language, csrf: "", viewer: nil)
-                return (bytes, ["s:" + id, "c:" + id] + Set(list.items.map(\.author.id)).map { "a:" + $0 })
-            }
+                let tags = ["s:" + id, "c:" + id] + Set(list.items.map(\.author.id)).map { "a:" + $0 }
+                return (bytes, tags, StoreCard(view))
+            } extraCost: { StoreCard.cost($0) }
+            count(card, request: request, context: context)
+            await services.stores.opened(id, viewer: context.viewer)
         } else {
             let view = try await stores.requireView(id: id, viewer: context.viewer.user)
             card = StoreCard(view)
@@ -129,12 +131,6 @@ package struct WebController {
             card, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
         let popular = try await popularTimes(card, language: language)
         return pages.page(body: main + coupons + popular + also, title: card.name, context: context)
-    }
-
-    /// The store as every visitor sees it: its cached card, or without the cache its view's (404 `store_not_found`).
-    private func visitorCard(_ id: String) async throws -> StoreCard {
-        if stores.cache != nil { return try await stores.sharedEntry(id: id).value }
-        return StoreCard(try await stores.requireView(id: id, viewer: nil))
     }
 
     /// A view of the store, and a click from the card it came from (`?from=`).

@@ -20,6 +20,8 @@ package struct RenderedPieces: Sendable {
         let deflated: [UInt8]
         let size: Int
         let tags: [String]
+        /// What the page needs beside the bytes, kept with them under the same tags (the store page's card).
+        let extra: any Sendable
     }
 
     /// The piece under `key`; on a miss `render` gives its bytes and the tags of what it shows. Whatever `render`
@@ -27,19 +29,41 @@ package struct RenderedPieces: Sendable {
     package func piece(
         _ key: String, render: @escaping @Sendable () async throws -> (bytes: [UInt8], tags: [String])
     ) async throws -> [UInt8] {
-        guard let cache else { return try await render().bytes }
+        try await piece(key) { () async throws -> (bytes: [UInt8], tags: [String], extra: Bool) in
+            let (bytes, tags) = try await render()
+            return (bytes, tags, true)
+        } extraCost: { _ in 0 }.bytes
+    }
+
+    /// The piece under `key` with a value kept beside it: a hit needs nothing else read.
+    package func piece<Extra: Sendable>(
+        _ key: String, render: @escaping @Sendable () async throws -> (bytes: [UInt8], tags: [String], extra: Extra),
+        extraCost: @escaping @Sendable (Extra) -> Int
+    ) async throws -> (bytes: [UInt8], extra: Extra) {
+        guard let cache else {
+            let (bytes, _, extra) = try await render()
+            return (bytes, extra)
+        }
         let piece = try await cache.entry(
-            "h:" + key, tags: { $0.tags }, cost: { 64 + $0.deflated.count + 40 * $0.tags.count },
+            "h:" + key, tags: { $0.tags }, cost: { piece in
+                64 + piece.deflated.count + 40 * piece.tags.count + ((piece.extra as? Extra).map(extraCost) ?? 0)
+            },
             load: {
-                let (bytes, tags) = try await render()
+                let (bytes, tags, extra) = try await render()
                 var input = ByteBuffer(bytes: bytes)
                 let deflated = try input.compress(with: .deflate())
-                return Piece(deflated: Array(deflated.readableBytesView), size: bytes.count, tags: tags)
+                return Piece(deflated: Array(deflated.readableBytesView), size: bytes.count, tags: tags, extra: extra)
             }
         ).value
+        guard let extra = piece.extra as? Extra else { throw Mismatch(key: key) }
         var input = ByteBuffer(bytes: piece.deflated)
         var output = ByteBufferAllocator().buffer(capacity: piece.size)
         try input.decompress(to: &output, with: .deflate())
-        return Array(output.readableBytesView)
+        return (Array(output.readableBytesView), extra)
+    }
+
+    /// Two callers kept different values under one key: a programming error, answered as a server error.
+    struct Mismatch: Error {
+        let key: String
     }
 }

@@ -27,7 +27,7 @@ package struct RecommendService: Sendable {
     package func alsoViewed(storeID: String, limit: Int, viewer: Viewer, keep: Bool = true) async throws
         -> [StoreView]
     {
-        guard try await stores.isLive(storeID) else { throw StoreError.notFound(id: storeID) }
+        guard try await stores.isLive(storeID, keep: keep) else { throw StoreError.notFound(id: storeID) }
         let ids = try await visits.alsoViewed(storeID: storeID, limit: limit, keep: keep)
         return try await stores.views(ids: ids, viewer: viewer.user, keep: keep).filter { $0.id != storeID }
     }

@@ -44,7 +44,7 @@ package struct StoreCard: Sendable {
     static let favorited = Array(#""favorited":true"#.utf8)
 
     /// The card's own bytes, for the cache's cap (its JSON is counted apart).
-    static func cost(_ card: StoreCard) -> Int {
+    package static func cost(_ card: StoreCard) -> Int {
         320 + 24 * (card.hours?.ranges.count ?? 0) + 16 * card.couponWindows.count
     }
 

@@ -40,11 +40,12 @@ public struct StoreRepository: Sendable {
         return try await database.forReads.run(StoreStatements.ByID(id: id, viewer: viewer)).first
     }
 
-    /// Whether `id` is a live store: its cached entry, without reading its view back.
-    public func isLive(_ id: String) async throws -> Bool {
+    /// Whether `id` is a live store: its cached entry, without reading its view back; `keep` false reads a miss
+    /// without keeping it.
+    public func isLive(_ id: String, keep: Bool = true) async throws -> Bool {
         guard PlausibleID.check(id) else { return false }
-        if cache != nil { return try await !sharedEntries(ids: [id]).isEmpty }
-        return try await view(id: id, viewer: nil) != nil
+        if cache != nil, keep { return try await !sharedEntries(ids: [id]).isEmpty }
+        return try await !sharedViews(ids: [id], keep: false).isEmpty
     }
 
     /// One live store as `viewer` sees it, or 404 `store_not_found`.

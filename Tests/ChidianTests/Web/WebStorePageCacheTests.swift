@@ -74,13 +74,16 @@ import Testing
             let timeZone = try #require(
                 try await app.database.query("SELECT time_zone FROM stores WHERE id = \(world.storeID)").first?
                     .decode(String.self))
+            reads.invalidate("s:" + world.storeID)  // what the setup's reads kept
             let before = PopularTimesRepository.slot(ServerClock.now(), PopularTimesRepository.pageFreshness)
             // MUT
             #expect(try await WebBrowser(client).get("/stores/\(world.storeID)").status == .ok)
             let after = PopularTimesRepository.slot(ServerClock.now(), PopularTimesRepository.pageFreshness)
-            // validate: the pieces and the store's card are kept, their sources are not
+            // validate: the pieces are kept, with the store's card in the page's; their sources are not
             #expect(reads.get("h:also:\(world.storeID):zh-CN", as: RenderedPieces.Piece.self) != nil)
-            #expect(reads.get("s:" + world.storeID, as: StoreCard.self) != nil)
+            let main = reads.get("h:store:\(world.storeID):newest:20::zh-CN", as: RenderedPieces.Piece.self)
+            #expect((main?.value.extra as? StoreCard)?.id == world.storeID, "the store's card is not kept in its piece")
+            #expect(reads.get("s:" + world.storeID, as: StoreCard.self) == nil)
             #expect(reads.get("v:\(world.storeID):10", as: [String].self) == nil)
             for slot in Set([before, after]) {
                 #expect(reads.get("pt:\(world.storeID):\(timeZone):300:\(slot)", as: PopularTimes.self) == nil)
