@@ -102,7 +102,9 @@ package struct WebController {
                     language: language, csrf: "", viewer: nil)
                 let tags = ["s:" + id, "c:" + id] + Set(list.items.map(\.author.id)).map { "a:" + $0 }
                 return (bytes, tags, StoreCard(view))
-            } extraCost: { StoreCard.cost($0) }
+            } extraCost: {
+                StoreCard.cost($0)
+            }
             count(card, request: request, context: context)
             await services.stores.opened(id, viewer: context.viewer)
         } else {

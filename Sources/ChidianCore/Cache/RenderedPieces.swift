@@ -32,7 +32,9 @@ package struct RenderedPieces: Sendable {
         try await piece(key) { () async throws -> (bytes: [UInt8], tags: [String], extra: Bool) in
             let (bytes, tags) = try await render()
             return (bytes, tags, true)
-        } extraCost: { _ in 0 }.bytes
+        } extraCost: { _ in
+            0
+        }.bytes
     }
 
     /// The piece under `key` with a value kept beside it: a hit needs nothing else read.
@@ -45,7 +47,8 @@ package struct RenderedPieces: Sendable {
             return (bytes, extra)
         }
         let piece = try await cache.entry(
-            "h:" + key, tags: { $0.tags }, cost: { piece in
+            "h:" + key, tags: { $0.tags },
+            cost: { piece in
                 64 + piece.deflated.count + 40 * piece.tags.count + ((piece.extra as? Extra).map(extraCost) ?? 0)
             },
             load: {

@@ -79,10 +79,19 @@ public struct FollowRepository: Sendable {
         let list = "feed.following"
         let after = try CommentKeyset.Newest(page.cursor, list: list)
         if after.createdAt == nil, let cache,
-            let ids = try await FollowingTimelines(cache: cache, database: database).newest(
+            let heads = try await FollowingTimelines(cache: cache, database: database).newest(
                 followerID: userID, count: page.limit + 1)
         {
-            // The cards from the primary, which the timelines were read from: a replica may lack a new review.
+            let ids = heads.map(\.id)
+            // The cards as everyone sees them, kept per review (`cm:`, as composed feed pages read them); a miss from
+            // the primary, which the timelines were read from: a replica may lack a new review.
+            if let views = try await FeedLists(database: database, cache: cache).views(ids) {
+                let fetched = heads.compactMap { head in
+                    views[head.id].map { (item: $0.value, keys: [head.key, head.id]) }
+                }
+                // A review hidden since its author's timeline was read: the statement answers instead.
+                if fetched.count == heads.count { return Page(fetched: fetched, limit: page.limit, list: list) }
+            }
             let rows = ids.isEmpty ? [] : try await database.run(FollowStatements.FollowingCards(ids: ids))
             // A review hidden since its author's timeline was read: the statement answers instead.
             if rows.count == ids.count {

@@ -12,6 +12,14 @@ struct FollowingTimelines: Sendable {
     struct Head: Sendable, Comparable {
         package let micros: Int64
         package let id: String
+        /// `created_at::text`, the page cursor's key, as the statement writes it.
+        package let key: String
+
+        package init(micros: Int64, id: String, key: String = "") {
+            self.micros = micros
+            self.id = id
+            self.key = key
+        }
 
         package static func < (a: Head, b: Head) -> Bool { (a.micros, a.id) < (b.micros, b.id) }
     }
@@ -30,10 +38,10 @@ struct FollowingTimelines: Sendable {
     package let cache: ReadCache
     package let database: Database
 
-    /// The ids of the `count` newest reviews by the people `followerID` follows, newest first; nil when memory
-    /// cannot answer exactly (a page longer than `depth`, too many followees, or an author whose kept reviews run
-    /// out before the page is full).
-    package func newest(followerID: String, count: Int) async throws -> [String]? {
+    /// The `count` newest reviews by the people `followerID` follows, newest first; nil when memory cannot answer
+    /// exactly (a page longer than `depth`, too many followees, or an author whose kept reviews run out before the
+    /// page is full).
+    package func newest(followerID: String, count: Int) async throws -> [Head]? {
         guard count <= Self.depth else { return nil }
         // Kept as the timelines' keys: a page looks them all up, and need not build a thousand strings.
         let keys = try await cache.entry(
@@ -46,9 +54,31 @@ struct FollowingTimelines: Sendable {
                 """
             ).map { try $0.decode(String.self) }
         }.value
-        guard keys.count <= Self.maxFollowees, let timelines = try await self.timelines(keys) else { return nil }
-        return Self.merge(timelines, count: count)
+        guard keys.count <= Self.maxFollowees else { return nil }
+        guard keys.count >= Self.keptFrom else {
+            guard let timelines = try await timelines(keys) else { return nil }
+            return Self.mergeHeads(timelines, count: count)
+        }
+        // Merging a thousand timelines cost more than the rest of the page: the merged page is kept too, under every
+        // timeline's tag and the follow list's, so it goes exactly when one of them would.
+        do {
+            return try await cache.entry(
+                "fm:\(followerID):\(count)", tags: { _ in keys + ["f:" + followerID] },
+                cost: { 64 + 96 * ($0?.count ?? 0) }
+            ) { () async throws -> [Head]? in
+                guard let timelines = try await timelines(keys) else { throw NotServing() }
+                return Self.mergeHeads(timelines, count: count)
+            }.value
+        } catch is NotServing {
+            return nil
+        }
     }
+
+    /// A following list this long has its merged page kept.
+    static let keptFrom = 64
+
+    /// The cache stopped serving while a merged page was read: the statement answers.
+    private struct NotServing: Error {}
 
     /// The timelines under `keys` (`t:<author>`), from memory or, for those missing, from one statement; nil when
     /// the cache is not serving.
@@ -68,9 +98,10 @@ struct FollowingTimelines: Sendable {
         let ticket = cache.ticket()
         let rows = try await database.query(
             """
-            SELECT a.author, x.micros, x.id FROM unnest(\(missing)::text[]) AS a (author)
+            SELECT a.author, x.micros, x.id, x.key FROM unnest(\(missing)::text[]) AS a (author)
             LEFT JOIN LATERAL (
-                SELECT (EXTRACT(EPOCH FROM c.created_at) * 1000000)::int8 AS micros, c.id FROM comments c
+                SELECT (EXTRACT(EPOCH FROM c.created_at) * 1000000)::int8 AS micros, c.id, c.created_at::text AS key
+                FROM comments c
                 WHERE c.author_id = a.author AND c.hidden_at IS NULL AND c.kind = 'review' AND NOT c.store_archived AND c.recommended
                 ORDER BY c.created_at DESC, c.id DESC
                 LIMIT \(Self.depth)
@@ -78,16 +109,16 @@ struct FollowingTimelines: Sendable {
             """)
         var loaded: [String: [Head]] = [:]
         for row in rows {
-            let (author, micros, id) = try row.decode((String, Int64?, String?).self)
+            let (author, micros, id, key) = try row.decode((String, Int64?, String?, String?).self)
             var heads = loaded[author] ?? []
-            if let micros, let id { heads.append(Head(micros: micros, id: id)) }
+            if let micros, let id, let key { heads.append(Head(micros: micros, id: id, key: key)) }
             loaded[author] = heads
         }
         for (author, heads) in loaded {
             let timeline = Timeline(heads: heads.sorted(by: >), complete: heads.count < Self.depth)
             cache.insert(
                 "t:" + author, ReadCache.Entry(value: timeline, json: [], etag: ""), tags: ["t:" + author],
-                cost: 64 + 48 * heads.count, since: ticket)
+                cost: 64 + 96 * heads.count, since: ticket)
             found.append(timeline)
         }
         return found
@@ -96,14 +127,18 @@ struct FollowingTimelines: Sendable {
     /// The `count` newest heads of all `timelines`, merged through a heap of each one's next head; nil when an
     /// incomplete timeline runs out before the last one is taken (its unkept reviews could come next).
     package static func merge(_ timelines: [Timeline], count: Int) -> [String]? {
+        mergeHeads(timelines, count: count)?.map(\.id)
+    }
+
+    static func mergeHeads(_ timelines: [Timeline], count: Int) -> [Head]? {
         var heap = Heap()
         for (index, timeline) in timelines.enumerated() where !timeline.heads.isEmpty {
             heap.push(Cursor(head: timeline.heads[0], timeline: index, position: 0))
         }
-        var ids: [String] = []
+        var ids: [Head] = []
         ids.reserveCapacity(count)
         while ids.count < count, let top = heap.pop() {
-            ids.append(top.head.id)
+            ids.append(top.head)
             let timeline = timelines[top.timeline]
             let next = top.position + 1
             if next < timeline.heads.count {

@@ -58,7 +58,9 @@ import Testing
         return pages
     }
 
-    @Test func cachedFirstPagesEqualTheStatementAfterEveryWrite() async throws {
+    /// `silent`: more people followed who never post, so the list is long enough to keep its merged page too.
+    @Test(arguments: [0, FollowingTimelines.keptFrom])
+    func cachedFirstPagesEqualTheStatementAfterEveryWrite(silent: Int) async throws {
         // Every write is fenced, so the listener has applied it before a read: a long freshness keeps a loaded
         // machine's late heartbeat from turning the cache off between a page and the checks of what it kept.
         try await TestApp.run(configure: {
@@ -82,6 +84,15 @@ import Testing
             for author in authors.prefix(2) {
                 _ = try await cached.send(.put, "/v1/users/\(author.id)/follow", token: reader.token)
             }
+            try await app.database.query(
+                """
+                WITH quiet AS (
+                    INSERT INTO users (name, password_hash, role) SELECT '静' || n, '$2b$04$unusable', 'user' FROM generate_series(1, \(silent)) n
+                    RETURNING id
+                )
+                INSERT INTO follows (follower_id, followee_id) SELECT \(reader.id), id FROM quiet
+                """)
+            await app.settle()
             @Sendable func review(_ author: Session, _ store: Int, _ body: String) async throws {
                 try await app.database.query(
                     """
@@ -148,6 +159,13 @@ import Testing
                 // validate: the first page came from the timelines, which are now kept
                 #expect(caching.reads.get("t:\(authors[0].id)", as: Timeline.self) != nil)
                 #expect(caching.reads.get("fl:\(reader.id)", as: [String].self) != nil)
+                let merged = caching.reads.get("fm:\(reader.id):21", as: [FollowingTimelines.Head]?.self)
+                #expect((merged != nil) == (silent > 0), "a long list keeps its merged page, a short one does not")
+                // and its cards from the reviews kept as everyone sees them
+                let newest = try await app.database.query(
+                    "SELECT id FROM comments WHERE author_id = \(authors[0].id) ORDER BY created_at DESC LIMIT 1"
+                ).map { try $0.decode(String.self) }
+                #expect(caching.reads.get("cm:\(try #require(newest.first))", as: CommentView.self) != nil)
                 for (label, write) in writes {
                     let before = caching.reads.get("t:\(authors[0].id)", as: Timeline.self)
                     // MUT: the write beside the server, heard by it
