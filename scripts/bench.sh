@@ -504,18 +504,24 @@ run_open() {
         || say "openloop open-health.$m exited with $?"
 }
 # run_open_routes MODE: the open loop at 50 % of each composed route's closed-loop rate from this run (issue #45:
-# near me, the pick, 猜你喜欢 near and not, the featured feed signed in and not, the home page), over the same
-# paths; BENCH_SCENARIOS takes routes-open50 beside them.
+# near me, the pick, 猜你喜欢 near and not, the featured feed signed in and not, the following feed's two readers,
+# the home page), over the same paths; BENCH_SCENARIOS takes routes-open50 beside them.
 run_open_routes() {
     local m=$1 route rps rate user source
     want routes-open50 || return 0
-    echo "$viewer_token" >"$paths/open-tokens"
-    for route in near pick foryou-near foryou foryou-anon feed feed-anon home-html; do
+    printf '%s\n' "$viewer_token" "$follow_many_token" "$follow_fan_token" >"$paths/open-tokens"
+    for route in near pick foryou-near foryou foryou-anon feed feed-anon following-many following-fan home-html; do
         rps=$(get "$route.$m" rps)
         [[ "$rps" =~ ^[0-9.]+$ ]] || { say "open loop $route (cache $m): no closed-loop rate; run $route too"; continue; }
         rate=$(awk -v r="$rps" 'BEGIN { printf "%.0f", r / 2 }')
         user=0 source=$route
-        case $route in feed | foryou) user=1 ;; feed-anon) source=feed ;; foryou-anon) source=foryou ;; esac
+        case $route in
+            feed | foryou) user=1 ;;
+            feed-anon) source=feed ;;
+            foryou-anon) source=foryou ;;
+            following-many) user=2 source=following ;;
+            following-fan) user=3 source=following ;;
+        esac
         awk -v u="$user" '{ print "GET\t" $0 "\t" u }' "$paths/$source" >"$paths/open-$route"
         say "openloop $route-open50.$m ($rate requests/s for ${DURATION}s)"
         timeout $((DURATION + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$DURATION" -c "$CONNECTIONS" \
@@ -889,7 +895,7 @@ t_stale() {
             echo "| $label | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
         done
         # Issue #45's routes, each at half its own closed-loop rate.
-        for route in near pick foryou-near foryou foryou-anon feed feed-anon home-html; do
+        for route in near pick foryou-near foryou foryou-anon feed feed-anon following-many following-fan home-html; do
             [ -s "$res/$route-open50.$m.open" ] || continue
             name=$route-open50
             target="p99 ≤ 25 ms: $(verdict "$(oget "$name.$m" p99)" 25 "<=")"

@@ -47,10 +47,11 @@ struct FollowsController {
     }
 
     @Sendable func feed(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
-        Page<CommentView>
+        RenderedCommentPage
     > {
         let user = try context.requireUser()
-        let page = try await follows.followingFeed(userID: user.id, page: try PageRequest(request))
-        return JSONResponse(try await likes.mark(page, viewerID: user.id))
+        var page = try await follows.followingFeed(userID: user.id, page: try PageRequest(request))
+        page.page = try await likes.mark(page.page, viewerID: user.id)
+        return JSONResponse(page)
     }
 }

@@ -75,7 +75,7 @@ public struct FollowRepository: Sendable {
     }
 
     /// Reviews by the people `userID` follows, newest first.
-    public func followingFeed(userID: String, page: PageRequest) async throws -> Page<CommentView> {
+    package func followingFeed(userID: String, page: PageRequest) async throws -> RenderedCommentPage {
         let list = "feed.following"
         let after = try CommentKeyset.Newest(page.cursor, list: list)
         if after.createdAt == nil, let cache,
@@ -90,18 +90,23 @@ public struct FollowRepository: Sendable {
                     views[head.id].map { (item: $0.value, keys: [head.key, head.id]) }
                 }
                 // A review hidden since its author's timeline was read: the statement answers instead.
-                if fetched.count == heads.count { return Page(fetched: fetched, limit: page.limit, list: list) }
+                if fetched.count == heads.count {
+                    return RenderedCommentPage(
+                        Page(fetched: fetched, limit: page.limit, list: list), rendered: views.mapValues(\.json))
+                }
             }
             let rows = ids.isEmpty ? [] : try await database.run(FollowStatements.FollowingCards(ids: ids))
             // A review hidden since its author's timeline was read: the statement answers instead.
             if rows.count == ids.count {
-                return Page(
-                    fetched: rows.map { (item: $0.view, keys: CommentKeyset.Newest.keys(of: $0)) }, limit: page.limit,
-                    list: list)
+                return RenderedCommentPage(
+                    Page(
+                        fetched: rows.map { (item: $0.view, keys: CommentKeyset.Newest.keys(of: $0)) },
+                        limit: page.limit, list: list))
             }
         }
-        return try await CommentKeyset.page(
-            FollowStatements.FollowingFeed(userID: userID, after: after, limit: page.limit + 1),
-            keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database)
+        return RenderedCommentPage(
+            try await CommentKeyset.page(
+                FollowStatements.FollowingFeed(userID: userID, after: after, limit: page.limit + 1),
+                keys: CommentKeyset.Newest.keys, limit: page.limit, list: list, database: database))
     }
 }

@@ -146,6 +146,27 @@ import Testing
                     }
                 ),
                 ("丙 posts", { try await review(authors[2], 0, "丙的") }),
+                // A liked card is written for its reader; the others are copied from the kept JSON.
+                (
+                    "the reader likes 甲's newest",
+                    {
+                        let id = try await app.database.query(
+                            "SELECT id FROM comments WHERE author_id = \(authors[0].id) ORDER BY created_at DESC LIMIT 1"
+                        ).map { try $0.decode(String.self) }[0]
+                        let liked = try await cached.send(.put, "/v1/comments/\(id)/like", token: reader.token)
+                        #expect(liked.status.code < 300)
+                    }
+                ),
+                (
+                    "a stranger likes 丙's",
+                    {
+                        let id = try await app.database.query(
+                            "SELECT id FROM comments WHERE author_id = \(authors[2].id) LIMIT 1"
+                        ).map { try $0.decode(String.self) }[0]
+                        let liked = try await cached.send(.put, "/v1/comments/\(id)/like", token: stranger.token)
+                        #expect(liked.status.code < 300)
+                    }
+                ),
                 (
                     "the reader unfollows 乙",
                     {
