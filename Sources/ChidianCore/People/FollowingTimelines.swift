@@ -4,8 +4,8 @@ import PostgresNIO
 /// The following feed's first page from memory. The statement fans out on read, one index probe per followee:
 /// about 2.5 ms of database time for someone following 1,000, so 64 readers queue. Here each server keeps, per
 /// author, the keys of their newest live reviews and, per user, whom they follow (tags `t:<author>` and
-/// `f:<user>`, migration 025), and merges them; PostgreSQL then reads only the page's cards. A review invalidates
-/// its author's keys alone, so a timeline survives everyone else's posting.
+/// `f:<user>`, migration 025), and merges them; the cards come from the reviews kept as everyone sees them
+/// (`cm:<id>`). A review invalidates its author's keys alone, so a timeline survives everyone else's posting.
 struct FollowingTimelines: Sendable {
     /// A review's place in the newest-first order: creation in microseconds, then id (the database's order: its
     /// ids are ASCII and compared bytewise, as `String` does).
