@@ -9,10 +9,13 @@ extension StoreCandidates {
     /// As deep as either use: the best of a category, or the best overall.
     static let bestDepth = max(StoreFeed.perCategory, StoreFeed.best)
 
-    /// A category's best live stores, best first (rating score, then id, both descending).
+    /// A category's best live stores, best first (rating score, then id, both descending), with each one's
+    /// favorites: a pool's candidates from the lists need no score of their own (kept under each store's `s:` tag
+    /// too, so a favorite counted drops the list, as it drops the store's score).
     package struct BestList: Sendable {
         var ids: [String] = []
         var scores: [Double] = []
+        var favorites: [Int] = []
     }
 
     /// `Taste`'s candidates for the viewer's top `categories`; nil when the cache is not serving.
@@ -22,32 +25,48 @@ extension StoreCandidates {
         guard let cache = stores.cache, let places = stores.places, cache.isLive else { return nil }
         // The category ids are the feed's piece (one entry under `categories`, not a second copy).
         guard let all = try await FeedLists(database: database, cache: cache).categoryIDs() else { return nil }
-        var lists: [String: BestList] = [:]
-        let keys = all.map { "kb:" + $0 }
-        guard let found = cache.getAll(keys, as: BestList.self) else { return nil }
+        var lists: [BestList] = []
+        lists.reserveCapacity(all.count)
+        guard let found = cache.getAll(all.map { "kb:" + $0 }, as: BestList.self) else { return nil }
         for (category, entry) in zip(all, found) {
             if let entry {
-                lists[category] = entry.value
+                lists.append(entry.value)
             } else {
-                lists[category] = try await cache.entry(
-                    "kb:" + category, tags: { _ in ["kb:" + category] }, cost: { 64 + 40 * $0.ids.count },
-                    load: {
-                        try await database.run(BestStatement(category: category)).reduce(into: BestList()) {
-                            $0.ids.append($1.0)
-                            $0.scores.append($1.1)
+                lists.append(
+                    try await cache.entry(
+                        "kb:" + category, tags: { ["kb:" + category] + $0.ids.map { "s:" + $0 } },
+                        cost: { 64 + 48 * $0.ids.count },
+                        load: {
+                            try await database.run(BestStatement(category: category)).reduce(into: BestList()) {
+                                $0.ids.append($1.0)
+                                $0.scores.append($1.1)
+                                $0.favorites.append($1.2)
+                            }
                         }
-                    }
-                ).value
+                    ).value)
             }
         }
         let evidence = try await evidence(for: viewer, cache: cache)
-        var pool = Set(evidence.related.keys)
-        for category in top { pool.formUnion(lists[category]?.ids.prefix(StoreFeed.perCategory) ?? []) }
-        pool.formUnion(Self.best(Array(lists.values), count: StoreFeed.best))
-        let ids = pool.sorted()
-        guard let scores = try await places.scores(ids) else { return nil }
-        return ids.compactMap { id in
-            scores[id].map { score in
+        // The lists' stores come with their scores; only the viewer's related stores outside them are looked up.
+        var listed: [String: StoreScore] = [:]
+        listed.reserveCapacity(StoreFeed.perCategory * top.count + StoreFeed.best)
+        func take(_ list: Int, _ index: Int) {
+            let best = lists[list]
+            listed[best.ids[index]] = StoreScore(
+                categoryID: all[list], ratingScore: best.scores[index], favoriteCount: best.favorites[index],
+                location: nil)
+        }
+        let positions = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for category in top {
+            guard let list = positions[category] else { continue }
+            for index in lists[list].ids.indices.prefix(StoreFeed.perCategory) { take(list, index) }
+        }
+        for (list, index) in Self.best(lists, count: StoreFeed.best) { take(list, index) }
+        let related = evidence.related.keys.filter { listed[$0] == nil }
+        guard let scores = try await places.scores(Array(related)) else { return nil }
+        // In no particular order: ranking orders by worth, then id.
+        return (Array(listed.keys) + related).compactMap { id in
+            (listed[id] ?? scores[id]).map { score in
                 Candidate(
                     id: id, categoryID: score.categoryID, ratingScore: score.ratingScore,
                     favoriteCount: score.favoriteCount, distance: nil, covisits: evidence.related[id] ?? 0,
@@ -58,17 +77,16 @@ extension StoreCandidates {
 
     /// The first `count` of the lists merged by score, then id, descending (ids in bytes: the cluster's collation
     /// is C.UTF-8), as `stores_rating` orders them.
-    static func best(_ lists: [BestList], count: Int) -> [String] {
+    static func best(_ lists: [BestList], count: Int) -> [(list: Int, index: Int)] {
         DescendingMerge.merge(
-            counts: lists.map(\.ids.count), count: count, key: { lists[$0].scores[$1] }, id: { lists[$0].ids[$1] }
-        ).map { lists[$0.list].ids[$0.index] }
+            counts: lists.map(\.ids.count), count: count, key: { lists[$0].scores[$1] }, id: { lists[$0].ids[$1] })
     }
 
     /// A category's best live stores, by `stores_category_rating`.
     struct BestStatement: PostgresPreparedStatement {
         static let name = "stores_best_of_category"
         static let sql = """
-            SELECT t.id, t.rating_score FROM stores t WHERE t.category_id = $1 AND t.archived_at IS NULL
+            SELECT t.id, t.rating_score, t.favorite_count FROM stores t WHERE t.category_id = $1 AND t.archived_at IS NULL
             ORDER BY t.rating_score DESC, t.id DESC LIMIT \(bestDepth)
             """
         static let bindingDataTypes: [PostgresDataType] = [.text]
@@ -81,6 +99,8 @@ extension StoreCandidates {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (String, Double) { try row.decodeAll((String, Double).self) }
+        func decodeRow(_ row: PostgresRow) throws -> (String, Double, Int) {
+            try row.decodeAll((String, Double, Int).self)
+        }
     }
 }

@@ -165,6 +165,16 @@ import Testing
                         )
                     }
                 ),
+                (
+                    "a listed store gains a favorite",
+                    {
+                        let top = try await app.database.query(
+                            "SELECT id FROM stores WHERE archived_at IS NULL ORDER BY rating_score DESC, id DESC LIMIT 1"
+                        ).map { try $0.decode(String.self) }[0]
+                        try await app.database.query(
+                            "INSERT INTO favorites (user_id, store_id) VALUES (\(critic.id), \(top))")
+                    }
+                ),
                 // The viewer's evidence is kept per viewer (migration 042): each of what it was read from drops it.
                 (
                     "a seed's covisits change alone",
