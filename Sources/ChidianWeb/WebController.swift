@@ -105,19 +105,18 @@ package struct WebController {
             } extraCost: {
                 StoreCard.cost($0)
             }
-            count(card, request: request, context: context)
-            await services.stores.opened(id, viewer: context.viewer)
         } else {
             let view = try await stores.requireView(id: id, viewer: context.viewer.user)
             card = StoreCard(view)
-            count(card, request: request, context: context)
-            await services.stores.opened(id, viewer: context.viewer)
             let list = try await comments.comments.storeCommentViews(storeID: id, kind: nil, sort: sort, page: page)
             let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
             main = pages.render(
                 "store", model: storeModel(view, list, items, sort: sort, viewer: context.viewer, language: language),
                 language: language, csrf: context.web?.csrfToken ?? "", viewer: context.viewer.user)
         }
+        services.stores.counted(
+            id, managerID: card.managerId, context: context, from: request.uri.queryParameters["from"])
+        await services.stores.opened(id, viewer: context.viewer)
         // "Also viewed" looks the same to everyone and changes with every batch of opens: a piece of its own, so
         // those batches re-render ten cards, not the reviews.
         let also = try await services.pieces.piece("also:\(id):\(language.rawValue)") { [self] in
@@ -133,12 +132,6 @@ package struct WebController {
             card, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
         let popular = try await popularTimes(card, language: language)
         return pages.page(body: main + coupons + popular + also, title: card.name, context: context)
-    }
-
-    /// A view of the store, and a click from the card it came from (`?from=`).
-    private func count(_ card: StoreCard, request: Request, context: AppRequestContext) {
-        services.stores.counted(
-            card.id, managerID: card.managerId, context: context, from: request.uri.queryParameters["from"])
     }
 
     /// Today's popular times with how busy now usually is; nothing until the store has enough views. The same for

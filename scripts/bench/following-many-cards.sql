@@ -1,5 +1,6 @@
 -- GET /v1/feed/following (following 1,000 authors) with the cache on: FollowingTimelines merges the page's ids in memory and
--- PostgreSQL reads only FollowStatements.FollowingCards, the 21 cards by id (the ids computed by bench.sh).
+-- PostgreSQL read only the 21 cards by id (the ids computed by bench.sh). Since the cards are kept too (`cm:`), a warm
+-- page reads nothing; this is what a cold one reads.
 SELECT c.id, c.kind, c.store_id, s.name, g.id, g.name,
             (SELECT si.image_id FROM store_images si WHERE si.store_id = s.id ORDER BY si.position LIMIT 1),
             u.id, u.name, u.avatar_image_id, c.rating::int, c.taste::int, c.environment::int, c.service::int,

@@ -49,13 +49,18 @@ extension ReadCache {
     /// read the primary: a replica may not have replayed a write whose invalidation this server has already applied.
     ///
     /// `render` keeps the anonymous JSON beside the value (a value's own memory is about twice its JSON); without
-    /// it, `cost` estimates the value's bytes.
+    /// it, `cost` estimates the value's bytes. `keep` false answers a miss without keeping it: a piece drawn from
+    /// the value is kept instead.
     package func entry<Value: Sendable>(
         _ key: String, tags: @escaping @Sendable (Value) -> [String],
         render: (@Sendable (Value) throws -> [UInt8])? = nil, cost: (@Sendable (Value) -> Int)? = nil,
-        load: @escaping @Sendable () async throws -> Value
+        keep: Bool = true, load: @escaping @Sendable () async throws -> Value
     ) async throws -> Entry<Value> {
         if let hit = get(key, as: Value.self) { return hit }
+        guard keep else {
+            let value = try await ReadRouting.$floor.withValue(nil) { try await load() }
+            return try render.map { try Entry(value: value, rendering: $0) } ?? Entry(value: value, json: [], etag: "")
+        }
         let fill = { @Sendable () async throws -> Entry<Value> in
             let ticket = self.ticket()
             let value = try await ReadRouting.$floor.withValue(nil) { try await load() }

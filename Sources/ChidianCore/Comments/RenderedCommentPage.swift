@@ -13,13 +13,18 @@ package struct RenderedCommentPage: Sendable, Encodable, JSONWritable {
     package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items")
-            json.array(page.items) { json, item in
-                if !item.liked, let bytes = rendered[item.id] { json.raw(bytes) } else { item.write(to: &json) }
-            }
+            json.array(page.items) { json, item in item.write(to: &json, copying: rendered) }
             json.key("nextCursor")
             json.string(page.nextCursor)
         }
     }
 
     package func encode(to encoder: any Encoder) throws { try page.encode(to: encoder) }
+}
+
+extension CommentView {
+    /// This comment's kept JSON from `rendered` when it is everyone's (not liked by the viewer), or written.
+    package func write(to json: inout JSONWriter, copying rendered: [String: [UInt8]]) {
+        if !liked, let bytes = rendered[id] { json.raw(bytes) } else { write(to: &json) }
+    }
 }

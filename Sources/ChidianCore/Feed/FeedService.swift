@@ -124,9 +124,7 @@ extension FeedService.FeedPage: JSONWritable {
     package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items")
-            json.array(items) { json, item in
-                if !item.liked, let bytes = rendered[item.id] { json.raw(bytes) } else { item.write(to: &json) }
-            }
+            json.array(items) { json, item in item.write(to: &json, copying: rendered) }
             json.key("nextCursor"); json.string(nextCursor)
             json.key("personalization")
             json.object { json in

@@ -34,12 +34,10 @@ public struct PopularTimesRepository: Sendable {
         }
         guard let cache else { return try await load() }
         // The key turns over every `freshness` seconds; an old key is simply never asked for again.
-        let key = "pt:\(storeID):\(timeZone):\(Int(freshness)):\(Self.slot(now, freshness))"
-        guard keep else {
-            if let hit = cache.get(key, as: PopularTimes.self) { return hit.value }
-            return try await load()
-        }
-        return try await cache.entry(key, tags: { _ in [] }, cost: { _ in 1_500 }, load: load).value
+        return try await cache.entry(
+            "pt:\(storeID):\(timeZone):\(Int(freshness)):\(Self.slot(now, freshness))", tags: { _ in [] },
+            cost: { _ in 1_500 }, keep: keep, load: load
+        ).value
     }
 
     package static func slot(_ now: Date, _ freshness: TimeInterval) -> Int {

@@ -82,10 +82,9 @@ public struct FollowRepository: Sendable {
             let heads = try await FollowingTimelines(cache: cache, database: database).newest(
                 followerID: userID, count: page.limit + 1)
         {
-            let ids = heads.map(\.id)
             // The cards as everyone sees them, kept per review (`cm:`, as composed feed pages read them); a miss from
             // the primary, which the timelines were read from: a replica may lack a new review.
-            if let views = try await FeedLists(database: database, cache: cache).views(ids) {
+            if let views = try await FeedLists(database: database, cache: cache).views(heads.map(\.id)) {
                 let fetched = heads.compactMap { head in
                     views[head.id].map { (item: $0.value, keys: [head.key, head.id]) }
                 }
@@ -94,14 +93,6 @@ public struct FollowRepository: Sendable {
                     return RenderedCommentPage(
                         Page(fetched: fetched, limit: page.limit, list: list), rendered: views.mapValues(\.json))
                 }
-            }
-            let rows = ids.isEmpty ? [] : try await database.run(FollowStatements.FollowingCards(ids: ids))
-            // A review hidden since its author's timeline was read: the statement answers instead.
-            if rows.count == ids.count {
-                return RenderedCommentPage(
-                    Page(
-                        fetched: rows.map { (item: $0.view, keys: CommentKeyset.Newest.keys(of: $0)) },
-                        limit: page.limit, list: list))
             }
         }
         return RenderedCommentPage(

@@ -61,27 +61,6 @@ enum FollowStatements {
         func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
     }
 
-    /// The cards of a first page whose ids `FollowingTimelines` chose, in the feed's order.
-    struct FollowingCards: PostgresPreparedStatement {
-        package static let name = "following_cards"
-        package static let sql = """
-            SELECT \(CommentRow.columns) FROM comments c \(CommentRow.joins)
-            WHERE c.id = ANY($1) AND c.kind = 'review' AND \(CommentRow.visible)
-            ORDER BY c.created_at DESC, c.id DESC
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray]
-
-        package var ids: [String]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(ids)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> CommentRow.Decoded { try CommentRow.decode(row) }
-    }
-
     /// A user's followers (`followers`) or the people they follow, newest follow first, as `$2` sees them.
     package struct People: PostgresPreparedStatement {
         package static let name = "follow_people"

@@ -64,13 +64,10 @@ public struct StoreVisits: Sendable {
     public func alsoViewed(storeID: String, limit: Int, keep: Bool = true) async throws -> [String] {
         let load = { @Sendable in try await database.forReads.run(AlsoViewed(storeID: storeID, limit: limit)) }
         guard let cache else { return try await load() }
-        let key = "v:\(storeID):\(limit)"
-        guard keep else {
-            if let hit = cache.get(key, as: [String].self) { return hit.value }
-            return try await load()
-        }
-        return try await cache.entry(key, tags: { _ in ["v:" + storeID] }, cost: { 64 + 48 * $0.count }, load: load)
-            .value
+        return try await cache.entry(
+            "v:\(storeID):\(limit)", tags: { _ in ["v:" + storeID] }, cost: { 64 + 48 * $0.count }, keep: keep,
+            load: load
+        ).value
     }
 
     /// Prepared: planning it took five times as long as running it.

@@ -11,17 +11,9 @@ extension StoreRepository {
         }
         if keep { return try await sharedEntries(ids: ids).map { try $0.view() } }
         // Not kept: a miss is read as a view, not written as JSON to be read back.
-        let now = ServerClock.now()
-        var found: [String: StoreView] = [:]
-        for case let hit? in cache.getAll(ids.map { "s:" + $0 }, as: StoreCard.self) ?? []
-        where hit.isCurrent(at: now) {
-            found[hit.value.id] = try hit.view()
-        }
-        let missing = Array(Set(ids.filter { found[$0] == nil }))
-        if !missing.isEmpty {
-            let read = try await database.forReads.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
-            for view in read { found[view.id] = view }
-        }
+        let (hits, missing) = Self.current(cache.getAll(ids.map { "s:" + $0 }, as: StoreCard.self), ids)
+        var found = try hits.mapValues { try $0.view() }
+        for view in try await readShared(missing) { found[view.id] = view }
         return ids.compactMap { found[$0] }
     }
 
@@ -29,31 +21,44 @@ extension StoreRepository {
     /// everyone copies instead of writing the store again. Misses, and entries whose store has opened, closed or
     /// started a coupon since they were written, are read in one statement, and kept unless `keep` is false.
     package func sharedEntries(ids: [String], keep: Bool = true) async throws -> [ReadCache.Entry<StoreCard>] {
-        let now = ServerClock.now()
-        // Every store a current hit: one lock for the list, and no dictionary.
         let hits = cache?.getAll(ids.map { "s:" + $0 }, as: StoreCard.self)
+        // Every store a current hit: one lock for the list, and no dictionary.
+        let now = ServerClock.now()
         if let hits, !hits.contains(where: { $0?.isCurrent(at: now) != true }) { return hits.map { $0! } }
-        var found: [String: ReadCache.Entry<StoreCard>] = [:]
-        for case let hit? in hits ?? [] where hit.isCurrent(at: now) { found[hit.value.id] = hit }
-        let missing = Array(Set(ids.filter { found[$0] == nil }))
-        if !missing.isEmpty {
-            let ticket = cache?.ticket()
-            let read = try await ReadRouting.$floor.withValue(nil) {
-                missing.count == 1
-                    ? try await database.run(StoreStatements.ByID(id: missing[0], viewer: nil, shared: true))
-                    : try await database.run(StoreStatements.ByIDs(ids: missing, viewer: nil, shared: true))
-            }
-            for view in read {
-                let entry = try ReadCache.Entry(store: view)
-                found[view.id] = entry
-                if keep, let cache, let ticket {
-                    // The key is the tag: one string for both.
-                    let key = "s:" + view.id
-                    cache.insert(key, entry, tags: [key], cost: StoreCard.cost(entry.value), since: ticket)
-                }
+        var (found, missing) = Self.current(hits, ids)
+        let ticket = cache?.ticket()
+        for view in try await readShared(missing) {
+            let entry = try ReadCache.Entry(store: view)
+            found[view.id] = entry
+            if keep, let cache, let ticket {
+                // The key is the tag: one string for both.
+                let key = "s:" + view.id
+                cache.insert(key, entry, tags: [key], cost: StoreCard.cost(entry.value), since: ticket)
             }
         }
         return ids.compactMap { found[$0] }
+    }
+
+    /// The entries among `hits` still current, by id, and the ids of `ids` without one (all of them when the cache
+    /// does not serve).
+    private static func current(_ hits: [ReadCache.Entry<StoreCard>?]?, _ ids: [String])
+        -> (found: [String: ReadCache.Entry<StoreCard>], missing: [String])
+    {
+        let now = ServerClock.now()
+        var found: [String: ReadCache.Entry<StoreCard>] = [:]
+        for case let hit? in hits ?? [] where hit.isCurrent(at: now) { found[hit.value.id] = hit }
+        return (found, Array(Set(ids.filter { found[$0] == nil })))
+    }
+
+    /// The stores `ids` as everyone sees them, from the primary: what is read for the cache, or for a piece kept in
+    /// it, must not be older than the invalidations the cache has heard.
+    private func readShared(_ ids: [String]) async throws -> [StoreView] {
+        guard !ids.isEmpty else { return [] }
+        return try await ReadRouting.$floor.withValue(nil) {
+            ids.count == 1
+                ? try await database.run(StoreStatements.ByID(id: ids[0], viewer: nil, shared: true))
+                : try await database.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
+        }
     }
 
     /// The cache entry of one live store (its anonymous JSON ready to send), or 404 `store_not_found`.
