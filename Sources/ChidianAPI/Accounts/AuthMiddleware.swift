@@ -32,8 +32,10 @@ package struct AuthMiddleware: RouterMiddleware {
     static func bearerToken(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty || token.count > 512 ? nil : token
+        // Trimmed without Foundation's character sets: this runs on every signed-in request.
+        var token = parts[1].drop { $0.isWhitespace }
+        while token.last?.isWhitespace == true { token = token.dropLast() }
+        return token.isEmpty || token.utf8.count > 512 ? nil : String(token)
     }
 
     package init(sessions: SessionRepository) {

@@ -20,6 +20,8 @@ package struct RenderedCommentPage: Sendable, Encodable, JSONWritable {
     }
 
     package func encode(to encoder: any Encoder) throws { try page.encode(to: encoder) }
+
+    package var jsonCapacity: Int { 1024 + rendered.values.reduce(0) { $0 + $1.count } }
 }
 
 extension CommentView {

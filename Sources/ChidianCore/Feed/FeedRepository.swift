@@ -115,32 +115,37 @@ public struct FeedRepository: Sendable {
                     clicked: clicked, segment: plan.position.segment, createdAt: plan.position.createdAt,
                     id: plan.position.id, limit: walkLimit, viewerID: viewerID, names: names, pinned: pinnedHere))
         }
-        let found = rows.compactMap(\.item)
-        let walked = found.filter { $0.position > 0 }.sorted { $0.position < $1.position }
-        var taken: [FeedStatements.Item] = []
-        var last: FeedStatements.Item? = nil
-        for item in walked where taken.count < wanted {
-            last = item
-            if !excluded.contains(item.view.id) { taken.append(item) }
+        // Rows are read by index: a comment view is copied once, into the page, not at every step.
+        let walked = rows.indices.filter { (rows[$0].item?.position ?? 0) > 0 }
+            .sorted { rows[$0].item!.position < rows[$1].item!.position }
+        var taken: [Int] = []
+        var last: Int? = nil
+        for index in walked where taken.count < wanted {
+            last = index
+            if !excluded.contains(rows[index].item!.view.id) { taken.append(index) }
         }
+        let lastPosition = last.map { rows[$0].item!.position } ?? 0
         let walkMore =
             rows.first?.more == true
-            || walked.drop(while: { $0.position <= (last?.position ?? 0) }).contains { !excluded.contains($0.view.id) }
-        let pinnedViews = Dictionary(found.filter { $0.position < 0 && $0.shown }.map { ($0.view.id, $0.view) }) {
-            a, _ in a
+            || walked.drop(while: { rows[$0].item!.position <= lastPosition })
+                .contains { !excluded.contains(rows[$0].item!.view.id) }
+        var pinnedRows: [String: Int] = [:]
+        for index in rows.indices where (rows[index].item?.position ?? 0) < 0 && rows[index].item!.shown {
+            if pinnedRows[rows[index].item!.view.id] == nil { pinnedRows[rows[index].item!.view.id] = index }
         }
         var items: [CommentView] = []
         var explored: [CommentView.CategoryRef] = []
         var queue = taken[...]
         for place in places {
             if let id = plan.pinned[place] {
-                guard let view = pinnedViews[id] else { continue }
-                items.append(view)
-                if plan.exploring.contains(place), !explored.contains(where: { $0.id == view.store.category.id }) {
-                    explored.append(view.store.category)
+                guard let index = pinnedRows[id] else { continue }
+                items.append(rows[index].item!.view)
+                if plan.exploring.contains(place) {
+                    let category = rows[index].item!.view.store.category
+                    if !explored.contains(where: { $0.id == category.id }) { explored.append(category) }
                 }
-            } else if let item = queue.popFirst(), item.shown {
-                items.append(item.view)
+            } else if let index = queue.popFirst(), rows[index].item!.shown {
+                items.append(rows[index].item!.view)
             }
         }
         var next: String? = nil
@@ -148,8 +153,8 @@ public struct FeedRepository: Sendable {
         if walkMore || pinnedLater {
             var after = plan
             after.offset = places.upperBound
-            if let last {
-                after.position = Position(segment: last.segment, createdAt: last.createdAtKey, id: last.view.id)
+            if let last, let item = rows[last].item {
+                after.position = Position(segment: item.segment, createdAt: item.createdAtKey, id: item.view.id)
             }
             next = Self.encode(after)
         }

@@ -21,16 +21,12 @@ extension FeedService {
     ) -> FeedRepository.Plan {
         let current = state.interests.prefix(FeedRepository.maxCategories)
         let ordering = FeedRepository.Ordering(categories: current.map { ($0.categoryID, $0.score) })
-        var pool: [String: [String]] = [:]
-        let ranked = reviews.map { ($0, FeedPlanner.worth($0, categoryWeight: 0, radius: radius)) }
-            .sorted { ($0.1, $0.0.id) > ($1.1, $1.0.id) }
-        for (review, _) in ranked { pool[review.categoryID, default: []].append(review.id) }
+        var pool = FeedCandidates.Pool(reviews, radius: radius)
         let walked = current.first?.categoryID
         var plan = FeedRepository.Plan(ordering: ordering)
         for (index, place) in places.enumerated() where place.category != walked {
-            guard let id = pool[place.category]?.first else { continue }
-            pool[place.category]?.removeFirst()
-            plan.pinned[index] = id
+            guard let best = pool.next(of: place.category) else { continue }
+            plan.pinned[index] = reviews[best].id
             if place.exploring { plan.exploring.insert(index) }
         }
         return plan

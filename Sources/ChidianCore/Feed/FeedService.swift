@@ -85,13 +85,12 @@ package struct FeedService: Sendable {
         if state.isCold {
             let reviews = try await candidates.coldStart(near: near, at: now)
             let weights = Exploration.sample(state.arms, using: &generator)
-            let order = FeedPlanner.coldStart(
+            let order = FeedPlanner.coldStartOrder(
                 reviews, categoryWeights: weights, radius: near.map { Double($0.radius) })
             plan = FeedRepository.Plan(
-                ordering: .init(categories: []), pinned: Dictionary(uniqueKeysWithValues: order.enumerated().map { $0 })
-            )
-            let byID = Dictionary(reviews.map { ($0.id, $0.categoryID) }) { a, _ in a }
-            places = order.compactMap { byID[$0] }.map { FeedPlanner.Place(category: $0, exploring: true) }
+                ordering: .init(categories: []),
+                pinned: Dictionary(uniqueKeysWithValues: order.enumerated().map { ($0, reviews[$1].id) }))
+            places = order.map { FeedPlanner.Place(category: reviews[$0].categoryID, exploring: true) }
         } else {
             let current = state.interests.prefix(FeedRepository.maxCategories)
             for interest in current { names[interest.categoryID] = interest.categoryName }
@@ -121,6 +120,8 @@ package struct FeedService: Sendable {
 }
 
 extension FeedService.FeedPage: JSONWritable {
+    package var jsonCapacity: Int { 1024 + rendered.values.reduce(0) { $0 + $1.count } }
+
     package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items")

@@ -5,6 +5,12 @@ import Foundation
 /// output is the JSON `JSONEncoder.chidian` writes for the same value (`JSONWriterTests` compares them).
 public protocol JSONWritable {
     func write(to json: inout JSONWriter)
+    /// Bytes to reserve before writing: a page of kept JSON says its size, so the buffer is not regrown as it fills.
+    var jsonCapacity: Int { get }
+}
+
+extension JSONWritable {
+    public var jsonCapacity: Int { 1024 }
 }
 
 /// Appends JSON tokens to a byte array; the caller keeps the structure (objects, arrays) balanced.
@@ -16,7 +22,7 @@ public struct JSONWriter {
 
     /// Writes `value` and returns its JSON, or throws `EncodingError` when it held a non-finite double.
     public static func bytes(of value: some JSONWritable) throws -> [UInt8] {
-        var json = JSONWriter()
+        var json = JSONWriter(capacity: value.jsonCapacity)
         value.write(to: &json)
         return try json.finish()
     }

@@ -95,17 +95,40 @@ public enum FeedPlanner {
         _ reviews: [FeedCandidates.Review], categoryWeights: [String: Double], radius: Double?,
         count: Int = coldPlaces
     ) -> [String] {
-        let ranked = reviews.map {
-            ($0, worth($0, categoryWeight: categoryWeights[$0.categoryID] ?? 0, radius: radius))
+        coldStartOrder(reviews, categoryWeights: categoryWeights, radius: radius, count: count).map { reviews[$0].id }
+    }
+
+    /// `coldStart` as indices into `reviews`: every anonymous first page runs it, so it ranks integers, not reviews.
+    package static func coldStartOrder(
+        _ reviews: [FeedCandidates.Review], categoryWeights: [String: Double], radius: Double?,
+        count: Int = coldPlaces
+    ) -> [Int] {
+        diverse(
+            ranked(reviews, categoryWeights: categoryWeights, radius: radius), category: { reviews[$0].categoryID },
+            id: { $0 }, count: count)
+    }
+
+    /// Indices of `reviews`, most worthwhile first (ties: the greater id).
+    package static func ranked(
+        _ reviews: [FeedCandidates.Review], categoryWeights: [String: Double], radius: Double?
+    ) -> [Int] {
+        // Candidates come grouped by category: one weight lookup a group.
+        var last: (category: String, weight: Double)? = nil
+        let worths = reviews.map { review in
+            if last?.category != review.categoryID {
+                last = (review.categoryID, categoryWeights[review.categoryID] ?? 0)
+            }
+            return worth(review, categoryWeight: last?.weight ?? 0, radius: radius)
         }
-        .sorted { ($0.1, $0.0.id) > ($1.1, $1.0.id) }.map(\.0)
-        return diverse(ranked, category: \.categoryID, id: \.id, count: count)
+        return reviews.indices.sorted {
+            worths[$0] != worths[$1] ? worths[$0] > worths[$1] : reviews[$0].id > reviews[$1].id
+        }
     }
 
     /// The first `count` of `ranked` taking at most `perCategoryCap` of a category, then, when the cap leaves
     /// places empty, the best of what it held back.
-    static func diverse<T>(_ ranked: [T], category: (T) -> String, id: (T) -> String, count: Int) -> [String] {
-        var chosen: [String] = []
+    static func diverse<T, ID>(_ ranked: [T], category: (T) -> String, id: (T) -> ID, count: Int) -> [ID] {
+        var chosen: [ID] = []
         var perCategory: [String: Int] = [:]
         var heldBack: [T] = []
         for item in ranked where chosen.count < count {

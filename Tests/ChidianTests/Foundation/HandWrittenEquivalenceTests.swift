@@ -50,4 +50,56 @@ import Testing
             #expect(mine.next() == theirs.next())
         }
     }
+
+    /// Candidates with few distinct values, so worths tie and ids decide; categories in runs, and some repeated
+    /// later (as near me's candidates interleave).
+    static func candidates(_ generator: inout SeededRandom) -> [FeedCandidates.Review] {
+        (0..<(40 + Int(generator.next() % 120))).map { index in
+            let run = index / (1 + Int(generator.next() % 8))
+            return FeedCandidates.Review(
+                id: "m\(generator.next() % 500)", categoryID: "c\(run % 9)", likes: Int(generator.next() % 3),
+                rating: 3 + Int(generator.next() % 3), ageDays: Double(generator.next() % 4),
+                storeRating: 3.5 + Double(generator.next() % 2), distance: Double(generator.next() % 3) * 100)
+        }
+    }
+
+    @Test func coldStartRanksIndicesAsItRankedReviews() {
+        var generator = SeededRandom(seed: 46)
+        for round in 0..<300 {
+            let reviews = Self.candidates(&generator)
+            let weights = Dictionary(uniqueKeysWithValues: (0..<9).map { ("c\($0)", Double(generator.next() % 4) / 8) })
+            let radius: Double? = round % 2 == 0 ? nil : 250
+            // MUT: ranking and capping by index
+            let order = FeedPlanner.coldStart(reviews, categoryWeights: weights, radius: radius)
+            // validate: what sorting (review, worth) pairs and capping reviews gave
+            let ranked = reviews.map {
+                ($0, FeedPlanner.worth($0, categoryWeight: weights[$0.categoryID] ?? 0, radius: radius))
+            }
+            .sorted { ($0.1, $0.0.id) > ($1.1, $1.0.id) }.map(\.0)
+            let expected = FeedPlanner.diverse(ranked, category: \.categoryID, id: \.id, count: FeedPlanner.coldPlaces)
+            #expect(order == expected, "round \(round)")
+        }
+    }
+
+    @Test func aMixedPagesPoolGivesEachCategorysBestInTurn() {
+        var generator = SeededRandom(seed: 47)
+        for round in 0..<300 {
+            let reviews = Self.candidates(&generator)
+            // MUT: the pool of runs
+            var pool = FeedCandidates.Pool(reviews, radius: round % 2 == 0 ? nil : 250)
+            // validate: a list per category from the ranked reviews, taken from the front
+            var lists: [String: [String]] = [:]
+            let ranked = reviews.map {
+                ($0, FeedPlanner.worth($0, categoryWeight: 0, radius: round % 2 == 0 ? nil : 250))
+            }
+            .sorted { ($0.1, $0.0.id) > ($1.1, $1.0.id) }
+            for (review, _) in ranked { lists[review.categoryID, default: []].append(review.id) }
+            for _ in 0..<40 {
+                let category = "c\(generator.next() % 10)"
+                let expected = lists[category]?.first
+                if expected != nil { lists[category]?.removeFirst() }
+                #expect(pool.next(of: category).map { reviews[$0].id } == expected, "round \(round), \(category)")
+            }
+        }
+    }
 }
