@@ -35,25 +35,56 @@ package struct FeedLists: Sendable {
         var lists: [List] = []
         lists.reserveCapacity(categories.count)
         for (category, entry) in zip(categories, found) {
-            if let entry {
-                lists.append(entry.value)
-            } else {
-                lists.append(
-                    try await cache.entry(
-                        "fk:" + category, tags: { _ in ["fk:" + category] }, cost: { $0.cost },
-                        load: { try await database.run(Newest(category: category)).reduce(into: List()) { $0.add($1) } }
-                    ).value)
-            }
+            if let entry { lists.append(entry.value) } else { lists.append(try await list(category)) }
         }
         return lists
+    }
+
+    private func list(_ category: String) async throws -> List {
+        try await cache.entry(
+            "fk:" + category, tags: { _ in ["fk:" + category] }, cost: { $0.cost },
+            load: { try await database.run(Newest(category: category)).reduce(into: List()) { $0.add($1) } }
+        ).value
     }
 
     /// Every category's id, in id order; nil while the cache is not live.
     func categoryIDs() async throws -> [String]? {
         guard cache.isLive else { return nil }
-        return try await cache.entry(
+        return try await allCategoryIDs()
+    }
+
+    private func allCategoryIDs() async throws -> [String] {
+        try await cache.entry(
             "fk:categories", tags: { _ in ["categories"] }, cost: { 64 + 32 * $0.count },
             load: { try await database.run(CategoryIDs()) }
+        ).value
+    }
+
+    /// Every category's list and the merge of them all, newest first: what cold start's candidates and the walk of
+    /// a viewer without interests read. One piece under every list's tag and the categories', composed from the
+    /// lists, so such a page makes one lookup instead of two for each category.
+    package struct Everyone: Sendable {
+        var categories: [String]
+        var lists: [List]
+        /// The lists merged by (created_at, id) descending, as deep as a walk reads: any walk's prefix.
+        var walk: [(list: Int, index: Int)]
+    }
+
+    /// `Everyone`; nil while the cache is not live.
+    func everyone() async throws -> Everyone? {
+        guard cache.isLive else { return nil }
+        return try await cache.entry(
+            "fk:everyone", tags: { $0.categories.map { "fk:" + $0 } + ["categories"] },
+            cost: { 64 + $0.lists.reduce(0) { $0 + $1.cost } + 16 * $0.walk.count },
+            load: {
+                let categories = try await allCategoryIDs()
+                var lists: [List] = []
+                for category in categories { lists.append(try await list(category)) }
+                let walk = DescendingMerge.merge(
+                    counts: lists.map(\.ids.count), count: Self.depth, key: { lists[$0].createdAt[$1] },
+                    id: { lists[$0].ids[$1] })
+                return Everyone(categories: categories, lists: lists, walk: walk)
+            }
         ).value
     }
 

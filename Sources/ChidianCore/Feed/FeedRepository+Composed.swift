@@ -9,25 +9,32 @@ extension FeedRepository {
     func composedRows(
         clicked: [String], limit: Int, viewerID: String?, pinned: [String], lists: FeedLists
     ) async throws -> (rows: [FeedStatements.Row], rendered: [String: [UInt8]])? {
-        guard let segments = try await lists.lists(clicked) else { return nil }
         struct Walked {
             var segment: Int
             var id: String
             var key: String
         }
         var walked: [Walked] = []
-        for (segment, list) in segments.enumerated() where walked.count < limit {
+        // A clicked category's list is read when the walk reaches it: a first page rarely leaves the first.
+        for (segment, category) in clicked.enumerated() where walked.count < limit {
+            guard let list = try await lists.lists([category])?.first else { return nil }
             for index in list.ids.indices.prefix(limit - walked.count) {
                 walked.append(Walked(segment: segment, id: list.ids[index], key: list.keys[index]))
             }
         }
         if walked.count < limit {
-            guard let all = try await lists.categoryIDs() else { return nil }
-            let clickedSet = Set(clicked)
-            guard let rest = try await lists.lists(all.filter { !clickedSet.contains($0) }) else { return nil }
-            let merged = DescendingMerge.merge(
-                counts: rest.map(\.ids.count), count: limit - walked.count, key: { rest[$0].createdAt[$1] },
-                id: { rest[$0].ids[$1] })
+            guard let everyone = try await lists.everyone() else { return nil }
+            let merged: [(list: Int, index: Int)]
+            var rest = everyone.lists
+            if clicked.isEmpty {
+                merged = Array(everyone.walk.prefix(limit))
+            } else {
+                let clickedSet = Set(clicked)
+                rest = zip(everyone.categories, everyone.lists).filter { !clickedSet.contains($0.0) }.map(\.1)
+                merged = DescendingMerge.merge(
+                    counts: rest.map(\.ids.count), count: limit - walked.count, key: { rest[$0].createdAt[$1] },
+                    id: { rest[$0].ids[$1] })
+            }
             for (list, index) in merged {
                 walked.append(Walked(segment: clicked.count, id: rest[list].ids[index], key: rest[list].keys[index]))
             }

@@ -113,11 +113,10 @@ package struct FeedCandidates: Sendable {
     /// Cold start's candidates from the cached lists: each category's first `perCategory`; nil while the cache
     /// is not live.
     func composedColdStart(at now: Date) async throws -> [Review]? {
-        guard let lists, let categories = try await lists.categoryIDs(),
-            let found = try await lists.lists(categories)
-        else { return nil }
+        guard let everyone = try await lists?.everyone() else { return nil }
         var reviews: [Review] = []
-        for (category, list) in zip(categories, found) {
+        reviews.reserveCapacity(everyone.lists.count * Self.perCategory)
+        for (category, list) in zip(everyone.categories, everyone.lists) {
             for index in list.ids.indices.prefix(Self.perCategory) {
                 reviews.append(
                     Review(

@@ -118,6 +118,10 @@ import Testing
                 #expect(caching.reads.get("fk:" + category, as: FeedLists.List.self) != nil, "\(category)")
             }
             #expect(try await lists.lists(categories)?.first?.ids.count == FeedLists.depth)
+            // and the lists of every category at once, which cold start and a walk without interests read
+            let everyone = caching.reads.get("fk:everyone", as: FeedLists.Everyone.self)?.value
+            #expect(Set(categories).isSubset(of: everyone?.categories ?? []))
+            #expect(everyone?.lists.count == everyone?.categories.count)
 
             let fanReview = try await app.database.query(
                 "SELECT id FROM comments WHERE store_id = \(stores[2]) ORDER BY created_at DESC LIMIT 1"
@@ -238,6 +242,19 @@ import Testing
                     { try await app.database.query("UPDATE stores SET archived_at = NULL WHERE id = \(stores[4])") }
                 ),
                 ("a category added", { _ = try await StoreFixture.category(app, "咖啡") }),
+                (
+                    "the first review in the category just added",
+                    {
+                        let category = try await app.database.query("SELECT id FROM categories WHERE name = '咖啡'")[0]
+                            .decode(String.self)
+                        let store = try await StoreFixture.store(client, manager, name: "咖啡店", categoryID: category).id
+                        try await app.database.query(
+                            """
+                            INSERT INTO comments (kind, store_id, author_id, rating, body)
+                            VALUES ('review', \(store), \(manager.id), 5, '新品类的第一条')
+                            """)
+                    }
+                ),
                 (
                     "a review deleted",
                     {
