@@ -99,29 +99,30 @@ public enum FeedPlanner {
     }
 
     /// `coldStart` as indices into `reviews`: every anonymous first page runs it, so it ranks integers, not reviews.
+    /// Only a category's best `perCategoryCap` can take a place while other categories have reviews: when those are
+    /// enough, they alone are ranked across categories.
     package static func coldStartOrder(
         _ reviews: [FeedCandidates.Review], categoryWeights: [String: Double], radius: Double?,
         count: Int = coldPlaces
     ) -> [Int] {
-        diverse(
-            ranked(reviews, categoryWeights: categoryWeights, radius: radius), category: { reviews[$0].categoryID },
-            id: { $0 }, count: count)
+        let pool = FeedCandidates.Pool(reviews, categoryWeights: categoryWeights, radius: radius)
+        let heads = pool.heads(perCategoryCap)
+        guard heads.count >= count else {
+            return diverse(pool.ranked(), category: { reviews[$0].categoryID }, id: { $0 }, count: count)
+        }
+        return Array(heads.sorted(by: pool.ranksBefore).prefix(count))
     }
 
-    /// Indices of `reviews`, most worthwhile first (ties: the greater id).
-    package static func ranked(
+    /// Each review's worth, its category's weight looked up once for each run of a category.
+    static func worths(
         _ reviews: [FeedCandidates.Review], categoryWeights: [String: Double], radius: Double?
-    ) -> [Int] {
-        // Candidates come grouped by category: one weight lookup a group.
+    ) -> [Double] {
         var last: (category: String, weight: Double)? = nil
-        let worths = reviews.map { review in
+        return reviews.map { review in
             if last?.category != review.categoryID {
                 last = (review.categoryID, categoryWeights[review.categoryID] ?? 0)
             }
             return worth(review, categoryWeight: last?.weight ?? 0, radius: radius)
-        }
-        return reviews.indices.sorted {
-            worths[$0] != worths[$1] ? worths[$0] > worths[$1] : reviews[$0].id > reviews[$1].id
         }
     }
 
