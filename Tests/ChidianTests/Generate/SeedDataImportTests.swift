@@ -52,7 +52,8 @@ import Testing
             _ = try await SeedImporter(database: app.database, config: app.services.config).run(
                 directory: seed.directory)
             // validate: analyzed by the import itself (autovacuum's would be `last_autoanalyze`), and the planner's
-            // count of comments is the real one (never analyzed, it is -1)
+            // count of comments is about the real one (never analyzed, it is -1). About: a VACUUM by autovacuum after
+            // the import may re-estimate it from the pages it visited (1,625 for 1,500 in one CI run)
             let analyzed = try await app.database.query(
                 """
                 SELECT count(*)::int FROM pg_stat_user_tables
@@ -65,7 +66,7 @@ import Testing
                 SELECT (SELECT reltuples FROM pg_class WHERE relname = 'comments')::int8, (SELECT count(*) FROM comments)
                 """)
             let (estimated, real) = try #require(try counts.first?.decode((Int64, Int64).self))
-            #expect(estimated == real)
+            #expect(real > 0 && abs(estimated - real) * 4 <= real, "estimated \(estimated), real \(real)")
         }
     }
 }
