@@ -439,12 +439,33 @@ pgbench_defines=()
 # --- Runs --------------------------------------------------------------------------------------------------
 # run_wrk NAME PATHS TOKEN METHOD BODY [CONNECTIONS THREADS SECONDS]
 run_wrk() {
-    local name=$1 c=${6:-$CONNECTIONS} th=${7:-$THREADS} d=${8:-$DURATION}
+    local name=$1 c=${6:-$CONNECTIONS} th=${7:-$THREADS} d=${8:-$DURATION} server0 db0
     want "${name%%.*}" || return 0
     say "wrk $name (-t$th -c$c ${d}s)"
+    server0=$(ticks "$server_pid")
+    db0=$(db_ticks)
     BENCH_PATHS=$2 BENCH_TOKEN=$3 BENCH_METHOD=$4 BENCH_BODY=$5 BENCH_OUT=$res/$name.wrk \
         timeout $((d + 60)) wrk -t"$th" -c"$c" -d"${d}s" --timeout 10s --latency -s "$here/wrk.lua" "$api" \
         >"$res/$name.wrk.log" 2>&1 || say "wrk $name exited with $?"
+    cpu_per_request "$name" "$server0" "$db0"
+}
+# CPU a request took (user + system, µs): the server's and PostgreSQL's (every postgres process of the cluster,
+# which the server's pooled connections outlive a run in), appended to NAME.wrk as server_cpu_us= and db_cpu_us=.
+# On these shared cores a route's rate moves by ±30 % from one run to the next while its CPU per request moves far
+# less, so ratios between routes are also given by it (docs/BENCHMARKS.md).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+db_ticks() {
+    local total=0 pid
+    for pid in $(pgrep -x postgres); do total=$((total + $(ticks "$pid"))); done
+    echo "$total"
+}
+cpu_per_request() {
+    local name=$1 requests
+    requests=$(get "$name" requests)
+    [[ "$requests" =~ ^[0-9]+$ ]] && [ "$requests" -gt 0 ] || return 0
+    awk -v s="$(($(ticks "$server_pid") - $2))" -v d="$(($(db_ticks) - $3))" -v n="$requests" \
+        -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "server_cpu_us=%.1f\ndb_cpu_us=%.1f\n", s * 1e6 / hz / n, d * 1e6 / hz / n }' \
+        >>"$res/$name.wrk"
 }
 # pgbench runs once per read scenario (the database's limit does not depend on the server's cache), right after
 # the first mode's wrk of the same scenario.
