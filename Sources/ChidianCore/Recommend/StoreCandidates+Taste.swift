@@ -48,13 +48,22 @@ extension StoreCandidates {
         }
         let evidence = try await evidence(for: viewer, cache: cache)
         // The lists' stores come with their scores; only the viewer's related stores outside them are looked up.
-        var listed: [String: StoreScore] = [:]
-        listed.reserveCapacity(StoreFeed.perCategory * top.count + StoreFeed.best)
+        // Each store is hashed once, to find it again; the viewer's evidence is then laid on by walking it (or the
+        // candidates, when they are fewer), not looked up five times for every candidate.
+        var candidates: [Candidate] = []
+        var at: [String: Int] = [:]
+        let expected = StoreFeed.perCategory * top.count + StoreFeed.best + evidence.related.count
+        candidates.reserveCapacity(expected)
+        at.reserveCapacity(expected)
         func take(_ list: Int, _ index: Int) {
-            let best = lists[list]
-            listed[best.ids[index]] = StoreScore(
-                categoryID: all[list], ratingScore: best.scores[index], favoriteCount: best.favorites[index],
-                location: nil)
+            let id = lists[list].ids[index]
+            guard at[id] == nil else { return }
+            at[id] = candidates.count
+            candidates.append(
+                Candidate(
+                    id: id, categoryID: all[list], ratingScore: lists[list].scores[index],
+                    favoriteCount: lists[list].favorites[index], distance: nil, covisits: 0, favorited: false,
+                    reviewedLately: false))
         }
         let positions = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for category in top {
@@ -62,17 +71,33 @@ extension StoreCandidates {
             for index in lists[list].ids.indices.prefix(StoreFeed.perCategory) { take(list, index) }
         }
         for (list, index) in Self.best(lists, count: StoreFeed.best) { take(list, index) }
-        let related = evidence.related.keys.filter { listed[$0] == nil }
-        guard let scores = try await places.scores(Array(related)) else { return nil }
-        // In no particular order: ranking orders by worth, then id.
-        return (Array(listed.keys) + related).compactMap { id in
-            (listed[id] ?? scores[id]).map { score in
+        var outside: [String] = []
+        for (id, count) in evidence.related {
+            if let index = at[id] { candidates[index].covisits = count } else { outside.append(id) }
+        }
+        guard let scores = try await places.scores(outside) else { return nil }
+        for id in outside {
+            guard let score = scores[id] else { continue }
+            at[id] = candidates.count
+            candidates.append(
                 Candidate(
                     id: id, categoryID: score.categoryID, ratingScore: score.ratingScore,
                     favoriteCount: score.favoriteCount, distance: nil, covisits: evidence.related[id] ?? 0,
-                    favorited: evidence.favorites.contains(id), reviewedLately: evidence.reviewed.contains(id))
+                    favorited: false, reviewedLately: false))
+        }
+        func mark(_ ids: Set<String>, _ flag: WritableKeyPath<Candidate, Bool>) {
+            if ids.count < candidates.count {
+                for id in ids { if let index = at[id] { candidates[index][keyPath: flag] = true } }
+            } else {
+                for index in candidates.indices where ids.contains(candidates[index].id) {
+                    candidates[index][keyPath: flag] = true
+                }
             }
         }
+        mark(evidence.favorites, \.favorited)
+        mark(evidence.reviewed, \.reviewedLately)
+        // In no particular order: ranking orders by worth, then id.
+        return candidates
     }
 
     /// The first `count` of the lists merged by score, then id, descending (ids in bytes: the cluster's collation

@@ -32,16 +32,21 @@ package enum StoreFeed {
     package static func rank(_ candidates: [Candidate], interests: [String: Double], radius: Double?, limit: Int)
         -> [String]
     {
-        let fresh = candidates.filter { !$0.known }
-        let most = fresh.map(\.covisits).max() ?? 0
-        // Indices sorted, not candidates: moving a candidate moves its strings (a fifth of a signed-in 猜你喜欢).
-        let worths = fresh.map { worth($0, interests: interests, maxCovisits: most, radius: radius) }
-        let ranked = fresh.indices.sorted { a, b in
-            worths[a] != worths[b] ? worths[a] > worths[b] : fresh[a].id > fresh[b].id
-        }.map { fresh[$0] }
+        // Indices throughout, not candidates: moving a candidate moves its strings (a fifth of a signed-in 猜你喜欢).
+        let fresh = candidates.indices.filter { !candidates[$0].known }
+        let most = fresh.lazy.map { candidates[$0].covisits }.max() ?? 0
+        var worths = [Double](repeating: 0, count: candidates.count)
+        for index in fresh {
+            worths[index] = worth(candidates[index], interests: interests, maxCovisits: most, radius: radius)
+        }
+        let ranked = fresh.sorted { a, b in
+            worths[a] != worths[b] ? worths[a] > worths[b] : candidates[a].id > candidates[b].id
+        }
         let head = FeedPlanner.diverse(
-            ranked, category: \.categoryID, id: \.id, count: min(limit, FeedPlanner.coldPlaces))
+            ranked, category: { candidates[$0].categoryID }, id: { candidates[$0].id },
+            count: min(limit, FeedPlanner.coldPlaces))
         let chosen = Set(head)
-        return head + ranked.lazy.map(\.id).filter { !chosen.contains($0) }.prefix(max(0, limit - head.count))
+        return head
+            + ranked.lazy.map { candidates[$0].id }.filter { !chosen.contains($0) }.prefix(max(0, limit - head.count))
     }
 }

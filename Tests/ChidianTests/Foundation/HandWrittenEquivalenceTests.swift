@@ -103,4 +103,38 @@ import Testing
             }
         }
     }
+
+    @Test func forYouRanksIndicesAsItRankedCandidates() {
+        var generator = SeededRandom(seed: 48)
+        for round in 0..<300 {
+            // setup: candidates with tied worths, some favourited or reviewed, a few categories
+            let candidates = (0..<(20 + Int(generator.next() % 180))).map { index in
+                StoreFeed.Candidate(
+                    id: "s\(index)-\(generator.next() % 7)", categoryID: "c\(generator.next() % 5)",
+                    ratingScore: 3 + Double(generator.next() % 3) / 2, favoriteCount: Int(generator.next() % 3),
+                    distance: round % 2 == 0 ? nil : Double(generator.next() % 4) * 500,
+                    covisits: Int(generator.next() % 4), favorited: generator.next() % 9 == 0,
+                    reviewedLately: generator.next() % 11 == 0)
+            }
+            let interests = ["c0": 1.0, "c1": 0.5, "c3": 0.25]
+            let radius: Double? = round % 2 == 0 ? nil : 2000
+            let limit = [5, 10, 20, 50][round % 4]
+            // MUT: ranking by index
+            let ranked = StoreFeed.rank(candidates, interests: interests, radius: radius, limit: limit)
+            // validate: ranking copies of the candidates, as before
+            let fresh = candidates.filter { !$0.known }
+            let most = fresh.map(\.covisits).max() ?? 0
+            let worths = fresh.map {
+                StoreFeed.worth($0, interests: interests, maxCovisits: most, radius: radius)
+            }
+            let sorted = fresh.indices.sorted { a, b in
+                worths[a] != worths[b] ? worths[a] > worths[b] : fresh[a].id > fresh[b].id
+            }.map { fresh[$0] }
+            let head = FeedPlanner.diverse(
+                sorted, category: \.categoryID, id: \.id, count: min(limit, FeedPlanner.coldPlaces))
+            let chosen = Set(head)
+            let expected = head + sorted.map(\.id).filter { !chosen.contains($0) }.prefix(max(0, limit - head.count))
+            #expect(ranked == expected, "round \(round)")
+        }
+    }
 }

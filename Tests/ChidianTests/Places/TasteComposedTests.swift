@@ -49,6 +49,18 @@ import Testing
             try await app.database.query(
                 "INSERT INTO comments (kind, store_id, author_id, rating, body) VALUES ('review', \(ids[1]), \(user.id), 4, '常来')"
             )
+            // and a favourite and a recent review among the best, so the pool holds stores the user already knows
+            try await app.database.query(
+                """
+                INSERT INTO favorites (user_id, store_id) SELECT \(user.id), id FROM stores WHERE archived_at IS NULL
+                ORDER BY rating_score DESC, id DESC OFFSET 1 LIMIT 1 ON CONFLICT DO NOTHING
+                """)
+            try await app.database.query(
+                """
+                INSERT INTO comments (kind, store_id, author_id, rating, body)
+                SELECT 'review', id, \(user.id), 5, '最好的一家' FROM stores WHERE archived_at IS NULL
+                ORDER BY rating_score DESC, id DESC LIMIT 1
+                """)
             await app.settle()
             let now = Date()
             let viewers = [
