@@ -100,6 +100,14 @@ import Testing
                     VALUES ('review', \(stores[store]), \(author.id), 4, \(body))
                     """)
             }
+            /// `liker` likes `author`'s newest review through the API.
+            @Sendable func likeNewest(of author: Session, by liker: Session) async throws {
+                let id = try await app.database.query(
+                    "SELECT id FROM comments WHERE author_id = \(author.id) ORDER BY created_at DESC LIMIT 1"
+                ).map { try $0.decode(String.self) }[0]
+                let liked = try await cached.send(.put, "/v1/comments/\(id)/like", token: liker.token)
+                #expect(liked.status.code < 300)
+            }
             // 乙 writes more than a timeline keeps, so pages past it come from the statement.
             for n in 0..<24 { try await review(authors[1], n % 2, "乙的第\(n)条") }
             try await review(authors[0], 0, "甲的第一条")
@@ -147,26 +155,8 @@ import Testing
                 ),
                 ("丙 posts", { try await review(authors[2], 0, "丙的") }),
                 // A liked card is written for its reader; the others are copied from the kept JSON.
-                (
-                    "the reader likes 甲's newest",
-                    {
-                        let id = try await app.database.query(
-                            "SELECT id FROM comments WHERE author_id = \(authors[0].id) ORDER BY created_at DESC LIMIT 1"
-                        ).map { try $0.decode(String.self) }[0]
-                        let liked = try await cached.send(.put, "/v1/comments/\(id)/like", token: reader.token)
-                        #expect(liked.status.code < 300)
-                    }
-                ),
-                (
-                    "a stranger likes 丙's",
-                    {
-                        let id = try await app.database.query(
-                            "SELECT id FROM comments WHERE author_id = \(authors[2].id) LIMIT 1"
-                        ).map { try $0.decode(String.self) }[0]
-                        let liked = try await cached.send(.put, "/v1/comments/\(id)/like", token: stranger.token)
-                        #expect(liked.status.code < 300)
-                    }
-                ),
+                ("the reader likes 甲's newest", { try await likeNewest(of: authors[0], by: reader) }),
+                ("a stranger likes 丙's", { try await likeNewest(of: authors[2], by: stranger) }),
                 (
                     "the reader unfollows 乙",
                     {
