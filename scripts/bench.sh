@@ -449,23 +449,31 @@ run_wrk() {
         >"$res/$name.wrk.log" 2>&1 || say "wrk $name exited with $?"
     cpu_per_request "$name" "$server0" "$db0"
 }
-# CPU a request took (user + system, µs): the server's and PostgreSQL's (every postgres process of the cluster,
-# which the server's pooled connections outlive a run in), appended to NAME.wrk as server_cpu_us= and db_cpu_us=.
-# On these shared cores a route's rate moves by ±30 % from one run to the next while its CPU per request moves far
-# less, so ratios between routes are also given by it (docs/BENCHMARKS.md).
+# CPU a request took (user + system, µs): the server's and PostgreSQL's (the bench cluster's postmaster and its
+# children, which the server's pooled connections outlive a run in), appended to NAME.wrk as server_cpu_us= and,
+# when the cluster runs on this machine, db_cpu_us=. On these shared cores a route's rate moves by ±30 % from one
+# run to the next while its CPU per request moves far less, so ratios between routes are also given by it
+# (docs/BENCHMARKS.md).
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# Empty when the cluster is not this machine's (or its settings are not ours to read): no db_cpu_us then.
+db_postmaster=$(head -1 "$(sql "$base/postgres" 'SHOW data_directory' 2>/dev/null)/postmaster.pid" 2>/dev/null || true)
 db_ticks() {
-    local total=0 pid
-    for pid in $(pgrep -x postgres); do total=$((total + $(ticks "$pid"))); done
+    [ -n "$db_postmaster" ] || return 0
+    local total pid
+    total=$(ticks "$db_postmaster")
+    for pid in $(pgrep -P "$db_postmaster"); do total=$((total + $(ticks "$pid"))); done
     echo "$total"
 }
 cpu_per_request() {
-    local name=$1 requests
+    local name=$1 requests db
     requests=$(get "$name" requests)
     [[ "$requests" =~ ^[0-9]+$ ]] && [ "$requests" -gt 0 ] || return 0
-    awk -v s="$(($(ticks "$server_pid") - $2))" -v d="$(($(db_ticks) - $3))" -v n="$requests" \
-        -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "server_cpu_us=%.1f\ndb_cpu_us=%.1f\n", s * 1e6 / hz / n, d * 1e6 / hz / n }' \
-        >>"$res/$name.wrk"
+    db=$(db_ticks)
+    awk -v s="$(($(ticks "$server_pid") - $2))" -v n="$requests" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "server_cpu_us=%.1f\n", s * 1e6 / hz / n }' >>"$res/$name.wrk"
+    [ -n "$db" ] && [ -n "$3" ] || return 0
+    awk -v d="$((db - $3))" -v n="$requests" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "db_cpu_us=%.1f\n", d * 1e6 / hz / n }' >>"$res/$name.wrk"
 }
 # pgbench runs once per read scenario (the database's limit does not depend on the server's cache), right after
 # the first mode's wrk of the same scenario.
