@@ -74,6 +74,7 @@ for mode in $MODES $LIVE_CACHE; do [[ "$mode" =~ ^(on|off)$ ]] || die "cache mod
 
 # --- Tools -------------------------------------------------------------------------------------------------
 . scripts/lib/common.sh
+need_package pgrep procps
 need_package wrk wrk
 # scripts/bench/openloop.c is built each run.
 need_package cc gcc
