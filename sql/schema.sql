@@ -57,6 +57,7 @@
 --   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
 --   stores: stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_place_notify()
 --   stores: stores_reviewed_notify AFTER UPDATE OF review_count FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION stores_reviewed_notify()
+--   stores: stores_score_notify AFTER UPDATE OF rating_count, rating_sum, favorite_count FOR EACH ROW WHEN (((new.location IS NOT NULL) AND (new.archived_at IS NULL) AND ((old.rating_score IS DISTINCT FROM new.rating_score) OR (old.favorite_count IS DISTINCT FROM new.favorite_count)))) EXECUTE FUNCTION stores_score_notify()
 --   users: users_cache_notify AFTER DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION users_cache_notify()
 --   viewer_explore: viewer_explore_state_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION viewer_state_notify()
 --   viewer_interests: viewer_interests_state_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION viewer_state_notify()
@@ -2486,6 +2487,20 @@ BEGIN
 END $$;
 
 --
+-- Name: stores_score_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_score_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NOT cache_bulk() THEN  -- stores_cache_notify says '*'
+        PERFORM cache_notify('gk:' || place_cell(NEW.location));
+    END IF;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: trust_enqueue(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -4688,6 +4703,12 @@ CREATE TRIGGER stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location,
 --
 
 CREATE TRIGGER stores_reviewed_notify AFTER UPDATE OF review_count ON public.stores FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION public.stores_reviewed_notify();
+
+--
+-- Name: stores stores_score_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_score_notify AFTER UPDATE OF rating_count, rating_sum, favorite_count ON public.stores FOR EACH ROW WHEN (((new.location IS NOT NULL) AND (new.archived_at IS NULL) AND ((old.rating_score IS DISTINCT FROM new.rating_score) OR (old.favorite_count IS DISTINCT FROM new.favorite_count)))) EXECUTE FUNCTION public.stores_score_notify();
 
 --
 -- Name: users users_cache_notify; Type: TRIGGER; Schema: public; Owner: -

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// The pick's candidates composed in memory (issue #45): the pool from the near-me walk of cached cells, each
-/// store's rating and favorites from its cached score (`PlaceCells.scores`), and what the viewer's history says
+/// store's rating and favorites from its cell's score columns (`CellScores`), and what the viewer's history says
 /// from one small statement (none for a viewer without a key): the same candidates `qualifying` reads.
 extension StoreCandidates {
     /// `qualifying`'s candidates from the walk; nil when it does not answer (no `near`, a price filter, the cells
@@ -17,18 +17,13 @@ extension StoreCandidates {
         guard
             let pool = try await stores.walkNearest(
                 near: near, categoryID: filter.categoryID, openAt: filter.openAt,
-                skip: Set(filter.skip).union(evidence.reviewed), keep: Self.pickLimit)
+                skip: Set(filter.skip).union(evidence.reviewed), keep: Self.pickLimit, scored: true)
         else { return nil }
-        guard let scores = try await stores.places?.scores(pool.map(\.id)) else { return nil }
-        // A store archived since its cell was read drops out, as the statement would not have read it.
-        return pool.compactMap { walked in
-            scores[walked.id].map { score in
-                Candidate(
-                    id: walked.id, categoryID: score.categoryID, ratingScore: score.ratingScore,
-                    favoriteCount: score.favoriteCount, distance: walked.meters,
-                    covisits: evidence.related[walked.id] ?? 0, favorited: evidence.favorites.contains(walked.id),
-                    reviewedLately: false)
-            }
+        return pool.map { walked in
+            Candidate(
+                id: walked.id, categoryID: walked.categoryID, ratingScore: walked.rating,
+                favoriteCount: walked.favorites, distance: walked.meters, covisits: evidence.related[walked.id] ?? 0,
+                favorited: evidence.favorites.contains(walked.id), reviewedLately: false)
         }
     }
 
@@ -41,26 +36,27 @@ extension StoreCandidates {
         let evidence = try await evidence(for: viewer, cache: stores.cache)
         guard
             let nearest = try await stores.walkNearest(
-                near: near, categoryID: nil, openAt: nil, keep: StoreFeed.nearest)
+                near: near, categoryID: nil, openAt: nil, keep: StoreFeed.nearest, scored: true)
         else { return nil }
-        let measured = Dictionary(nearest.map { ($0.id, $0.meters) }, uniquingKeysWith: { first, _ in first })
-        let related = evidence.related.keys.filter { measured[$0] == nil }.sorted()
-        let ids = nearest.map(\.id) + related
-        guard let scores = try await stores.places?.scores(ids) else { return nil }
-        return ids.compactMap { id -> Candidate? in
-            guard let score = scores[id] else { return nil }
-            let distance: Double
-            if let meters = measured[id] {
-                distance = meters
-            } else {
-                guard let location = score.location else { return nil }
-                distance = PlaceGrid.meters(from: near.point, lat: location.lat, lng: location.lng)
-                guard distance <= Double(near.radius) else { return nil }
-            }
-            return Candidate(
-                id: id, categoryID: score.categoryID, ratingScore: score.ratingScore,
-                favoriteCount: score.favoriteCount, distance: distance, covisits: evidence.related[id] ?? 0,
-                favorited: evidence.favorites.contains(id), reviewedLately: evidence.reviewed.contains(id))
+        let walked = Set(nearest.map(\.id))
+        // Related stores outside the nearest: their scores and places by id, kept within the radius.
+        let related = evidence.related.keys.filter { !walked.contains($0) }.sorted()
+        guard let scores = try await stores.places?.scores(related) else { return nil }
+        let pool = nearest.map { walked in
+            Candidate(
+                id: walked.id, categoryID: walked.categoryID, ratingScore: walked.rating,
+                favoriteCount: walked.favorites, distance: walked.meters, covisits: evidence.related[walked.id] ?? 0,
+                favorited: evidence.favorites.contains(walked.id), reviewedLately: evidence.reviewed.contains(walked.id))
         }
+        return pool
+            + related.compactMap { id -> Candidate? in
+                guard let score = scores[id], let location = score.location else { return nil }
+                let distance = PlaceGrid.meters(from: near.point, lat: location.lat, lng: location.lng)
+                guard distance <= Double(near.radius) else { return nil }
+                return Candidate(
+                    id: id, categoryID: score.categoryID, ratingScore: score.ratingScore,
+                    favoriteCount: score.favoriteCount, distance: distance, covisits: evidence.related[id] ?? 0,
+                    favorited: evidence.favorites.contains(id), reviewedLately: evidence.reviewed.contains(id))
+            }
     }
 }

@@ -3,11 +3,17 @@ import Foundation
 /// Near me composed in memory (issue #45): the grid's cells around the viewer, filtered and ordered as the
 /// statements do (the same sphere distance, ids in byte order), for the distance list and the pick's pool.
 extension StoreRepository {
-    /// One store the walk found: metres from the point, its id and category.
+    /// One store the walk found: metres from the point, its id and category; its rating and favourites when the
+    /// walk was asked for them (`scored`).
     package struct Walked: Sendable, Equatable {
         package var meters: Double
         package var id: String
         package var categoryID: String
+        package var rating = 0.0
+        package var favorites = 0
+        /// Where the walk found it: an index into its cells, and the store's row in that cell.
+        var cell = 0
+        var row = 0
     }
 
     /// A distance page's ids and the cursor after them from the cells; nil when the walk does not answer (no cells
@@ -35,10 +41,11 @@ extension StoreRepository {
 
     /// The nearest `keep` live stores within `near`'s radius that pass the filters (in `categoryID`, open at
     /// `openAt`, not in `skip`, after `after`), nearest first, ties by id descending in byte order; nil when the
-    /// cells do not answer.
+    /// cells do not answer. `scored` reads each found store's rating and favourites from its cell's `CellScores`
+    /// and leaves out a store archived since its cell was read.
     package func walkNearest(
         near: NearQuery, categoryID: String?, openAt: Date?, skip: Set<String> = [],
-        after: (meters: Double, id: [UInt8])? = nil, keep: Int
+        after: (meters: Double, id: [UInt8])? = nil, keep: Int, scored: Bool = false
     ) async throws -> [Walked]? {
         guard let places, let nearest = PlaceGrid.nearestCells(around: near.point, radius: near.radius),
             let cells = try await places.cells(nearest.map(\.cell))
@@ -47,7 +54,7 @@ extension StoreRepository {
         var best: [Walked] = []
         best.reserveCapacity(keep + 1)
         var minutes: [String: Int] = [:]
-        for (cell, bound) in zip(cells, nearest) {
+        for (cellIndex, (cell, bound)) in zip(cells, nearest).enumerated() {
             // Cells come nearest first: once `best` is full and a cell cannot hold anything nearer, none can.
             if best.count == keep, bound.atLeast > best[keep - 1].meters { break }
             // A cell without the category, or with nothing open at `openAt`, holds nothing to walk.
@@ -84,7 +91,9 @@ extension StoreRepository {
                 {
                     continue
                 }
-                let candidate = Walked(meters: meters, id: id, categoryID: cell.categoryNames[Int(categories[index])])
+                let candidate = Walked(
+                    meters: meters, id: id, categoryID: cell.categoryNames[Int(categories[index])], cell: cellIndex,
+                    row: index)
                 if best.count == keep, !Self.precedes(candidate, best[keep - 1]) { continue }
                 if !skip.isEmpty, skip.contains(id) { continue }
                 var at = best.count
@@ -93,7 +102,20 @@ extension StoreRepository {
                 if best.count > keep { best.removeLast() }
             }
         }
-        return best
+        guard scored else { return best }
+        // The score columns of the cells that gave a store, each read once.
+        let used = Array(Set(best.map(\.cell))).sorted()
+        guard let columns = try await places.scores(of: used.map { cells[$0] }, keys: used.map { nearest[$0].cell })
+        else { return nil }
+        var byCell = [CellScores?](repeating: nil, count: cells.count)
+        for (cell, column) in zip(used, columns) { byCell[cell] = column }
+        return best.compactMap { walked in
+            guard let column = byCell[walked.cell], !column.ratings[walked.row].isNaN else { return nil }
+            var scored = walked
+            scored.rating = column.ratings[walked.row]
+            scored.favorites = Int(column.favorites[walked.row])
+            return scored
+        }
     }
 
     /// The statements' order: metres ascending, then id descending in byte order (`COLLATE "C"`).
