@@ -46,7 +46,8 @@ extension StoreCandidates {
             Candidate(
                 id: walked.id, categoryID: walked.categoryID, ratingScore: walked.rating,
                 favoriteCount: walked.favorites, distance: walked.meters, covisits: evidence.related[walked.id] ?? 0,
-                favorited: evidence.favorites.contains(walked.id), reviewedLately: evidence.reviewed.contains(walked.id))
+                favorited: evidence.favorites.contains(walked.id), reviewedLately: evidence.reviewed.contains(walked.id)
+            )
         }
         return pool
             + related.compactMap { id -> Candidate? in
