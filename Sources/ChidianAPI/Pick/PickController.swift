@@ -11,14 +11,21 @@ struct PickController {
         group.get("pick", use: pick)
     }
 
-    @Sendable func pick(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<
-        PickService.Answer
-    > {
+    @Sendable func pick(_ request: Request, context: AppRequestContext) async throws -> Response {
         let question = try PickService.Question(QueryParameters(request))
         let english = Language(acceptLanguage: request.headers[.acceptLanguage]) == .en
         var generator = SeededRandom.forRequest()
-        return JSONResponse(
+        let headers: HTTPFields = [.cacheControl: "private, no-store"]
+        if service.stores.cache != nil {
+            let written = try await service.written(
+                question, viewer: context.viewer, english: english, using: &generator)
+            var response = try WrittenJSON(body: written).response(from: request, context: context)
+            response.headers.append(contentsOf: headers)
+            return response
+        }
+        return try JSONResponse(
             try await service.answer(question, viewer: context.viewer, english: english, using: &generator),
-            headers: [.cacheControl: "private, no-store"])
+            headers: headers
+        ).response(from: request, context: context)
     }
 }
