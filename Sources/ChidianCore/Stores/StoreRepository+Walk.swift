@@ -11,9 +11,6 @@ extension StoreRepository {
         package var categoryID: String
         package var rating = 0.0
         package var favorites = 0
-        /// Where the walk found it: an index into its cells, and the store's row in that cell.
-        var cell = 0
-        var row = 0
     }
 
     /// A distance page's ids and the cursor after them from the cells; nil when the walk does not answer (no cells
@@ -51,8 +48,14 @@ extension StoreRepository {
             let cells = try await places.cells(nearest.map(\.cell))
         else { return nil }
         let radius = Double(near.radius)
-        var best: [Walked] = []
+        // The nearest so far as plain values (no strings: comparing and shifting them retained two ids each time).
+        var best: [Found] = []
         best.reserveCapacity(keep + 1)
+        func id(_ found: Found) -> String { cells[Int(found.cell)].ids[Int(found.row)] }
+        // The statements' order: metres ascending, then id descending in byte order (`COLLATE "C"`).
+        func precedes(_ a: Found, _ b: Found) -> Bool {
+            a.meters != b.meters ? a.meters < b.meters : id(b).utf8.lexicographicallyPrecedes(id(a).utf8)
+        }
         var minutes: [String: Int] = [:]
         for (cellIndex, (cell, bound)) in zip(cells, nearest).enumerated() {
             // Cells come nearest first: once `best` is full and a cell cannot hold anything nearer, none can.
@@ -85,41 +88,46 @@ extension StoreRepository {
                 let meters = PlaceGrid.meters(from: near.point, lat: lats[index], lng: lngs[index])
                 guard meters <= radius else { continue }
                 if best.count == keep, meters > best[keep - 1].meters { continue }
-                let id = ids[index]
-                if let after,
-                    !(meters > after.meters || (meters == after.meters && id.utf8.lexicographicallyPrecedes(after.id)))
+                if let after, meters <= after.meters,
+                    !(meters == after.meters && ids[index].utf8.lexicographicallyPrecedes(after.id))
                 {
                     continue
                 }
-                let candidate = Walked(
-                    meters: meters, id: id, categoryID: cell.categoryNames[Int(categories[index])], cell: cellIndex,
-                    row: index)
-                if best.count == keep, !Self.precedes(candidate, best[keep - 1]) { continue }
-                if !skip.isEmpty, skip.contains(id) { continue }
+                let candidate = Found(meters: meters, cell: Int32(cellIndex), row: Int32(index))
+                if best.count == keep, !precedes(candidate, best[keep - 1]) { continue }
+                if !skip.isEmpty, skip.contains(ids[index]) { continue }
                 var at = best.count
-                while at > 0, Self.precedes(candidate, best[at - 1]) { at -= 1 }
+                while at > 0, precedes(candidate, best[at - 1]) { at -= 1 }
                 best.insert(candidate, at: at)
                 if best.count > keep { best.removeLast() }
             }
         }
-        guard scored else { return best }
+        func walked(_ found: Found) -> Walked {
+            let cell = cells[Int(found.cell)]
+            return Walked(
+                meters: found.meters, id: cell.ids[Int(found.row)],
+                categoryID: cell.categoryNames[Int(cell.categories[Int(found.row)])])
+        }
+        guard scored else { return best.map(walked) }
         // The score columns of the cells that gave a store, each read once.
-        let used = Array(Set(best.map(\.cell))).sorted()
+        let used = Array(Set(best.map { Int($0.cell) })).sorted()
         guard let columns = try await places.scores(of: used.map { cells[$0] }, keys: used.map { nearest[$0].cell })
         else { return nil }
         var byCell = [CellScores?](repeating: nil, count: cells.count)
         for (cell, column) in zip(used, columns) { byCell[cell] = column }
-        return best.compactMap { walked in
-            guard let column = byCell[walked.cell], !column.ratings[walked.row].isNaN else { return nil }
-            var scored = walked
-            scored.rating = column.ratings[walked.row]
-            scored.favorites = Int(column.favorites[walked.row])
+        return best.compactMap { found in
+            guard let column = byCell[Int(found.cell)], !column.ratings[Int(found.row)].isNaN else { return nil }
+            var scored = walked(found)
+            scored.rating = column.ratings[Int(found.row)]
+            scored.favorites = Int(column.favorites[Int(found.row)])
             return scored
         }
     }
 
-    /// The statements' order: metres ascending, then id descending in byte order (`COLLATE "C"`).
-    private static func precedes(_ a: Walked, _ b: Walked) -> Bool {
-        a.meters != b.meters ? a.meters < b.meters : b.id.utf8.lexicographicallyPrecedes(a.id.utf8)
+    /// One store the walk keeps: metres from the point, and where it is (an index into the cells, its row there).
+    private struct Found {
+        var meters: Double
+        var cell: Int32
+        var row: Int32
     }
 }
