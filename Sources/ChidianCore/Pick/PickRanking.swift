@@ -33,13 +33,14 @@ struct PickRanking {
     package func choose<G: RandomNumberGenerator>(
         _ candidates: [StoreCandidates.Candidate], count: Int = 3, using generator: inout G
     ) -> (ranked: [StoreCandidates.Candidate], explored: Bool) {
-        var keyed = candidates.map { candidate -> (StoreCandidates.Candidate, Double) in
+        // Indices are ranked, not candidates: sorting and moving copies retained two strings each time.
+        let keys = candidates.map { candidate -> Double in
             let uniform = BetaSample.uniform(from: Double.ulpOfOne, using: &generator)
-            return (candidate, score(candidate) - Self.temperature * log(-log(uniform)))
+            return score(candidate) - Self.temperature * log(-log(uniform))
         }
-        keyed.sort { $0.1 > $1.1 }
-        var ranked = keyed.map(\.0)
-        let present = Set(ranked.map(\.categoryID))
+        var ranked = Array(candidates.indices)
+        ranked.sort { keys[$0] > keys[$1] }
+        let present = Set(candidates.map(\.categoryID))
         let arms = unshown.filter { present.contains($0.categoryID) }
         // The bandit's category, best store first; nil when every qualifying category is one the viewer knows.
         let explore = Exploration.choose(arms, count: 1, using: &generator).first
@@ -48,17 +49,19 @@ struct PickRanking {
             // Never the store already first: an exploring call answers something else (the contract's "repeated
             // calls do not always answer the same store" when every candidate shares one category).
             let index =
-                explore.flatMap { category in ranked.indices.dropFirst().first { ranked[$0].categoryID == category } }
+                explore.flatMap { category in
+                    ranked.indices.dropFirst().first { candidates[ranked[$0]].categoryID == category }
+                }
                 ?? Int.random(in: 1..<ranked.count, using: &generator)
             ranked.insert(ranked.remove(at: index), at: 0)
             explored = true
         } else if let explore, ranked.count > count,
-            !ranked.prefix(count).contains(where: { $0.categoryID == explore }),
-            let index = ranked.firstIndex(where: { $0.categoryID == explore })
+            !ranked.prefix(count).contains(where: { candidates[$0].categoryID == explore }),
+            let index = ranked.firstIndex(where: { candidates[$0].categoryID == explore })
         {
             ranked.insert(ranked.remove(at: index), at: count - 1)
         }
-        return (Array(ranked.prefix(count)), explored)
+        return (ranked.prefix(count).map { candidates[$0] }, explored)
     }
 
     /// Interest weights from the recommender's decayed scores, relative to the viewer's strongest category.

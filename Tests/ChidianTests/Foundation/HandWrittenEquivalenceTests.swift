@@ -137,4 +137,67 @@ import Testing
             #expect(ranked == expected, "round \(round)")
         }
     }
+
+    /// `PickRanking.choose` as it was before it ranked indices: the reference.
+    static func chooseCopies<G: RandomNumberGenerator>(
+        _ ranking: PickRanking, _ candidates: [StoreCandidates.Candidate], count: Int, using generator: inout G
+    ) -> (ranked: [StoreCandidates.Candidate], explored: Bool) {
+        var keyed = candidates.map { candidate -> (StoreCandidates.Candidate, Double) in
+            let uniform = BetaSample.uniform(from: Double.ulpOfOne, using: &generator)
+            return (candidate, ranking.score(candidate) - PickRanking.temperature * log(-log(uniform)))
+        }
+        keyed.sort { $0.1 > $1.1 }
+        var ranked = keyed.map(\.0)
+        let present = Set(ranked.map(\.categoryID))
+        let arms = ranking.unshown.filter { present.contains($0.categoryID) }
+        let explore = Exploration.choose(arms, count: 1, using: &generator).first
+        var explored = false
+        if ranked.count >= 2, BetaSample.uniform(from: 0, using: &generator) < PickRanking.exploration {
+            let index =
+                explore.flatMap { category in ranked.indices.dropFirst().first { ranked[$0].categoryID == category } }
+                ?? Int.random(in: 1..<ranked.count, using: &generator)
+            ranked.insert(ranked.remove(at: index), at: 0)
+            explored = true
+        } else if let explore, ranked.count > count,
+            !ranked.prefix(count).contains(where: { $0.categoryID == explore }),
+            let index = ranked.firstIndex(where: { $0.categoryID == explore })
+        {
+            ranked.insert(ranked.remove(at: index), at: count - 1)
+        }
+        return (Array(ranked.prefix(count)), explored)
+    }
+
+    @Test func thePickRanksIndicesAsItRankedCandidates() {
+        var generator = SeededRandom(seed: 45)
+        var explored = 0
+        for round in 0..<400 {
+            // setup: pools of 1 to 120 with tied scores, a few categories, some unshown to the viewer
+            let candidates = (0..<(1 + Int(generator.next() % 120))).map { index in
+                StoreCandidates.Candidate(
+                    id: "s\(index)", categoryID: "c\(generator.next() % 6)",
+                    ratingScore: 3 + Double(generator.next() % 3) / 2, favoriteCount: Int(generator.next() % 3),
+                    distance: Double(generator.next() % 4) * 500, covisits: Int(generator.next() % 4),
+                    favorited: generator.next() % 9 == 0, reviewedLately: false)
+            }
+            let unshown = (0..<Int(generator.next() % 4)).map { arm in
+                Exploration.Arm(
+                    categoryID: "c\(3 + arm)", shown: Double(generator.next() % 5), clicked: 0, globalShown: 10,
+                    globalClicked: Int(generator.next() % 3))
+            }
+            let ranking = PickRanking(
+                interests: ["c0": 1, "c1": 0.5], radius: round % 3 == 0 ? nil : 2000, unshown: unshown)
+            let count = [1, 3, 5][round % 3]
+            var mine = SeededRandom(seed: UInt64(round))
+            var theirs = SeededRandom(seed: UInt64(round))
+            // MUT
+            let chosen = ranking.choose(candidates, count: count, using: &mine)
+            // validate: the same stores, the same flag, and the same draws taken
+            let expected = Self.chooseCopies(ranking, candidates, count: count, using: &theirs)
+            #expect(chosen.ranked == expected.ranked, "round \(round)")
+            #expect(chosen.explored == expected.explored, "round \(round)")
+            #expect(mine.next() == theirs.next(), "round \(round)")
+            if chosen.explored { explored += 1 }
+        }
+        #expect(explored > 50, "both branches ran")
+    }
 }
