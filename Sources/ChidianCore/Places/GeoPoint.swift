@@ -42,6 +42,12 @@ public struct GeoPoint: Sendable, Equatable, Hashable {
 
     /// A plain decimal number (no "nan", "inf" or hex, which `Double.init` would take).
     package static func number(_ text: Substring) -> Double? {
+        // Nothing to trim, the usual case: without Foundation's character sets (a sixtieth of a pick's CPU).
+        if !text.isEmpty, text.utf8.count <= 32,
+            text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B })
+        {
+            return Double(text)
+        }
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, text.count <= 32,
             text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") })

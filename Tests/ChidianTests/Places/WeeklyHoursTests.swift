@@ -168,6 +168,12 @@ import Testing
                 == NearQuery(point: .init(lat: 30.659, lng: 104.081)))
         #expect(try NearQuery.parse(near: "-90,180", radius: "50000")?.radius == 50_000)
         #expect(try NearQuery.parse(near: nil, radius: nil) == nil)
+        // Spaces around a number, ASCII or not, are trimmed as before; the untrimmed fast path gives the same.
+        for spaced in [" 30.659, 104.081 ", "\u{3000}30.659,\t104.081", "+30.659,104.081"] {
+            #expect(try GeoPoint.near(query: spaced) == GeoPoint(lat: 30.659, lng: 104.081), "\(spaced)")
+        }
+        #expect(throws: PlaceError.invalidNear) { try GeoPoint.near(query: "30.659\n,104.081") }
+        #expect(throws: PlaceError.invalidNear) { try GeoPoint.near(query: "--1,1") }
         for bad in ["0", "50001", "-1", "1.5", "abc", "1e3", String(repeating: "9", count: 30)] {
             #expect(throws: PlaceError.invalidRadius, "\(bad)") { try NearQuery.parse(near: "1,1", radius: bad) }
         }
