@@ -721,6 +721,17 @@ BEGIN
 END $$;
 
 --
+-- Name: ids_in_order(text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ids_in_order(ids text[]) RETURNS TABLE(id text, ordinal bigint)
+    LANGUAGE plpgsql STABLE STRICT ROWS 10
+    AS $$
+BEGIN
+    RETURN QUERY SELECT * FROM unnest(ids) WITH ORDINALITY;
+END $$;
+
+--
 -- Name: images_cache_notify(); Type: FUNCTION; Schema: public; Owner: -
 --
 

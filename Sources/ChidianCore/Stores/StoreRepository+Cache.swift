@@ -7,7 +7,7 @@ extension StoreRepository {
     /// The live stores among `ids` as everyone sees them, in order; misses are read in one statement.
     func sharedViews(ids: [String], keep: Bool = true) async throws -> [StoreView] {
         guard let cache else {
-            return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
+            return try await database.forReads.run(StoreStatements.SharedByIDs(ids: ids))
         }
         if keep { return try await sharedEntries(ids: ids).map { try $0.view() } }
         // Not kept: a miss is read as a view, not written as JSON to be read back.
@@ -57,7 +57,7 @@ extension StoreRepository {
         return try await ReadRouting.$floor.withValue(nil) {
             ids.count == 1
                 ? try await database.run(StoreStatements.ByID(id: ids[0], viewer: nil, shared: true))
-                : try await database.run(StoreStatements.ByIDs(ids: ids, viewer: nil, shared: true))
+                : try await database.run(StoreStatements.SharedByIDs(ids: ids))
         }
     }
 

@@ -27,6 +27,11 @@ public struct StoreRepository: Sendable {
         guard !ids.isEmpty else { return [] }
         if cache != nil { return try await personalised(try await sharedViews(ids: ids, keep: keep), for: viewer) }
         if ids.count == 1 { return try await database.forReads.run(StoreStatements.ByID(id: ids[0], viewer: viewer)) }
+        guard let viewer else {
+            return try await database.forReads.run(StoreStatements.SharedByIDs(ids: ids)).map {
+                $0.personalised(for: nil)
+            }
+        }
         return try await database.forReads.run(StoreStatements.ByIDs(ids: ids, viewer: viewer))
     }
 
