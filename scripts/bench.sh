@@ -1056,6 +1056,12 @@ elif [ -f "$out/GROWTH.md" ]; then
 else
     printf '%s\n' '<!-- growth:begin -->' 'Not measured yet: `make bench-growth`.' '<!-- growth:end -->' >"$res/GROWTH.md"
 fi
+# So is the places table (scripts/bench-places.sh).
+if grep -q '<!-- places:begin -->' "$DOC" 2>/dev/null; then
+    sed -n '/<!-- places:begin -->/,/<!-- places:end -->/p' "$DOC" >"$res/PLACES.md"
+else
+    printf '%s\n' '<!-- places:begin -->' 'Not measured yet: `make bench-places`.' '<!-- places:end -->' >"$res/PLACES.md"
+fi
 RES=$res perl -pe 'if (/^@@(\w+)@@$/) { local $/; open my $f, "<", "$ENV{RES}/$1.md" or die "$1: $!"; $_ = <$f> }' \
     "$here/BENCHMARKS.md.in" >"$DOC.tmp"
 mv "$DOC.tmp" "$DOC"
