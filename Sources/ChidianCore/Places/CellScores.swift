@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 
 /// What ranking weighs of one cell's stores beside their place, as columns beside the cell's own: cached under
 /// `gk:<cell>`, which migration 043 sends when a store of the cell changes its rating or favourites, and under the
@@ -14,15 +13,15 @@ package final class CellScores: Sendable {
     let ratings: [Double]
     let favorites: [Int32]
 
-    init(cell: PlaceCell, read: [String: (rating: Double, favorites: Int32)]) {
+    init(cell: PlaceCell, read: [String: StoreScore]) {
         self.cell = cell
         var ratings: [Double] = [], favorites: [Int32] = []
         ratings.reserveCapacity(cell.count)
         favorites.reserveCapacity(cell.count)
         for id in cell.ids {
             let score = read[id]
-            ratings.append(score?.rating ?? .nan)
-            favorites.append(score?.favorites ?? 0)
+            ratings.append(score?.ratingScore ?? .nan)
+            favorites.append(Int32(clamping: score?.favoriteCount ?? 0))
         }
         self.ratings = ratings
         self.favorites = favorites
@@ -40,50 +39,19 @@ extension PlaceCells {
         let missing = scores.indices.filter { scores[$0] == nil }
         guard !missing.isEmpty else { return scores.map { $0! } }
         let ticket = cache.ticket()
-        let rows = try await ReadRouting.$floor.withValue(nil) {
-            try await database.run(LoadScores(cells: missing.map { keys[$0] }))
-        }
-        var byCell: [Int64: [String: (rating: Double, favorites: Int32)]] = [:]
-        for row in rows { byCell[row.cell, default: [:]][row.id] = (row.rating, row.favorites) }
+        // The stores' scores by id (`PlaceCells.Scores`, as `k:<id>` reads them), laid out in each cell's order.
+        let read = Dictionary(
+            try await ReadRouting.$floor.withValue(nil) {
+                try await database.run(Scores(ids: missing.flatMap { cells[$0].ids }))
+            }, uniquingKeysWith: { first, _ in first })
         for index in missing {
             let key = keys[index]
-            let read = CellScores(cell: cells[index], read: byCell[key] ?? [:])
+            let columns = CellScores(cell: cells[index], read: read)
             cache.insert(
-                "gk:\(key)", ReadCache.Entry(value: read, json: [], etag: ""), tags: ["gk:\(key)", "g:\(key)"],
-                cost: read.cost, since: ticket)
-            scores[index] = read
+                "gk:\(key)", ReadCache.Entry(value: columns, json: [], etag: ""), tags: ["gk:\(key)", "g:\(key)"],
+                cost: columns.cost, since: ticket)
+            scores[index] = columns
         }
         return scores.map { $0! }
-    }
-
-    struct ScoreRow {
-        let cell: Int64
-        let id: String
-        let rating: Double
-        let favorites: Int32
-    }
-
-    /// The live stores' scores of some cells, by the expression index `stores_place_cell`.
-    struct LoadScores: PostgresPreparedStatement {
-        static let name = "place_cell_scores"
-        static let sql = """
-            SELECT place_cell(s.location), s.id, s.rating_score, s.favorite_count
-            FROM stores s
-            WHERE place_cell(s.location) = ANY($1::bigint[]) AND s.archived_at IS NULL
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.int8Array]
-
-        var cells: [Int64]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(cells)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> ScoreRow {
-            let (cell, id, rating, favorites) = try row.decodeAll((Int64, String, Double, Int32).self)
-            return ScoreRow(cell: cell, id: id, rating: rating, favorites: favorites)
-        }
     }
 }
