@@ -71,12 +71,13 @@ package struct PickService: Sendable {
 
     /// `answer`'s JSON from the stores' cached JSON (`PersonalStoreList.Item`), reading back only the chosen store
     /// for its reasons: the same bytes, without reading three stores back from JSON and writing them again (a
-    /// sixth of a pick's server time). Needs the read cache.
+    /// sixth of a pick's server time). The API's with the read cache on; without it, `answer` reads the stores and
+    /// the viewer's favourites in one statement.
     package func written<G: RandomNumberGenerator>(
         _ question: Question, viewer: Viewer, english: Bool, using generator: inout G
     ) async throws -> WrittenAnswer {
         let pick = try await choose(question, viewer: viewer, using: &generator)
-        let entries = try await stores.sharedEntries(ids: Array(pick.ranked.map(\.id)))
+        let entries = try await stores.sharedEntries(ids: pick.ranked.map(\.id))
         let point = question.near?.point
         let items: [PersonalStoreList.Item]
         if let user = viewer.user {
