@@ -85,7 +85,7 @@ package struct WebController {
         let sort = CommentSort(rawValue: sortName) ?? .newest
         let page = try PageRequest(request)
         let card: StoreCard
-        let main: [UInt8]
+        let main: PagePart
         if context.viewer.user == nil {
             // A visitor sees what every visitor sees: one shared piece, dropped by any write to what it shows (the
             // store, its reviews and their authors), with the store's card beside it, so a hit reads nothing else
@@ -110,9 +110,11 @@ package struct WebController {
             card = StoreCard(view)
             let list = try await comments.comments.storeCommentViews(storeID: id, kind: nil, sort: sort, page: page)
             let items = try await comments.likes.mark(list.items, viewerID: context.viewer.user?.id)
-            main = pages.render(
-                "store", model: storeModel(view, list, items, sort: sort, viewer: context.viewer, language: language),
-                language: language, csrf: context.web?.csrfToken ?? "", viewer: context.viewer.user)
+            main = .plain(
+                pages.render(
+                    "store",
+                    model: storeModel(view, list, items, sort: sort, viewer: context.viewer, language: language),
+                    language: language, csrf: context.web?.csrfToken ?? "", viewer: context.viewer.user))
         }
         services.stores.counted(
             id, managerID: card.managerId, context: context, from: request.uri.queryParameters["from"])
@@ -131,12 +133,13 @@ package struct WebController {
         let coupons = try await WebCouponPages(pages: pages, coupons: services.coupons).section(
             card, context: context, error: request.uri.queryParameters["coupon"].map(String.init))
         let popular = try await popularTimes(card, language: language)
-        return pages.page(body: main + coupons + popular + also, title: card.name, context: context)
+        return try pages.page(
+            parts: [main, .plain(coupons), popular, also], title: card.name, request: request, context: context)
     }
 
     /// Today's popular times with how busy now usually is; nothing until the store has enough views. The same for
     /// everyone: a piece per store, language and slot of the counts' freshness.
-    private func popularTimes(_ store: StoreCard, language: Language) async throws -> [UInt8] {
+    private func popularTimes(_ store: StoreCard, language: Language) async throws -> PagePart {
         let freshness = PopularTimesRepository.pageFreshness
         let now = services.stores.clock()
         let slot = PopularTimesRepository.slot(now, freshness)

@@ -80,6 +80,32 @@ package struct WebPages: Sendable {
     func page(
         body: [UInt8], title: String, context: AppRequestContext, status: HTTPResponse.Status = .ok, query: String = ""
     ) -> Response {
+        let html = layout(body: body, title: title, context: context, query: query)
+        return Self.response(html, status: status, language: context.web?.language ?? .zh)
+    }
+
+    /// A page of parts inside the layout. To a client that takes gzip (`Accept-Encoding`), kept pieces go as they
+    /// are kept and the rest as stored blocks around them (`GzipMember`): nothing is inflated or compressed.
+    func page(parts: [PagePart], title: String, request: Request, context: AppRequestContext) throws -> Response {
+        let language = context.web?.language ?? .zh
+        let html = layout(body: Self.bodyMark, title: title, context: context, query: "")
+        guard let mark = Self.lastRange(of: Self.bodyMark, in: html) else {
+            preconditionFailure("the layout does not show its body")
+        }
+        let whole =
+            [PagePart.plain(Array(html[..<mark.lowerBound]))] + parts + [.plain(Array(html[mark.upperBound...]))]
+        var response: Response
+        if PagePart.anyDeflated(whole), GzipMember.accepted(request.headers[.acceptEncoding]) {
+            response = Self.response(GzipMember.write(whole), status: .ok, language: language)
+            response.headers[.contentEncoding] = "gzip"
+        } else {
+            response = Self.response(try PagePart.joined(whole), status: .ok, language: language)
+        }
+        response.headers[.vary] = "Cookie, Accept-Language, Accept-Encoding"
+        return response
+    }
+
+    private func layout(body: [UInt8], title: String, context: AppRequestContext, query: String) -> [UInt8] {
         let language = context.web?.language ?? .zh
         let layout: TemplateFields = [
             "t": language.templateStrings, "lang": language.rawValue, "title": title, "body": TemplateValue.bytes(body),
@@ -87,8 +113,21 @@ package struct WebPages: Sendable {
             "icon": assetURL("favicon.svg"), "touchIcon": assetURL("icon-192.png"),
             "viewer": context.viewer.user.map { ViewerModel($0) },
         ]
-        let html = library.render("layout", .object(layout))
-        return Self.response(html, status: status, language: language)
+        return library.render("layout", .object(layout))
+    }
+
+    /// Where a page of parts goes in the layout, found as its last occurrence: what a viewer can put in a page
+    /// (a title, a name, a query) comes before the body, and only the layout's closing tags after it.
+    private static let bodyMark: [UInt8] = Array("\u{0}chidian-body\u{0}".utf8)
+
+    private static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard haystack.count >= needle.count else { return nil }
+        var index = haystack.count - needle.count
+        while index >= 0 {
+            if haystack[index..<index + needle.count].elementsEqual(needle) { return index..<index + needle.count }
+            index -= 1
+        }
+        return nil
     }
 
     static func response(_ html: [UInt8], status: HTTPResponse.Status, language: Language) -> Response {

@@ -98,22 +98,3 @@ public struct ZipWriter: Sendable {
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 }
-
-/// CRC-32 as ZIP (and PNG, gzip) use it: polynomial 0xEDB88320, reflected, initial and final XOR 0xFFFFFFFF.
-public enum CRC32 {
-    package static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { bytes in
-                for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-            }
-        }
-        return crc ^ 0xFFFF_FFFF
-    }
-}

@@ -1,6 +1,8 @@
+import CompressNIO
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 @testable import ChidianAPI
@@ -88,6 +90,43 @@ import Testing
             for slot in Set([before, after]) {
                 #expect(reads.get("pt:\(world.storeID):\(timeZone):300:\(slot)", as: PopularTimes.self) == nil)
             }
+        }
+    }
+
+    @Test func aBrowserTakingGzipGetsTheSamePageAsKeptAndOthersGetItPlain() async throws {
+        try await TestApp.run(configure: { $0.cacheFreshness = .seconds(300) }) { client, app in
+            // setup: a store with a review whose text needs escaping, read once by a visitor (its pieces kept)
+            let world = try await CommentWorld.make(client, app)
+            _ = try await world.review(5, "<b>好吃</b> & 实惠")
+            let path = "/stores/\(world.storeID)"
+            let browser = WebBrowser(client)
+            let plain = try await browser.get(path)
+            #expect(plain.status == .ok && plain.headers[.contentEncoding] == nil)
+            // MUT: the same visitor again, taking gzip as Chromium does
+            let zipped = try await browser.get(path, headers: [.acceptEncoding: "gzip, deflate, br, zstd"])
+            // validate: with the cache on the pieces go as kept, inside one gzip member that reads back to the page
+            #expect(zipped.status == .ok)
+            #expect(zipped.headers[.vary]?.contains("Accept-Encoding") == true)
+            if app.services.caching != nil {
+                #expect(zipped.headers[.contentEncoding] == "gzip")
+                var input = zipped.body
+                var output = ByteBufferAllocator().buffer(capacity: 64 * 1024)
+                try input.decompress(to: &output, with: .gzip())
+                #expect(String(buffer: output) == plain.text)
+                let kept = try #require(
+                    app.services.caching?.reads.get(
+                        "h:store:\(world.storeID):newest:20::zh-CN", as: RenderedPieces.Piece.self))
+                let sent = Array(zipped.body.readableBytesView)
+                let stream = kept.value.deflated.stream
+                #expect(
+                    sent.indices.contains { sent[$0...].starts(with: stream) }, "the kept piece was not sent as kept")
+                #expect(plain.text.contains("&lt;b&gt;好吃&lt;/b&gt; &amp; 实惠"))
+            } else {
+                #expect(zipped.headers[.contentEncoding] == nil && zipped.text == plain.text)
+            }
+            // a browser that refuses gzip gets the page as it is
+            let refused = try await browser.get(path, headers: [.acceptEncoding: "gzip;q=0, identity"])
+            #expect(refused.headers[.contentEncoding] == nil && refused.text == plain.text)
         }
     }
 }
