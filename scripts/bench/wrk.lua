@@ -5,6 +5,7 @@
 --   BENCH_TOKEN   a bearer token, when the scenario is signed in
 --   BENCH_OUT     where done() writes key=value figures (requests, rps, p50/p95/p99 in ms, errors)
 --   BENCH_DELAY_MS  a pause before each request of a connection, for a bounded load that leaves CPU to others
+--   BENCH_BROWSER  set for the web client's pages: the Accept-Encoding Chromium sends (wrk keeps the bytes as sent)
 -- setup(), init(), done() and lines_of(), found beside this script whatever the working directory.
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 local method = os.getenv("BENCH_METHOD") or "GET"
@@ -20,6 +21,7 @@ end
 local headers = {}
 if token and token ~= "" then headers["Authorization"] = "Bearer " .. token end
 if body then headers["Content-Type"] = "application/json" end
+if os.getenv("BENCH_BROWSER") then headers["Accept-Encoding"] = "gzip, deflate, br, zstd" end
 -- A writer posts from a device, as the apps do: the trust judge remembers its origin (docs/TRUST.md).
 if method == "POST" then headers["X-Visitor-Id"] = "bench-device-0001" end
 
