@@ -9,20 +9,21 @@ struct EmbedResources: BuildToolPlugin {
         let tool = try context.tool(named: "EmbedFiles").url
         // The migrations go into the core (its migrator); the templates and assets into the target that holds them.
         if target.name == "ChidianCore" {
+            // Migrations only (`NNN_name.sql`): sql/schema.sql is generated from them (scripts/schema.sh).
+            let sql = context.package.directoryURL.appending(path: "sql")
             return [
-                // Migrations only (`NNN_name.sql`): sql/schema.sql is generated from them (scripts/schema.sh).
                 try embed(
-                    files(in: context.package.directoryURL.appending(path: "sql"), extensions: ["sql"])
-                        .filter { $0.lastPathComponent.first?.isNumber ?? false },
-                    as: "embeddedMigrationFiles", context: context, tool: tool)
+                    [(sql, ["sql"])], numbered: true, as: "embeddedMigrationFiles", context: context, tool: tool)
             ]
         }
         let web = target.directoryURL
         return [
             try embed(
-                files(in: web.appending(path: "Templates"), extensions: ["mustache"])
-                    + files(in: web.appending(path: "Assets"), extensions: ["css", "js", "svg", "png"]),
-                as: "embeddedWebFiles", context: context, tool: tool)
+                [
+                    (web.appending(path: "Templates"), ["mustache"]),
+                    (web.appending(path: "Assets"), ["css", "js", "svg", "png"]),
+                ],
+                numbered: false, as: "embeddedWebFiles", context: context, tool: tool)
         ]
     }
 
@@ -32,13 +33,20 @@ struct EmbedResources: BuildToolPlugin {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    func embed(_ files: [URL], as variable: String, context: PluginContext, tool: URL) throws -> Command {
+    /// The tool lists the directories when it runs; they are inputs beside their files, so adding or removing a
+    /// file reruns it as editing one does.
+    func embed(
+        _ directories: [(URL, [String])], numbered: Bool, as variable: String, context: PluginContext, tool: URL
+    ) throws -> Command {
         let output = context.pluginWorkDirectoryURL.appending(path: "\(variable).swift")
+        let files = try directories.flatMap { try self.files(in: $0.0, extensions: Set($0.1)) }
         return .buildCommand(
-            displayName: "Embedding \(files.count) files as \(variable)",
+            displayName:
+                "Embedding the files of \(directories.map(\.0.lastPathComponent).joined(separator: ", ")) as \(variable)",
             executable: tool,
-            arguments: [output.path, variable] + files.map(\.path),
-            inputFiles: files,
+            arguments: [output.path, variable] + (numbered ? ["--numbered"] : [])
+                + directories.map { "\($0.0.path):\($0.1.joined(separator: ","))" },
+            inputFiles: directories.map(\.0) + files,
             outputFiles: [output]
         )
     }
