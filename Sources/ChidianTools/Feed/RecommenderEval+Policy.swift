@@ -55,6 +55,9 @@ extension RecommenderEval {
         /// `FeedPlanner.order` and `Affinity.skipWeight` (mixed pages).
         public var order = FeedPlanner.order
         public var skipWeight = Affinity.skipWeight
+        /// What a page's clicks say was looked at (`FeedPlanner.Examination`): position bias alone, or a cascade
+        /// (places above a click certainly seen, places below the last click less likely).
+        public var examination = FeedPlanner.Examination.positionBias
 
         public static let newest = Policy(
             halfLifeDays: nil, signals: false, signalScale: 1, explorePlaces: 0, coldStart: false)
@@ -86,8 +89,9 @@ extension RecommenderEval {
             if self == .coldOnly { return "cold start only (learns nothing of the viewer)" }
             if self == .leader { return "before #46 (1 d, signals ×2, top category, explore at 4/7/10)" }
             let signals = signals ? "signals ×\(signalScale.formatted())" : "opens"
+            let seen = examination == .positionBias ? "" : ", skips \(examination.rawValue)"
             return "mixed, \(halfLifeDays.formatted()) d, \(signals), prior \(priorStrength.formatted()), "
-                + "explore \(explorePlaces)/10, skips ×\(skipWeight.formatted()), \(order.rawValue)"
+                + "explore \(explorePlaces)/10, skips ×\(skipWeight.formatted()), \(order.rawValue)\(seen)"
         }
     }
 }

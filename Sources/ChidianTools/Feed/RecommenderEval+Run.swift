@@ -93,6 +93,16 @@ extension RecommenderEval {
             return places
         }
 
+        /// A page's clicks read back (issue #46): the places looked at, as `policy.examination` infers them from
+        /// the clicks, replace the position-bias weights `page` recorded. Only a mixed page, as the product would.
+        mutating func read(_ viewer: Int, _ places: [Int], clicked: [Int]) {
+            guard policy.mixed, policy.examination != .positionBias, !clicked.isEmpty else { return }
+            let weights = policy.examination.weights(count: places.count, clicked: clicked)
+            for (place, category) in places.enumerated() {
+                state[viewer].shown[category] += weights[place] - FeedPlanner.examined(place)
+            }
+        }
+
         /// The share of a viewer's top 10 unchanged by one open of the category they like least (ties: the last),
         /// with the same random draws before and after.
         func stability(_ viewer: Int, likes: [Double]) -> Double {
