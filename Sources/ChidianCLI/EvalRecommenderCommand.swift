@@ -18,6 +18,8 @@ struct EvalRecommenderCommand: AsyncParsableCommand {
     @Flag(help: "Only issue #46's targets, for the shipped policy and the candidates of the third rule.")
     var targets = false
     @Flag(help: "With --targets, the long run too (under every model; slower).") var longRun = false
+    @Option(help: "With --targets, only the candidates whose description contains this (the shipped policy always).")
+    var matching: String?
 
     func run() async throws {
         var eval = RecommenderEval()
@@ -26,7 +28,11 @@ struct EvalRecommenderCommand: AsyncParsableCommand {
         eval.seed = seed
         eval.sessionHours = sessionHours
         if targets {
-            print(eval.targetsReport(RecommenderEval.candidates, longRun: longRun))
+            let all = RecommenderEval.candidates
+            let chosen = all.enumerated().filter {
+                $0.offset == 0 || matching.map($0.element.description.contains) ?? true
+            }
+            print(eval.targetsReport(chosen.map(\.element), longRun: longRun))
         } else {
             print(eval.report().markdown)
         }

@@ -81,14 +81,21 @@ extension RecommenderEval {
 }
 
 extension RecommenderEval {
-    /// The shipped policy and the rows the third rule compares (docs/RECOMMENDER.md).
+    /// The shipped policy and the rows the third and fourth rules compare (docs/RECOMMENDER.md): each inference of
+    /// what was looked at × skips ×1 or ×2 × priors worth 4, 6 or 8 showings.
     public static var candidates: [Policy] {
         let shipped = Policy.learning(halfLifeDays: 2, explorePlaces: FeedPlanner.explorePlaces)
-        return [shipped]
-            + FeedPlanner.Examination.allCases.dropFirst().map {
-                var policy = shipped
-                policy.examination = $0
-                return policy
+        let rows = FeedPlanner.Examination.allCases.dropFirst().flatMap { examination in
+            [2.0, 1].flatMap { skips in
+                [8.0, 6, 4].map { prior in
+                    var policy = shipped
+                    policy.examination = examination
+                    policy.skipWeight = skips
+                    policy.priorStrength = prior
+                    return policy
+                }
             }
+        }
+        return [shipped] + rows
     }
 }
