@@ -81,8 +81,8 @@ extension RecommenderEval {
 }
 
 extension RecommenderEval {
-    /// The shipped policy and the rows the third and fourth rules compare (docs/RECOMMENDER.md): each inference of
-    /// what was looked at × skips ×1 or ×2 × priors worth 4, 6 or 8 showings.
+    /// The shipped policy, the rows the third and fourth rules compare (docs/RECOMMENDER.md: each inference of what
+    /// was looked at × skips ×1 or ×2 × priors worth 4, 6 or 8 showings), and exploring shrunk by the evidence.
     public static var candidates: [Policy] {
         let shipped = Policy.learning(halfLifeDays: 2, explorePlaces: FeedPlanner.explorePlaces)
         let rows = FeedPlanner.Examination.allCases.dropFirst().flatMap { examination in
@@ -96,6 +96,13 @@ extension RecommenderEval {
                 }
             }
         }
-        return [shipped] + rows
+        // Tried after the fourth rule's run, seen on seed 1 before any rule (docs/RECOMMENDER.md): fewer
+        // exploring places as the evidence for the best estimate grows.
+        let shrinking = [2.0, 3, 4].map { k in
+            var policy = shipped
+            policy.exploringEvidence = k
+            return policy
+        }
+        return [shipped] + rows + shrinking
     }
 }

@@ -34,7 +34,8 @@ import Testing
         let cascade = FeedPlanner.Examination.cascade.weights(count: 10, clicked: [3])
         // the place right below the click is the first of a fresh reading, read on by half the readers
         #expect(cascade[4] == 0.5 && abs(cascade[9] - FeedPlanner.examined(5) / 2) < 1e-12, "\(cascade)")
-        #expect(cascade[4] < above[4])
+        // far below the click a cascade credits less than position bias does
+        #expect(cascade[9] < above[9])
     }
 
     @Test func theSimulationReadsClicksBackOnlyWhenAskedTo() {
@@ -46,5 +47,16 @@ import Testing
         #expect(eval.sessions(inferred, model: .cascade) == eval.sessions(inferred, model: .cascade))
         #expect(eval.sessions(inferred, model: .cascade) != shipped)
         #expect(inferred.description.hasSuffix("skips as a cascade"))
+    }
+
+    @Test func exploringShrinksWithTheEvidenceOnlyWhenAskedTo() {
+        var policy = RecommenderEval.Policy.learning(halfLifeDays: 2, explorePlaces: 10)
+        let thin = EvidenceTests.affinities([3: (1, 0, 0)])
+        let strong = EvidenceTests.affinities([3: (12, 14, 7)])
+        #expect(RecommenderEval.exploring(policy, strong) == 10)
+        policy.exploringEvidence = 2
+        // one open: 10 × 2 / 3 rounded up; twelve opens and 7 weighed skips ×2: 10 × 2 / 28 rounded up
+        #expect(RecommenderEval.exploring(policy, thin) == 7)
+        #expect(RecommenderEval.exploring(policy, strong) == 1)
     }
 }
