@@ -55,6 +55,12 @@ extension RecommenderEval {
         /// `FeedPlanner.order` and `Affinity.skipWeight` (mixed pages).
         public var order = FeedPlanner.order
         public var skipWeight = Affinity.skipWeight
+        /// What a page's clicks say was looked at (`FeedPlanner.Examination`): position bias alone, or a cascade
+        /// (places above a click certainly seen, places below the last click less likely).
+        public var examination = FeedPlanner.Examination.positionBias
+        /// Evaluated, not shipped (docs/RECOMMENDER.md): the exploring places shrink with the evidence for the best
+        /// estimate, n showings' worth beyond the prior (its opens and weighed skips), to ceil(places × k / (k + n)).
+        public var exploringEvidence: Double? = nil
 
         public static let newest = Policy(
             halfLifeDays: nil, signals: false, signalScale: 1, explorePlaces: 0, coldStart: false)
@@ -86,8 +92,10 @@ extension RecommenderEval {
             if self == .coldOnly { return "cold start only (learns nothing of the viewer)" }
             if self == .leader { return "before #46 (1 d, signals ×2, top category, explore at 4/7/10)" }
             let signals = signals ? "signals ×\(signalScale.formatted())" : "opens"
+            var seen = examination == .positionBias ? "" : ", skips \(examination.rawValue)"
+            if let k = exploringEvidence { seen += ", exploring × \(k.formatted()) / (\(k.formatted()) + evidence)" }
             return "mixed, \(halfLifeDays.formatted()) d, \(signals), prior \(priorStrength.formatted()), "
-                + "explore \(explorePlaces)/10, skips ×\(skipWeight.formatted()), \(order.rawValue)"
+                + "explore \(explorePlaces)/10, skips ×\(skipWeight.formatted()), \(order.rawValue)\(seen)"
         }
     }
 }

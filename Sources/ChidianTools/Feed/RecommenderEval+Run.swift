@@ -93,6 +93,16 @@ extension RecommenderEval {
             return places
         }
 
+        /// A page's clicks read back (issue #46): the places looked at, as `policy.examination` infers them from
+        /// the clicks, replace the position-bias weights `page` recorded. Only a mixed page, as the product would.
+        mutating func read(_ viewer: Int, _ places: [Int], clicked: [Int]) {
+            guard policy.mixed, policy.examination != .positionBias, !clicked.isEmpty else { return }
+            let weights = policy.examination.weights(count: places.count, clicked: clicked)
+            for (place, category) in places.enumerated() {
+                state[viewer].shown[category] += weights[place] - FeedPlanner.examined(place)
+            }
+        }
+
         /// The share of a viewer's top 10 unchanged by one open of the category they like least (ties: the last),
         /// with the same random draws before and after.
         func stability(_ viewer: Int, likes: [Double]) -> Double {
@@ -150,8 +160,9 @@ extension RecommenderEval {
                     arm: $0.element, interest: viewer.scores[$0.offset], priorStrength: policy.priorStrength,
                     skipWeight: policy.skipWeight)
             }
+            let budget = Self.exploring(policy, affinities)
             let mixed = FeedPlanner.mixed(
-                affinities, exploring: policy.explorePlaces, top: String(top), order: policy.order, using: &rng)
+                affinities, exploring: budget, top: String(top), order: policy.order, using: &rng)
             let places = mixed.map { Int($0.category)! }
             let exploring = mixed.indices.filter { mixed[$0].exploring && !known.contains(places[$0]) }
             return (places, Set(exploring))
@@ -163,6 +174,16 @@ extension RecommenderEval {
             places: Self.fixedPlaces(policy.explorePlaces), using: &rng)
         for (place, category) in allocated { places[place] = Int(category)! }
         return (places, Set(allocated.map(\.place)))
+    }
+
+    /// How many places a mixed page may explore: the policy's, or with `exploringEvidence` fewer as the evidence for
+    /// the best estimate (its alpha and beta beyond the prior's showings) grows.
+    static func exploring(_ policy: Policy, _ affinities: [Affinity]) -> Int {
+        guard let k = policy.exploringEvidence,
+            let best = affinities.max(by: { ($0.mean, $1.categoryID) < ($1.mean, $0.categoryID) })
+        else { return policy.explorePlaces }
+        let evidence = max(0, best.alpha + best.beta - policy.priorStrength)
+        return Int((Double(policy.explorePlaces) * k / (k + evidence)).rounded(.up))
     }
 
     /// The exploring places of the feed before issue #46, spread over the first ten.

@@ -39,6 +39,7 @@ extension RecommenderEval {
             let first = run.page(viewer, at: 0)
             let stray = first[first.count - 1]
             run.age(viewer, hours: 1.0 / 60)
+            run.read(viewer, first, clicked: [first.count - 1])
             run.opened(viewer, stray, at: 1.0 / 60)
             run.age(viewer, hours: 10.0 / 60)
             let next = run.page(viewer, at: 11.0 / 60)
@@ -75,7 +76,9 @@ extension RecommenderEval {
                 let lead = Self.lead(places)
                 if session >= half, changes[viewer], lead == favorites[viewer] { followed[viewer] = true }
                 if session == count - 1, let lead, likes[lead] < 0.1 { barely += 1 }
-                for place in model.read(places, likes: likes, using: &run.clicksRNG) {
+                let read = model.read(places, likes: likes, using: &run.clicksRNG)
+                run.read(viewer, places, clicked: read)
+                for place in read {
                     clicks += 1
                     run.opened(viewer, places[place], at: hour)
                 }

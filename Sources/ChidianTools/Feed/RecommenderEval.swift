@@ -111,7 +111,9 @@ public struct RecommenderEval: Sendable {
                     }
                     impressions += places.count
                     if day == 0 { firstImpressions += places.count }
-                    for place in model.read(places, likes: likes, using: &run.clicksRNG) {
+                    let read = model.read(places, likes: likes, using: &run.clicksRNG)
+                    run.read(viewer, places, clicked: read)
+                    for place in read {
                         let category = places[place]
                         clicks += 1
                         if day == 0 { firstClicks += 1 }

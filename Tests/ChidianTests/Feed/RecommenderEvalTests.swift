@@ -48,6 +48,16 @@ import Testing
         #expect(hits.alsoViewed > hits.popular)
     }
 
+    @Test func theTargetsTableHasARowPerPolicyBesideTheFeedBefore46() {
+        var eval = RecommenderEval()
+        eval.viewers = 20
+        let policy = RecommenderEval.Policy.learning(halfLifeDays: 2, explorePlaces: 10)
+        let lines = eval.targetsReport([policy], longRun: false).split(separator: "\n")
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines[2].hasPrefix("| before #46 |") && lines[3].hasPrefix("| \(policy) |"))
+        #expect(RecommenderEval.candidates.first == policy)
+    }
+
     @Test func decayHalvesPerHalfLifeAndNeverGrows() {
         let start = Date(timeIntervalSince1970: 0)
         #expect(Decay.decayed(8, from: start, to: start.addingTimeInterval(2 * 3600), halfLife: 3600) == 2)
