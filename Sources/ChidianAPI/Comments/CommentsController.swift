@@ -78,11 +78,13 @@ struct CommentsController {
         let page = try await service.comments.storePage(
             storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request), recommended: recommended)
         guard let viewer = context.viewer.user else {
-            return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: true)
+            return CacheableJSON(body: ByteBuffer(bytes: try page.json()), etag: page.etag, shared: true)
         }
         let liked = try await service.likes.likedIDs(page.ids, by: viewer.id)
-        if liked.isEmpty { return CacheableJSON(body: ByteBuffer(bytes: page.json), etag: page.etag, shared: false) }
-        let marked = page.marking(liked)
+        if liked.isEmpty {
+            return CacheableJSON(body: ByteBuffer(bytes: try page.json()), etag: page.etag, shared: false)
+        }
+        let marked = try page.marking(liked)
         return CacheableJSON(body: ByteBuffer(bytes: marked), etag: ContentTag.of(marked), shared: false)
     }
 

@@ -7,13 +7,16 @@ package enum PagePart: Sendable {
     package static func joined(_ parts: [PagePart]) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(parts.reduce(0) { $0 + $1.size })
-        for part in parts {
-            switch part {
-            case .plain(let plain): bytes += plain
-            case .deflated(let deflated): bytes += try deflated.inflated()
-            }
-        }
+        for part in parts { bytes += try part.bytes() }
         return bytes
+    }
+
+    /// This part's bytes, inflated when kept deflated.
+    package func bytes() throws -> [UInt8] {
+        switch self {
+        case .plain(let bytes): bytes
+        case .deflated(let deflated): try deflated.inflated()
+        }
     }
 
     var size: Int {
