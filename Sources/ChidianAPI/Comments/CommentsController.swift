@@ -78,12 +78,10 @@ struct CommentsController {
         let page = try await service.comments.storePage(
             storeID: storeID, kind: kind, sort: sort, page: try PageRequest(request), recommended: recommended)
         guard let viewer = context.viewer.user else {
-            return CacheableJSON(body: ByteBuffer(bytes: try page.json()), etag: page.etag, shared: true)
+            return CacheableJSON(kept: page.body, etag: page.etag, shared: true)
         }
         let liked = try await service.likes.likedIDs(page.ids, by: viewer.id)
-        if liked.isEmpty {
-            return CacheableJSON(body: ByteBuffer(bytes: try page.json()), etag: page.etag, shared: false)
-        }
+        if liked.isEmpty { return CacheableJSON(kept: page.body, etag: page.etag, shared: false) }
         let marked = try page.marking(liked)
         return CacheableJSON(body: ByteBuffer(bytes: marked), etag: ContentTag.of(marked), shared: false)
     }

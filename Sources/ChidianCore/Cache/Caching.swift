@@ -165,6 +165,9 @@ package enum ContentTag {
 /// keep a response for a second only when it is the same for every viewer.
 package struct CacheableJSON: ResponseGenerator {
     package var body: ByteBuffer
+    /// The page kept deflated instead of `body`: a client that takes gzip gets it as it is kept (`GzipMember`),
+    /// others inflated.
+    package var deflated: DeflatedBytes?
     package var etag: String
     /// Nobody signed in: the answer is everyone's.
     package var shared: Bool
@@ -175,17 +178,49 @@ package struct CacheableJSON: ResponseGenerator {
         self.shared = shared
     }
 
+    /// JSON as it is kept, plain or deflated.
+    package init(kept: PagePart, etag: String, shared: Bool) {
+        switch kept {
+        case .plain(let bytes): self.init(body: ByteBuffer(bytes: bytes), etag: etag, shared: shared)
+        case .deflated(let deflated):
+            self.init(body: ByteBuffer(), etag: etag, shared: shared)
+            self.deflated = deflated
+        }
+    }
+
     package init(rendering value: some JSONWritable, etag: String? = nil, shared: Bool) throws {
         let bytes = try JSONWriter.bytes(of: value)
         self.init(body: ByteBuffer(bytes: bytes), etag: etag ?? ContentTag.of(bytes), shared: shared)
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = Self.headers(etag: etag, shared: shared)
-        if ContentTag.matches(request, etag) { return Response(status: .notModified, headers: headers) }
+        guard let deflated else {
+            var headers = Self.headers(etag: etag, shared: shared)
+            if ContentTag.matches(request, etag) { return Response(status: .notModified, headers: headers) }
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        }
+        // Two representations of one page: the gzip one has a tag of its own (RFC 9110, 8.8.3), and either tag
+        // answers 304, since both say the page has not changed.
+        let gzip = GzipMember.accepted(request.headers[.acceptEncoding])
+        var headers = Self.headers(etag: gzip ? Self.gzipTag(etag) : etag, shared: shared)
+        headers[.vary] = "Authorization, Accept-Encoding"
+        if ContentTag.matches(request, etag) || ContentTag.matches(request, Self.gzipTag(etag)) {
+            return Response(status: .notModified, headers: headers)
+        }
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        let bytes: [UInt8]
+        if gzip {
+            headers[.contentEncoding] = "gzip"
+            bytes = GzipMember.write([.deflated(deflated)])
+        } else {
+            bytes = try deflated.inflated()
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+
+    /// `"…"` → `"…-gzip"`.
+    static func gzipTag(_ etag: String) -> String { String(etag.dropLast()) + "-gzip\"" }
 
     package static func headers(etag: String, shared: Bool) -> HTTPFields {
         [

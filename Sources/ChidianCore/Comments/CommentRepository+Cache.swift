@@ -8,7 +8,7 @@ package struct RenderedComments: Sendable {
     package let ids: [String]
     let authorIDs: Set<String>
     /// The page as everyone sees it: every `liked` false.
-    let body: PagePart
+    package let body: PagePart
     package let etag: String
 
     package init(_ page: Page<CommentView>, deflate: Bool) throws {

@@ -1,6 +1,8 @@
+import CompressNIO
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 @testable import ChidianAPI
@@ -48,6 +50,44 @@ import Testing
             // a new review drops the kept page: the next read has it
             _ = try await world.review(2, "汤底偏咸")
             #expect(try await client.send(.get, path).text.contains("汤底偏咸"))
+        }
+    }
+
+    @Test func aClientTakingGzipGetsTheKeptPageAsItIsWithATagOfItsOwn() async throws {
+        try await TestApp.run(configure: { $0.cacheFreshness = .seconds(300) }) { client, app in
+            // setup: a store with two reviews, its page read once (kept)
+            let world = try await CommentWorld.make(client, app)
+            _ = try await world.review(5, "牛油锅底很香")
+            _ = try await world.review(4, "服务热情")
+            let path = "/v1/stores/\(world.storeID)/comments"
+            let plain = try await client.send(.get, path)
+            let plainTag = try #require(plain.headers[.eTag])
+            // MUT: as an app asks, taking gzip
+            let zipped = try await client.send(.get, path, headers: [.acceptEncoding: "gzip"])
+            // validate: gzip of the same bytes under its own tag with the cache on; the plain page with it off
+            guard app.services.caching != nil else {
+                #expect(zipped.headers[.contentEncoding] == nil && zipped.text == plain.text)
+                return
+            }
+            #expect(zipped.headers[.contentEncoding] == "gzip")
+            #expect(zipped.headers[.vary] == "Authorization, Accept-Encoding")
+            var input = zipped.body
+            var output = ByteBufferAllocator().buffer(capacity: 64 * 1024)
+            try input.decompress(to: &output, with: .gzip())
+            #expect(String(buffer: output) == plain.text)
+            let zippedTag = try #require(zipped.headers[.eTag])
+            #expect(zippedTag != plainTag && zippedTag.hasSuffix("-gzip\""))
+            // either tag says the page has not changed
+            for tag in [plainTag, zippedTag] {
+                let again = try await client.send(
+                    .get, path, headers: [.acceptEncoding: "gzip", .ifNoneMatch: tag])
+                #expect(again.status == .notModified, "\(tag)")
+            }
+            // a new review: the old tags no longer match
+            _ = try await world.review(3, "略贵")
+            let changed = try await client.send(
+                .get, path, headers: [.acceptEncoding: "gzip", .ifNoneMatch: zippedTag])
+            #expect(changed.status == .ok && changed.headers[.eTag] != zippedTag)
         }
     }
 }
