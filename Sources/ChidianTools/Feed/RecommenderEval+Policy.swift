@@ -55,9 +55,9 @@ extension RecommenderEval {
         /// `FeedPlanner.order` and `Affinity.skipWeight` (mixed pages).
         public var order = FeedPlanner.order
         public var skipWeight = Affinity.skipWeight
-        /// What a page's clicks say was looked at (`FeedPlanner.Examination`): position bias alone, or a cascade
+        /// What a page's clicks say was looked at (`RecommenderEval.Examination`): position bias alone, or a cascade
         /// (places above a click certainly seen, places below the last click less likely).
-        public var examination = FeedPlanner.Examination.positionBias
+        public var examination = RecommenderEval.Examination.positionBias
         /// Evaluated, not shipped (docs/RECOMMENDER.md): the exploring places shrink with the evidence for the best
         /// estimate, n showings' worth beyond the prior (its opens and weighed skips), to ceil(places × k / (k + n)).
         public var exploringEvidence: Double? = nil

@@ -85,7 +85,7 @@ extension RecommenderEval {
     /// was looked at × skips ×1 or ×2 × priors worth 4, 6 or 8 showings), and exploring shrunk by the evidence.
     public static var candidates: [Policy] {
         let shipped = Policy.learning(halfLifeDays: 2, explorePlaces: FeedPlanner.explorePlaces)
-        let rows = FeedPlanner.Examination.allCases.dropFirst().flatMap { examination in
+        let rows = RecommenderEval.Examination.allCases.dropFirst().flatMap { examination in
             [2.0, 1].flatMap { skips in
                 [8.0, 6, 4].map { prior in
                     var policy = shipped

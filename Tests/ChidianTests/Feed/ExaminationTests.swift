@@ -4,24 +4,24 @@ import Testing
 @testable import ChidianCore
 @testable import ChidianTools
 
-/// Issue #46: what a page's clicks say about which places were looked at (`FeedPlanner.Examination`).
+/// Issue #46: what a page's clicks say about which places were looked at (`RecommenderEval.Examination`).
 @Suite struct ExaminationTests {
     static let byPosition = (0..<10).map(FeedPlanner.examined)
 
     @Test func byPositionIgnoresTheClicks() {
-        let weights = FeedPlanner.Examination.positionBias.weights(count: 10, clicked: [6])
+        let weights = RecommenderEval.Examination.positionBias.weights(count: 10, clicked: [6])
         #expect(weights == Self.byPosition)
     }
 
     @Test func withoutAClickEveryInferenceIsByPosition() {
-        for examination in FeedPlanner.Examination.allCases {
+        for examination in RecommenderEval.Examination.allCases {
             #expect(examination.weights(count: 10, clicked: []) == Self.byPosition, "\(examination)")
         }
     }
 
     @Test func everyPlaceAboveTheLastClickWasLookedAt() {
         // clicks at 2 and 5: places 0...5 were certainly read, whatever came first
-        for examination in [FeedPlanner.Examination.aboveClicks, .cascade] {
+        for examination in [RecommenderEval.Examination.aboveClicks, .cascade] {
             let weights = examination.weights(count: 10, clicked: [2, 5])
             #expect(weights.prefix(6).allSatisfy { $0 == 1 }, "\(examination): \(weights)")
             #expect(weights.dropFirst(6).allSatisfy { $0 < 1 }, "\(examination): \(weights)")
@@ -29,9 +29,9 @@ import Testing
     }
 
     @Test func belowTheLastClickAboveClicksKeepsPositionAndACascadeCountsAfreshHalved() {
-        let above = FeedPlanner.Examination.aboveClicks.weights(count: 10, clicked: [3])
+        let above = RecommenderEval.Examination.aboveClicks.weights(count: 10, clicked: [3])
         #expect(Array(above.dropFirst(4)) == Array(Self.byPosition.dropFirst(4)))
-        let cascade = FeedPlanner.Examination.cascade.weights(count: 10, clicked: [3])
+        let cascade = RecommenderEval.Examination.cascade.weights(count: 10, clicked: [3])
         // the place right below the click is the first of a fresh reading, read on by half the readers
         #expect(cascade[4] == 0.5 && abs(cascade[9] - FeedPlanner.examined(5) / 2) < 1e-12, "\(cascade)")
         // far below the click a cascade credits less than position bias does

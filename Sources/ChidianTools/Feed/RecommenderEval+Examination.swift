@@ -1,10 +1,12 @@
+import ChidianCore
 import Foundation
 
-extension FeedPlanner {
+extension RecommenderEval {
     /// What a first page's clicks say about which places were looked at, and so where a place shown and not opened
     /// is a skip (issue #46). Position bias alone weighs a place by `examined` wherever the clicks were; a reader
     /// who scans from the top certainly looked at every place above one they clicked, and less likely at those below
-    /// their last click, since a click often ends the reading.
+    /// their last click, since a click often ends the reading. Evaluated only: using it live needs each open to carry
+    /// its place on the page.
     public enum Examination: String, Sendable, CaseIterable {
         /// `examined(place)`, whatever was clicked.
         case positionBias = "by position"
