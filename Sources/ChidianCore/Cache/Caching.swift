@@ -164,16 +164,20 @@ package enum ContentTag {
 /// A page's JSON with HTTP caching: `ETag`, `If-None-Match` → 304, and `Cache-Control` that lets a shared cache
 /// keep a response for a second only when it is the same for every viewer.
 package struct CacheableJSON: ResponseGenerator {
-    package var body: ByteBuffer
-    /// The page kept deflated instead of `body`: a client that takes gzip gets it as it is kept (`GzipMember`),
-    /// others inflated.
-    package var deflated: DeflatedBytes?
-    package var etag: String
+    /// The JSON as it is held: a buffer, or a page kept deflated, which a client that takes gzip gets as it is kept
+    /// (`GzipMember`) and others inflated.
+    enum Body {
+        case buffer(ByteBuffer)
+        case deflated(DeflatedBytes)
+    }
+
+    let body: Body
+    package let etag: String
     /// Nobody signed in: the answer is everyone's.
-    package var shared: Bool
+    package let shared: Bool
 
     package init(body: ByteBuffer, etag: String, shared: Bool) {
-        self.body = body
+        self.body = .buffer(body)
         self.etag = etag
         self.shared = shared
     }
@@ -181,11 +185,11 @@ package struct CacheableJSON: ResponseGenerator {
     /// JSON as it is kept, plain or deflated.
     package init(kept: PagePart, etag: String, shared: Bool) {
         switch kept {
-        case .plain(let bytes): self.init(body: ByteBuffer(bytes: bytes), etag: etag, shared: shared)
-        case .deflated(let deflated):
-            self.init(body: ByteBuffer(), etag: etag, shared: shared)
-            self.deflated = deflated
+        case .plain(let bytes): body = .buffer(ByteBuffer(bytes: bytes))
+        case .deflated(let deflated): body = .deflated(deflated)
         }
+        self.etag = etag
+        self.shared = shared
     }
 
     package init(rendering value: some JSONWritable, etag: String? = nil, shared: Bool) throws {
@@ -194,29 +198,26 @@ package struct CacheableJSON: ResponseGenerator {
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        guard let deflated else {
+        switch body {
+        case .buffer(let buffer):
             var headers = Self.headers(etag: etag, shared: shared)
             if ContentTag.matches(request, etag) { return Response(status: .notModified, headers: headers) }
             headers[.contentType] = "application/json; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+        case .deflated(let deflated):
+            // Two representations of one page: the gzip one has a tag of its own (RFC 9110, 8.8.3), and either tag
+            // answers 304, since both say the page has not changed.
+            let gzip = GzipMember.accepted(request.headers[.acceptEncoding])
+            var headers = Self.headers(etag: gzip ? Self.gzipTag(etag) : etag, shared: shared)
+            headers[.vary] = "Authorization, Accept-Encoding"
+            if ContentTag.matches(request, etag) || ContentTag.matches(request, Self.gzipTag(etag)) {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers[.contentType] = "application/json; charset=utf-8"
+            if gzip { headers[.contentEncoding] = "gzip" }
+            let bytes = gzip ? GzipMember.write([.deflated(deflated)]) : try deflated.inflated()
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        // Two representations of one page: the gzip one has a tag of its own (RFC 9110, 8.8.3), and either tag
-        // answers 304, since both say the page has not changed.
-        let gzip = GzipMember.accepted(request.headers[.acceptEncoding])
-        var headers = Self.headers(etag: gzip ? Self.gzipTag(etag) : etag, shared: shared)
-        headers[.vary] = "Authorization, Accept-Encoding"
-        if ContentTag.matches(request, etag) || ContentTag.matches(request, Self.gzipTag(etag)) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "application/json; charset=utf-8"
-        let bytes: [UInt8]
-        if gzip {
-            headers[.contentEncoding] = "gzip"
-            bytes = GzipMember.write([.deflated(deflated)])
-        } else {
-            bytes = try deflated.inflated()
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `"…"` → `"…-gzip"`.

@@ -19,6 +19,14 @@ package enum PagePart: Sendable {
         }
     }
 
+    /// The bytes this part holds in memory: its deflate stream when kept deflated.
+    var heldBytes: Int {
+        switch self {
+        case .plain(let bytes): bytes.count
+        case .deflated(let deflated): deflated.stream.count
+        }
+    }
+
     var size: Int {
         switch self {
         case .plain(let bytes): bytes.count
@@ -38,13 +46,8 @@ package enum PagePart: Sendable {
 package enum GzipMember {
     package static func write(_ parts: [PagePart]) -> [UInt8] {
         var output: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]  // no name, no time, unknown OS
-        output.reserveCapacity(
-            parts.reduce(32) {
-                switch $1 {
-                case .plain(let bytes): $0 + bytes.count + 5 * (bytes.count / 65_535 + 1)
-                case .deflated(let deflated): $0 + deflated.stream.count
-                }
-            })
+        // What the parts hold, a stored block's 5-byte header for each 65,535 bytes, the header and trailer.
+        output.reserveCapacity(parts.reduce(32) { $0 + $1.heldBytes + 5 * ($1.heldBytes / 65_535 + 1) })
         var crc: UInt32 = 0
         var size = 0
         for part in parts {

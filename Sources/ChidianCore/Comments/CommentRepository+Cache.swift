@@ -26,12 +26,7 @@ package struct RenderedComments: Sendable {
     /// The page as everyone sees it.
     package func json() throws -> [UInt8] { try body.bytes() }
 
-    var cost: Int {
-        switch body {
-        case .plain(let bytes): bytes.count + 48 * ids.count
-        case .deflated(let deflated): deflated.stream.count + 48 * ids.count
-        }
-    }
+    var cost: Int { body.heldBytes + 48 * ids.count }
 
     static let likedFalse = Array(#""liked":false"#.utf8)
 
