@@ -8,7 +8,7 @@ import Testing
 /// A page of kept pieces goes to a browser as one gzip member written without compressing anything: the pieces'
 /// deflate streams as kept, the rest as stored blocks, the CRC combined from the parts'.
 @Suite struct GzipMemberTests {
-    @Test func aPageOfPiecesAndPlainPartsReadsBackInEveryDecoder() throws {
+    @Test func aPageOfPiecesAndPlainPartsReadsBackInEveryDecoder() async throws {
         var random = SeededRandom(seed: 11)
         let text = Array(String(repeating: "<li class=\"review\">好吃不贵，环境一般</li>\n", count: 300).utf8)
         let binary = (0..<70_000).map { _ in UInt8(random.below(256)) }  // over one stored block's 65,535
@@ -32,7 +32,7 @@ import Testing
         try input.decompress(to: &output, with: .gzip())
         #expect(Array(output.readableBytesView) == expected)
         // Debian's gzip, whose inflate is its own, checks them too
-        #expect(try Self.gunzip(member) == expected)
+        #expect(try await Self.gunzip(member) == expected)
     }
 
     @Test func aPieceKeptDeflatedIsSmallerAndInflatesToItself() throws {
@@ -74,19 +74,17 @@ import Testing
         }
     }
 
-    static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    /// The member through Debian's `gzip -dc`, run as the suite runs children (`ChildProcess`: no test thread
+    /// blocks on it).
+    static func gunzip(_ bytes: [UInt8]) async throws -> [UInt8] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("chidian-\(UUID()).gz")
         try Data(bytes).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", path.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gzip -dc refused the member")
-        return [UInt8](data)
+        let gzip = try ChildProcess(
+            URL(fileURLWithPath: "/bin/gzip"), ["-dc", path.path], environment: [:],
+            directory: FileManager.default.temporaryDirectory.path)
+        defer { gzip.removeFiles() }
+        #expect(await gzip.exited() == 0, "gzip -dc refused the member: \(gzip.error)")
+        return [UInt8](try Data(contentsOf: gzip.outputURL))
     }
 }
