@@ -27,12 +27,19 @@ package struct TrustService: Sendable {
         package var changed = 0
     }
 
+    /// A pass's own deadline for each of its statements. A request's (2 s by default) is for a person waiting; a
+    /// pass reads the evidence of up to 2,000 reviews, and on a busy machine that outlasted it: in the soak's mix
+    /// of 2026-11-30 every pass was cancelled (117 in eight minutes), so nothing was judged (docs/TRUST.md).
+    package static let statementDeadline: Duration = .seconds(30)
+
     /// Judges up to `limit` reviews due by `now` (the database's clock when nil).
     package func judgeDue(limit: Int = 200, now: Date? = nil) async throws -> Pass {
         let logger = database.logger
         let judge = self.judge
         let enabled = self.enabled
+        let deadline = String(StatementDeadlines.milliseconds(Self.statementDeadline))
         return try await database.with(timeout: .seconds(60)).transaction { connection in
+            try await connection.rows("SELECT set_config('statement_timeout', \(deadline), true)", logger: logger)
             let due = try await connection.rows(
                 """
                 DELETE FROM trust_queue WHERE comment_id IN (
