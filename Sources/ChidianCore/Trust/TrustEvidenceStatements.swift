@@ -65,12 +65,8 @@ enum TrustEvidenceStatements {
                 SELECT 1 FROM viewer_store_opens s
                 WHERE s.viewer = 'u:' || c.author_id AND s.store_id = c.store_id AND s.first_opened_at < c.created_at
             ) AS opened,
-            (SELECT avg(s.rating)::float8 FROM (
-                SELECT s.rating FROM comments s
-                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review' AND s.recommended
-                  AND s.created_at < c.created_at - interval '7 days'
-                ORDER BY s.created_at DESC LIMIT 200
-             ) s HAVING count(*) >= 5) AS settled,
+            -- Where the week before the review begins: its settled mean is of the store's reviews before (SettledMeans).
+            c.created_at - interval '7 days' AS settled_cut,
             (SELECT count(DISTINCT s.author_id)::int FROM (
                 SELECT s.author_id, s.created_at FROM comments s
                 WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
@@ -104,6 +100,35 @@ enum TrustEvidenceStatements {
         ) f
         WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
         ORDER BY c.id
+        """
+    }
+
+    /// The ratings each review's settled mean is taken from (`SettledMeans`), read once a store: its recommended live
+    /// reviews older than a week before the latest of the reviews in it, newest first, as many as the earliest of
+    /// them needs (`SettledMeans.depth` before its own week, so also those between the first week and the last).
+    /// Reviews of one store come together (the store's neighbours in time are judged with each due review), and
+    /// reading the store's history for each of them was most of the evidence's cost.
+    static func settledRatings(_ ids: [String]) -> PostgresQuery {
+        """
+        WITH q AS (
+            SELECT c.store_id, min(c.created_at) - interval '7 days' AS first_cut,
+                max(c.created_at) - interval '7 days' AS last_cut
+            FROM comments c
+            WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
+            GROUP BY c.store_id
+        )
+        SELECT q.store_id, r.created_at, r.rating::int
+        FROM q CROSS JOIN LATERAL (
+            SELECT s.created_at, s.id, s.rating FROM comments s
+            WHERE s.store_id = q.store_id AND s.hidden_at IS NULL AND s.kind = 'review' AND s.recommended
+              AND s.created_at < q.last_cut
+            ORDER BY s.created_at DESC, s.id DESC
+            LIMIT \(SettledMeans.depth) + (
+                SELECT count(*) FROM comments w
+                WHERE w.store_id = q.store_id AND w.hidden_at IS NULL AND w.kind = 'review' AND w.recommended
+                  AND w.created_at >= q.first_cut AND w.created_at < q.last_cut)
+        ) r
+        ORDER BY q.store_id, r.created_at DESC, r.id DESC
         """
     }
 

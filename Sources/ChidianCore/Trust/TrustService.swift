@@ -129,23 +129,31 @@ package struct TrustService: Sendable {
         -> ([ReviewEvidence], [String: Current])
     {
         var found: [ReviewEvidence] = []
+        var cuts: [Date] = []
         var current: [String: Current] = [:]
         var bodies: [String: String] = [:]
         for row in try await connection.rows(TrustEvidenceStatements.evidence(ids), logger: logger) {
             let columns = try row.decode(
                 (
-                    String, String, String, Int, Date, Date, Bool, Int, Bool, Double?, Int, Int, Int, [Int64],
+                    String, String, String, Int, Date, Date, Bool, Int, Bool, Date, Int, Int, Int, [Int64],
                     Bool, Double, String, String
                 ).self)
             found.append(
                 ReviewEvidence(
                     commentID: columns.0, authorID: columns.1, storeID: columns.2, rating: columns.3,
                     postedAt: columns.4, authorSince: columns.5, historyKnown: columns.6, priorActivity: columns.7,
-                    openedStoreBefore: columns.8, settledMean: columns.9, newcomersAround: columns.10,
+                    openedStoreBefore: columns.8, settledMean: nil, newcomersAround: columns.10,
                     newcomersFortnight: columns.11, fortnightAlike: columns.12, origins: Set(columns.13)))
+            cuts.append(columns.9)
             current[columns.0] = Current(recommended: columns.14, score: columns.15, byAdmin: columns.16 == "admin")
             bodies[columns.0] = columns.17
         }
+        var settled = SettledMeans()
+        for row in try await connection.rows(TrustEvidenceStatements.settledRatings(ids), logger: logger) {
+            let (store, at, rating) = try row.decode((String, Date, Int).self)
+            settled.append(store: store, at: at, rating: rating)
+        }
+        for i in found.indices { found[i].settledMean = settled.mean(store: found[i].storeID, before: cuts[i]) }
         // Copied text: the most similar other author's review among the band candidates.
         var best: [String: (Double, String)] = [:]
         var shingles: [String: TextShingles] = [:]
