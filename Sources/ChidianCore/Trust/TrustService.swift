@@ -32,41 +32,77 @@ package struct TrustService: Sendable {
     /// of 2026-11-30 every pass was cancelled (117 in eight minutes), so nothing was judged (docs/TRUST.md).
     package static let statementDeadline: Duration = .seconds(30)
 
-    /// Judges up to `limit` reviews due by `now` (the database's clock when nil).
+    /// How long a pass holds the reviews it took: a server stopped mid-pass leaves them due again after it.
+    static let lease = 300
+
+    /// Verdicts written a transaction at a time: their rows (and, when a verdict turns, the store's totals and
+    /// search summaries) stay locked only for a chunk, not for the pass, so posts and likes on those stores wait
+    /// milliseconds. One transaction for the whole pass held them while its evidence was read, past a request's
+    /// deadline under load.
+    static let chunk = 100
+
+    /// Judges up to `limit` reviews due by `now` (the database's clock when nil), in three steps: takes them (a
+    /// lease: their due time moved ahead, so no other pass takes them, and they stay queued until judged), reads
+    /// their evidence and judges, and writes the verdicts that changed a chunk at a time before letting them go.
     package func judgeDue(limit: Int = 200, now: Date? = nil) async throws -> Pass {
         let logger = database.logger
         let judge = self.judge
         let enabled = self.enabled
+        let database = self.database.with(timeout: .seconds(60))
         let deadline = String(StatementDeadlines.milliseconds(Self.statementDeadline))
-        return try await database.with(timeout: .seconds(60)).transaction { connection in
-            try await connection.rows("SELECT set_config('statement_timeout', \(deadline), true)", logger: logger)
-            let due = try await connection.rows(
-                """
-                DELETE FROM trust_queue WHERE comment_id IN (
-                    SELECT comment_id FROM trust_queue WHERE due_at <= coalesce(\(now)::timestamptz, now())
-                    ORDER BY due_at, comment_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-                ) RETURNING comment_id
-                """, logger: logger
-            ).map { try $0.decode(String.self) }.sorted()
-            var pass = Pass(due: due.count)
-            guard !due.isEmpty else { return pass }
-            guard enabled else {
-                pass.judged = due.count
-                pass.changed = try await Self.write(
-                    due.map { TrustJudge.Verdict(commentID: $0, recommended: true, score: 0, signals: []) },
-                    current: [:], on: connection, logger: logger)
-                return pass
+        let taken = try await database.query(
+            """
+            UPDATE trust_queue q SET due_at = now() + make_interval(secs => \(Self.lease))
+            WHERE q.comment_id IN (
+                SELECT comment_id FROM trust_queue WHERE due_at <= coalesce(\(now)::timestamptz, now())
+                ORDER BY due_at, comment_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ) RETURNING q.comment_id, (extract(epoch FROM q.due_at) * 1000000)::int8
+            """
+        ).map { try $0.decode((String, Int64).self) }
+        // The lease as microseconds, compared exactly: an edit that queues a review again sets another due time.
+        guard let lease = taken.first?.1 else { return Pass() }
+        let due = taken.map(\.0).sorted()
+        var pass = Pass(due: due.count)
+        do {
+            let (verdicts, current) = try await database.transaction { connection in
+                try await connection.rows("SELECT set_config('statement_timeout', \(deadline), true)", logger: logger)
+                guard enabled else {
+                    let all = due.map { TrustJudge.Verdict(commentID: $0, recommended: true, score: 0, signals: []) }
+                    return (all, [String: Current]())
+                }
+                try await Self.storeBands(of: due, on: connection, logger: logger)
+                let related = try await connection.rows(TrustEvidenceStatements.related(due), logger: logger)
+                    .map { try $0.decode(String.self) }
+                let set = Array(Set(related).union(due)).sorted()
+                let (evidence, current) = try await Self.evidence(set, on: connection, logger: logger)
+                return (judge.judge(evidence), current)
             }
-            try await Self.storeBands(of: due, on: connection, logger: logger)
-            let related = try await connection.rows(TrustEvidenceStatements.related(due), logger: logger)
-                .map { try $0.decode(String.self) }
-            let set = Array(Set(related).union(due)).sorted()
-            let (evidence, current) = try await Self.evidence(set, on: connection, logger: logger)
-            pass.judged = evidence.count
-            let verdicts = judge.judge(evidence)
-            pass.changed = try await Self.write(verdicts, current: current, on: connection, logger: logger)
-            return pass
+            pass.judged = verdicts.count
+            let changed = Self.changed(verdicts, current: current)
+            for start in stride(from: 0, to: changed.count, by: Self.chunk) {
+                let part = Array(changed[start..<min(start + Self.chunk, changed.count)])
+                pass.changed += try await database.transaction { connection in
+                    try await connection.rows(
+                        "SELECT set_config('statement_timeout', \(deadline), true)", logger: logger)
+                    return try await Self.write(part, on: connection, logger: logger)
+                }
+            }
+            // Judged: gone from the queue, unless an edit queued one again meanwhile (its due time is not the lease).
+            try await database.query(
+                """
+                DELETE FROM trust_queue
+                WHERE comment_id = ANY(\(due)::text[]) AND (extract(epoch FROM due_at) * 1000000)::int8 = \(lease)
+                """)
+        } catch {
+            // Due again at once for the next pass (best effort: a server that stopped waits out the lease).
+            _ = try? await database.query(
+                """
+                UPDATE trust_queue SET due_at = now()
+                WHERE comment_id = ANY(\(due)::text[]) AND (extract(epoch FROM due_at) * 1000000)::int8 = \(lease)
+                """)
+            throw error
         }
+        return pass
     }
 
     /// Judges everything due, pass after pass (the seed's import, tests); returns the total.
@@ -178,15 +214,19 @@ package struct TrustService: Sendable {
         return (found, current)
     }
 
-    /// Writes the verdicts that differ from what is stored, store by store (two servers' passes lock stores in the
-    /// same order), and their signals. Returns how many changed recommended or not.
-    static func write(
-        _ verdicts: [TrustJudge.Verdict], current: [String: Current], on connection: PostgresConnection, logger: Logger
-    ) async throws -> Int {
-        let changed = verdicts.filter { verdict in
+    /// The verdicts that differ from what is stored (an admin's verdict stands; the write checks both again).
+    static func changed(_ verdicts: [TrustJudge.Verdict], current: [String: Current]) -> [TrustJudge.Verdict] {
+        verdicts.filter { verdict in
             guard let now = current[verdict.commentID] else { return true }
             return !now.byAdmin && (now.recommended != verdict.recommended || abs(now.score - verdict.score) > 0.005)
         }
+    }
+
+    /// Writes verdicts that differ from what is stored, store by store (two servers' passes lock stores in the
+    /// same order), and their signals. Returns how many changed recommended or not.
+    static func write(_ changed: [TrustJudge.Verdict], on connection: PostgresConnection, logger: Logger) async throws
+        -> Int
+    {
         guard !changed.isEmpty else { return 0 }
         let ids = changed.map(\.commentID)
         let rows = try await connection.rows(
