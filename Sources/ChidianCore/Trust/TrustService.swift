@@ -44,12 +44,18 @@ package struct TrustService: Sendable {
     /// Judges up to `limit` reviews due by `now` (the database's clock when nil), in three steps: takes them (a
     /// lease: their due time moved ahead, so no other pass takes them, and they stay queued until judged), reads
     /// their evidence and judges, and writes the verdicts that changed a chunk at a time before letting them go.
+    /// Every statement runs under the pass's own deadline.
     package func judgeDue(limit: Int = 200, now: Date? = nil) async throws -> Pass {
+        try await StatementDeadlines.$route.withValue(Self.statementDeadline) {
+            try await pass(limit: limit, now: now)
+        }
+    }
+
+    private func pass(limit: Int, now: Date?) async throws -> Pass {
         let logger = database.logger
         let judge = self.judge
         let enabled = self.enabled
         let database = self.database.with(timeout: .seconds(60))
-        let deadline = String(StatementDeadlines.milliseconds(Self.statementDeadline))
         let taken = try await database.query(
             """
             UPDATE trust_queue q SET due_at = now() + make_interval(secs => \(Self.lease))
@@ -65,7 +71,6 @@ package struct TrustService: Sendable {
         var pass = Pass(due: due.count)
         do {
             let (verdicts, current) = try await database.transaction { connection in
-                try await connection.rows("SELECT set_config('statement_timeout', \(deadline), true)", logger: logger)
                 guard enabled else {
                     let all = due.map { TrustJudge.Verdict(commentID: $0, recommended: true, score: 0, signals: []) }
                     return (all, [String: Current]())
@@ -82,9 +87,7 @@ package struct TrustService: Sendable {
             for start in stride(from: 0, to: changed.count, by: Self.chunk) {
                 let part = Array(changed[start..<min(start + Self.chunk, changed.count)])
                 pass.changed += try await database.transaction { connection in
-                    try await connection.rows(
-                        "SELECT set_config('statement_timeout', \(deadline), true)", logger: logger)
-                    return try await Self.write(part, on: connection, logger: logger)
+                    try await Self.write(part, on: connection, logger: logger)
                 }
             }
             // Judged: gone from the queue, unless an edit queued one again meanwhile (its due time is not the lease).
