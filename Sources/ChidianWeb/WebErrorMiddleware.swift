@@ -18,7 +18,8 @@ package struct WebErrorMiddleware: RouterMiddleware {
         } catch WebError.csrfFailed {
             return page(for: Problem(.forbidden, "csrf_failed", "The form's CSRF token is missing or stale."), context)
         } catch {
-            let problem = ProblemMiddleware.problem(for: error, request: request, logger: context.logger)
+            let problem = ProblemMiddleware.problem(
+                for: error, request: request, logger: context.logger, route: context.endpointPath)
             if problem.code == "login_required" {
                 let back = request.method == .get ? request.uri.description : Self.refererPath(request)
                 let next = WebController.localPath(back).map { "?next=\(WebController.escapeQuery($0))" } ?? ""

@@ -16,12 +16,16 @@ package struct ProblemMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let problem = Self.problem(for: error, request: request, logger: context.logger)
+            let problem = Self.problem(
+                for: error, request: request, logger: context.logger, route: context.endpointPath)
             return problem.response(requestID: context.id)
         }
     }
 
-    package static func problem(for error: any Error, request: Request, logger: Logger) -> Problem {
+    /// `route` is the matched route's template, named in the warnings that say which routes ran out of time.
+    package static func problem(
+        for error: any Error, request: Request, logger: Logger, route: String? = nil
+    ) -> Problem {
         switch error {
         case let problem as Problem:
             return problem
@@ -40,7 +44,9 @@ package struct ProblemMiddleware: RouterMiddleware {
             logger.warning("database connection failed", metadata: DatabaseErrors.metadata(error))
             return .databaseUnavailable()
         case let error as PSQLError where error.serverCode == .queryCanceled:
-            logger.warning("statement past its deadline", metadata: DatabaseErrors.metadata(error))
+            var metadata = DatabaseErrors.metadata(error)
+            metadata["route"] = .string("\(request.method) \(route ?? "unmatched")")
+            logger.warning("statement past its deadline", metadata: metadata)
             return .queryTimeout()
         case let error as PSQLError:
             if let problem = DatabaseErrors.problem(for: error) { return problem }
@@ -90,8 +96,10 @@ package struct ResponseHeadersMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            response = ProblemMiddleware.problem(for: error, request: request, logger: context.logger)
-                .response(requestID: context.id)
+            response = ProblemMiddleware.problem(
+                for: error, request: request, logger: context.logger, route: context.endpointPath
+            )
+            .response(requestID: context.id)
         }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xRequestID] = context.id

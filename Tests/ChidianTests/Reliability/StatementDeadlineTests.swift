@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import Logging
 import PostgresNIO
 import Testing
 
@@ -33,9 +34,11 @@ import Testing
         let database = Database(
             url: url, poolSize: 1, timeout: .seconds(30), statementTimeout: config.statementTimeout,
             logger: TestDatabase.logger)
+        let capture = ResponseHygieneTests.LogCapture()
+        let logger = Logger(label: "deadline") { _ in capture.handler(label: "deadline") }
         try await withRunning(database.client, logger: TestDatabase.logger) {
             let app = buildApplication(
-                AppServices(config: config, database: database, logger: TestDatabase.logger), runDatabase: false)
+                AppServices(config: config, database: database, logger: logger), runDatabase: false)
             try await app.test(.router) { client in
                 // setup
                 let blockerConfig = AppConfiguration(databaseURL: url.description, databaseTimeout: .seconds(30))
@@ -49,6 +52,9 @@ import Testing
                         #expect(response.status == .serviceUnavailable)
                         #expect(response.problemCode == "query_timeout")
                         #expect(response.headers[.retryAfter].flatMap { Int($0) } != nil)
+                        // the warning names the route, so a soak's errors can be traced to what ran out of time
+                        let warnings = capture.lines.withLock { $0 }.filter { $0.message == "statement past its deadline" }
+                        #expect(warnings.map { $0.metadata["route"] } == ["GET /v1/categories"])
                         // and nothing of the request still runs or waits in PostgreSQL
                         let waiting = try await connection.rows(
                             "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
