@@ -18,6 +18,9 @@ public final class CacheListener: Service, Sendable {
     /// Tells this server's own heartbeats and fences from other servers'.
     package let process = String(UUID().uuidString.prefix(8))
     private let fences = Mutex<Fences>(Fences())
+    /// The listening connection while it listens: fences go out on it, as heartbeats do, so a write's fence never
+    /// queues for a pooled connection behind the requests it is meant to outrun.
+    private let listening = Mutex<PostgresConnection?>(nil)
     /// Fence NOTIFYs sent (tests count them).
     package let fenceStatements = Atomic<Int>(0)
     /// Whether its own first heartbeat has been heard, and who waits for that (`started`).
@@ -55,6 +58,8 @@ public final class CacheListener: Service, Sendable {
                     try await connection.listen(on: Self.channel) { notifications in
                         // Anything stored while nobody listened may be stale.
                         for cache in caches { cache.removeAll() }
+                        listening.withLock { $0 = connection }
+                        defer { listening.withLock { $0 = nil } }
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             group.addTask { try await self.beat(on: connection) }
                             group.addTask {
@@ -161,7 +166,13 @@ public final class CacheListener: Service, Sendable {
             guard let number else { return }
             let payload = "fence:\(process):\(number)"
             fenceStatements.add(1, ordering: .relaxed)
-            if (try? await database.query("SELECT pg_notify(\(Self.channel), \(payload))")) == nil {
+            let sent: Bool
+            if let connection = listening.withLock({ $0 }) {
+                sent = (try? await connection.rows("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)) != nil
+            } else {
+                sent = (try? await database.query("SELECT pg_notify(\(Self.channel), \(payload))")) != nil
+            }
+            if !sent {
                 release(number, heard: false)
                 continue
             }

@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import PostgresNIO
 import Testing
 
+@testable import ChidianApp
 @testable import ChidianCore
 
 /// The write fence (read-your-writes with the cache): a request that ran a statement on the primary waits for its
@@ -54,6 +56,42 @@ import Testing
             }
             let used = listener.fenceStatements.load(ordering: .relaxed) - sent
             #expect(used >= 1 && used <= 16)
+        }
+    }
+
+    /// A fence goes out on the listening connection, as the heartbeat does: under load, a pool with no free
+    /// connection must not hold back the write that waits for it. Here the pool it is given has one connection, held
+    /// by another task: the fence is still heard, and the caches keep what they hold (a fence not heard within 1 s
+    /// empties them).
+    @Test func aFenceNeedsNoPooledConnection() async throws {
+        try await TestApp.run { client, app in
+            guard let caching = app.services.caching else { return }
+            let shop = try await CouponFixture.make(client, app)
+            #expect(try await client.send(.get, "/v1/stores/\(shop.storeID)").status == .ok)
+            let held = caching.reads.count
+            #expect(held > 0)
+            let busy = Database(
+                url: app.url, poolSize: 1, timeout: .seconds(30), statementTimeout: .seconds(30),
+                logger: TestDatabase.logger)
+            try await withRunning(busy.client, logger: TestDatabase.logger) {
+                let (released, release) = AsyncStream<Void>.makeStream()
+                let (took, taken) = AsyncStream<Void>.makeStream()
+                let holder = Task {
+                    try await busy.withConnection { _ in
+                        taken.yield()
+                        for await _ in released { break }
+                    }
+                }
+                for await _ in took { break }
+                let sent = caching.listener.fenceStatements.load(ordering: .relaxed)
+                // MUT
+                await caching.listener.fence(database: busy)
+                // validate: sent and heard while the only pooled connection was still held
+                #expect(caching.listener.fenceStatements.load(ordering: .relaxed) == sent + 1)
+                #expect(caching.reads.count == held)
+                release.yield()
+                try await holder.value
+            }
         }
     }
 }
