@@ -17,35 +17,43 @@ public struct CommentLikes: Sendable {
     static let cachedLikes = 1_000
 
     /// Likes (`true`) or unlikes a visible review; idempotent. 404 for no such comment, 400 `not_a_review` for a
-    /// notice, 403 `own_comment` for one's own. Returns whether anything changed.
+    /// notice, 403 `own_comment` for one's own. Returns whether anything changed. One statement, committed as it
+    /// ends: a popular review's row and its author's notification counter stay locked only while it runs, not
+    /// across the round trips of a transaction (likes of one review queued behind each other under load).
     @discardableResult
     public func set(_ liked: Bool, commentID: String, userID: String) async throws -> Bool {
         guard PlausibleID.check(commentID) else { throw CommentError.notFound(id: commentID) }
-        let logger = database.logger
-        return try await database.transaction { connection in
-            let rows = try await connection.rows(
-                """
-                SELECT c.kind, c.author_id FROM comments c JOIN stores s ON s.id = c.store_id
-                WHERE c.id = \(commentID) AND \(unescaped: CommentRow.visible)
-                """, logger: logger)
-            guard let row = rows.first else { throw CommentError.notFound(id: commentID) }
-            let (kind, author) = try row.decodeAll((String, String).self)
-            guard kind == CommentKind.review.rawValue else { throw CommentError.notAReview }
-            guard author != userID else { throw CommentError.ownComment("You cannot like your own review.") }
-            if liked {
-                return try await !connection.rows(
-                    """
-                    INSERT INTO comment_likes (comment_id, user_id) VALUES (\(commentID), \(userID))
+        let review = CommentKind.review.rawValue
+        let rows = try await database.query(
+            liked
+                ? """
+                WITH c AS (
+                    SELECT c.id, c.kind, c.author_id FROM comments c JOIN stores s ON s.id = c.store_id
+                    WHERE c.id = \(commentID) AND \(unescaped: CommentRow.visible)
+                ), changed AS (
+                    INSERT INTO comment_likes (comment_id, user_id)
+                    SELECT c.id, \(userID) FROM c WHERE c.kind = \(review) AND c.author_id <> \(userID)
                     ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger: logger
-                ).isEmpty
-            } else {
-                return try await !connection.rows(
-                    "DELETE FROM comment_likes WHERE comment_id = \(commentID) AND user_id = \(userID) RETURNING 1",
-                    logger: logger
-                ).isEmpty
-            }
-        }
+                )
+                SELECT c.kind, c.author_id, (SELECT count(*)::int FROM changed) FROM c
+                """
+                : """
+                WITH c AS (
+                    SELECT c.id, c.kind, c.author_id FROM comments c JOIN stores s ON s.id = c.store_id
+                    WHERE c.id = \(commentID) AND \(unescaped: CommentRow.visible)
+                ), changed AS (
+                    DELETE FROM comment_likes l USING c
+                    WHERE l.comment_id = c.id AND l.user_id = \(userID) AND c.kind = \(review)
+                      AND c.author_id <> \(userID)
+                    RETURNING 1
+                )
+                SELECT c.kind, c.author_id, (SELECT count(*)::int FROM changed) FROM c
+                """)
+        guard let row = rows.first else { throw CommentError.notFound(id: commentID) }
+        let (kind, author, changed) = try row.decodeAll((String, String, Int).self)
+        guard kind == review else { throw CommentError.notAReview }
+        guard author != userID else { throw CommentError.ownComment("You cannot like your own review.") }
+        return changed > 0
     }
 
     /// `views` with `liked` set for `viewerID` (unchanged for nobody): one statement for the whole list.
