@@ -28,6 +28,8 @@ public final class CacheListener: Service, Sendable {
     /// `chidian_cache_heartbeat_heard_timestamp_seconds`: when (Unix time) this server last heard its own heartbeat.
     /// It stops moving while the listener is deaf, so an alert watches `time() - it` (scripts/cluster/alerts.yml).
     private let heardAt: Gauge
+    /// `chidian_cache_fence_wait_seconds`: how long a write waited for its fence (part of its response time).
+    private let fenceWaits: Metrics.Timer
 
     struct Fences: ~Copyable {
         package var next: UInt64 = 0
@@ -44,6 +46,7 @@ public final class CacheListener: Service, Sendable {
         self.logger = logger
         _ = MetricsRegistry.shared
         heardAt = Gauge(label: "chidian_cache_heartbeat_heard_timestamp_seconds")
+        fenceWaits = Metrics.Timer(label: "chidian_cache_fence_wait_seconds")
     }
 
     public func run() async throws {
@@ -138,6 +141,8 @@ public final class CacheListener: Service, Sendable {
     /// written never reads its write stale from this server. Waits at most 1 s, then empties the caches instead.
     public func fence(database: Database) async {
         guard caches.contains(where: \.isLive) else { return }
+        let started = ContinuousClock.now
+        defer { fenceWaits.record(duration: started.duration(to: .now)) }
         let heard = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let send = fences.withLock { state -> Bool in
                 state.pending.append(continuation)

@@ -30,6 +30,10 @@ import Testing
             #expect(heard >= began.rounded(.down), "heartbeat heard at \(heard), test began at \(began)")
             let waits = Self.value(text, "chidian_db_connection_wait_seconds_count{pool=\"primary\"} ") ?? 0
             #expect(waits >= 1)
+            // a write waits for its fence, and how long is published beside the pool's waits
+            _ = try await client.register("围栏")
+            let fenced = try await client.send(.get, "/metrics").text
+            #expect((Self.value(fenced, "chidian_cache_fence_wait_seconds_count ") ?? 0) >= 1)
         }
     }
 }
