@@ -171,11 +171,12 @@ public final class CacheListener: Service, Sendable {
             guard let number else { return }
             let payload = "fence:\(process):\(number)"
             fenceStatements.add(1, ordering: .relaxed)
+            let notify: PostgresQuery = "SELECT pg_notify(\(Self.channel), \(payload))"
             let sent: Bool
             if let connection = listening.withLock({ $0 }) {
-                sent = (try? await connection.rows("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)) != nil
+                sent = (try? await connection.rows(notify, logger: logger)) != nil
             } else {
-                sent = (try? await database.query("SELECT pg_notify(\(Self.channel), \(payload))")) != nil
+                sent = (try? await database.query(notify)) != nil
             }
             if !sent {
                 release(number, heard: false)

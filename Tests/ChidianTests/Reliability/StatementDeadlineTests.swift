@@ -53,7 +53,8 @@ import Testing
                         #expect(response.problemCode == "query_timeout")
                         #expect(response.headers[.retryAfter].flatMap { Int($0) } != nil)
                         // the warning names the route, so a soak's errors can be traced to what ran out of time
-                        let warnings = capture.lines.withLock { $0 }.filter { $0.message == "statement past its deadline" }
+                        let warnings = capture.lines.withLock { $0 }
+                            .filter { $0.message == "statement past its deadline" }
                         #expect(warnings.map { $0.metadata["route"] } == ["GET /v1/categories"])
                         // and nothing of the request still runs or waits in PostgreSQL
                         let waiting = try await connection.rows(
