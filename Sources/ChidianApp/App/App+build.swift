@@ -93,7 +93,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: StatementDeadlineMiddleware(reads: services.config.readStatementTimeout))
     if let caching = services.caching {
-        router.add(middleware: WriteFenceMiddleware(listener: caching.listener, database: services.database))
+        router.add(middleware: WriteFenceMiddleware(listener: caching.listener))
     }
     if services.database.replicas != nil {
         router.add(

@@ -138,8 +138,9 @@ public final class CacheListener: Service, Sendable {
     }
 
     /// Returns once this server has applied every invalidation committed before the call: a client that has just
-    /// written never reads its write stale from this server. Waits at most 1 s, then empties the caches instead.
-    public func fence(database: Database) async {
+    /// written never reads its write stale from this server. Waits at most 1 s, then empties the caches instead (at
+    /// once while the listener has no connection: nothing would hear the fence).
+    public func fence() async {
         guard caches.contains(where: \.isLive) else { return }
         let started = ContinuousClock.now
         defer { fenceWaits.record(duration: started.duration(to: .now)) }
@@ -149,14 +150,14 @@ public final class CacheListener: Service, Sendable {
                 defer { state.sending = true }
                 return !state.sending
             }
-            if send { Task { await self.sendFences(database) } }
+            if send { Task { await self.sendFences() } }
         }
         if !heard { for cache in caches { cache.removeAll() } }
     }
 
     /// One NOTIFY for all the callers that gathered while the previous one was sent, until none is left: under load
     /// one statement fences many writes (a NOTIFY per write halved the rate of refused coupon claims).
-    private func sendFences(_ database: Database) async {
+    private func sendFences() async {
         while true {
             let number = fences.withLock { state -> UInt64? in
                 guard !state.pending.isEmpty else {
@@ -171,20 +172,16 @@ public final class CacheListener: Service, Sendable {
             guard let number else { return }
             let payload = "fence:\(process):\(number)"
             fenceStatements.add(1, ordering: .relaxed)
-            let notify: PostgresQuery = "SELECT pg_notify(\(Self.channel), \(payload))"
-            let sent: Bool
-            if let connection = listening.withLock({ $0 }) {
-                sent = (try? await connection.rows(notify, logger: logger)) != nil
-            } else {
-                sent = (try? await database.query(notify)) != nil
-            }
-            if !sent {
-                release(number, heard: false)
-                continue
-            }
+            // Armed before the send: a NOTIFY that waits (PostgreSQL's notify lock, under load) still bounds the wait.
             Task {
                 try? await Task.sleep(for: .seconds(1))
                 self.release(number, heard: false)
+            }
+            guard let connection = listening.withLock({ $0 }),
+                (try? await connection.rows("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)) != nil
+            else {
+                release(number, heard: false)
+                continue
             }
         }
     }

@@ -6,7 +6,6 @@ import Hummingbird
 package struct WriteFenceMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
     package let listener: CacheListener
-    package let database: Database
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws
@@ -19,17 +18,16 @@ package struct WriteFenceMiddleware: RouterMiddleware {
             let response = try await Database.$primaryUsed.withValue(used) {
                 try await ReadCache.$bypass.withValue(true) { try await next(request, context) }
             }
-            if used.isSet { await listener.fence(database: database) }
+            if used.isSet { await listener.fence() }
             return response
         } catch {
             // A refused write may still have committed part of its work (an upload before a failed step).
-            if used.isSet { await listener.fence(database: database) }
+            if used.isSet { await listener.fence() }
             throw error
         }
     }
 
-    package init(listener: CacheListener, database: Database) {
+    package init(listener: CacheListener) {
         self.listener = listener
-        self.database = database
     }
 }

@@ -60,38 +60,50 @@ import Testing
     }
 
     /// A fence goes out on the listening connection, as the heartbeat does: under load, a pool with no free
-    /// connection must not hold back the write that waits for it. Here the pool it is given has one connection, held
-    /// by another task: the fence is still heard, and the caches keep what they hold (a fence not heard within 1 s
-    /// empties them).
+    /// connection must not hold back the write that waits for it. Here the listener's pool has two connections: its
+    /// own, and one held by another task. The fence is still heard, and the cache keeps what it holds (a fence not
+    /// heard within 1 s empties it).
     @Test func aFenceNeedsNoPooledConnection() async throws {
-        try await TestApp.run { client, app in
-            guard let caching = app.services.caching else { return }
-            let shop = try await CouponFixture.make(client, app)
-            #expect(try await client.send(.get, "/v1/stores/\(shop.storeID)").status == .ok)
-            let held = caching.reads.count
-            #expect(held > 0)
-            let busy = Database(
-                url: app.url, poolSize: 1, timeout: .seconds(30), statementTimeout: .seconds(30),
+        try await TestDatabase.withFresh { _, url in
+            let pool = Database(
+                url: url, poolSize: 2, timeout: .seconds(30), statementTimeout: .seconds(30),
                 logger: TestDatabase.logger)
-            try await withRunning(busy.client, logger: TestDatabase.logger) {
-                let (released, release) = AsyncStream<Void>.makeStream()
-                let (took, taken) = AsyncStream<Void>.makeStream()
-                let holder = Task {
-                    try await busy.withConnection { _ in
-                        taken.yield()
-                        for await _ in released { break }
-                    }
-                }
-                for await _ in took { break }
-                let sent = caching.listener.fenceStatements.load(ordering: .relaxed)
-                // MUT
-                await caching.listener.fence(database: busy)
-                // validate: sent and heard while the only pooled connection was still held
-                #expect(caching.listener.fenceStatements.load(ordering: .relaxed) == sent + 1)
-                #expect(caching.reads.count == held)
-                release.yield()
-                try await holder.value
+            try await withRunning(pool.client, logger: TestDatabase.logger) {
+                let cache = ReadCache(name: "test", capacityBytes: 1 << 20, freshness: .seconds(3600))
+                let listener = CacheListener(client: pool.client, caches: [cache], logger: TestDatabase.logger)
+                let listening = Task<Void, Never> { try? await listener.run() }
+                await listener.started()
+                let checked = await Result(catching: {
+                    try await Self.fenceWhileTheOtherConnectionIsHeld(listener, cache, pool)
+                })
+                listening.cancel()
+                // timing: a grace that checks nothing, as `TestApp.listening`'s
+                _ = await finished(listening, within: .seconds(10))
+                try checked.get()
             }
         }
+    }
+
+    static func fenceWhileTheOtherConnectionIsHeld(
+        _ listener: CacheListener, _ cache: ReadCache, _ pool: Database
+    ) async throws {
+        cache.insert("k", ReadCache.Entry(value: "v") { Array($0.utf8) }, tags: [], cost: 1, since: cache.ticket())
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let (took, taken) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await pool.withConnection { _ in
+                taken.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in took { break }
+        let sent = listener.fenceStatements.load(ordering: .relaxed)
+        // MUT
+        await listener.fence()
+        // validate: sent and heard while the pool's other connection was still held
+        #expect(listener.fenceStatements.load(ordering: .relaxed) == sent + 1)
+        #expect(cache.count == 1)
+        release.yield()
+        try await holder.value
     }
 }

@@ -60,7 +60,7 @@ struct TestApp: Sendable {
     /// After a write made beside the server (SQL, a CLI call), waits until the server has applied its cache
     /// invalidations, as it does after its own writes; another server is only bound to within a second.
     func settle() async {
-        await services.caching?.listener.fence(database: database)
+        await services.caching?.listener.fence()
     }
 
     /// Writes the signals this server holds, as `serve` does every second (interests, "also viewed" and 猜你喜欢 may
