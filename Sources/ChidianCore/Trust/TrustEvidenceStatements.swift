@@ -67,15 +67,9 @@ enum TrustEvidenceStatements {
             ) AS opened,
             -- Where the week before the review begins: its settled mean is of the store's reviews before (SettledMeans).
             c.created_at - interval '7 days' AS settled_cut,
-            (SELECT count(DISTINCT s.author_id)::int FROM (
-                SELECT s.author_id, s.created_at FROM comments s
-                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
-                  AND s.author_id <> c.author_id
-                  AND s.created_at BETWEEN c.created_at - interval '1 day' AND c.created_at + interval '1 day'
-                ORDER BY s.created_at DESC LIMIT 500
-             ) s JOIN users su ON su.id = s.author_id
-             WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS newcomers,
-            f.newcomers AS fortnight, f.alike AS fortnight_alike,
+            -- The windows its new accounts are counted in (NewcomerWindows), as the database counts a day.
+            c.created_at - interval '1 day' AS day_from, c.created_at + interval '1 day' AS day_to,
+            c.created_at - interval '14 days' AS fortnight_from, c.created_at + interval '14 days' AS fortnight_to,
             coalesce((
                 SELECT array_agg(t.origin ORDER BY t.origin) FROM trust_origins t
                 WHERE t.user_id = c.author_id
@@ -85,7 +79,53 @@ enum TrustEvidenceStatements {
             ), '{}') AS origins,
             c.recommended, c.trust_score, c.verdict_by, c.body
         FROM comments c JOIN users u ON u.id = c.author_id
-        -- New accounts reviewing the store within two weeks, and how many of them gave this review's rating.
+        WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
+        ORDER BY c.id
+        """
+    }
+
+    /// Each store's live reviews from two weeks before the earliest of the reviews in it to two weeks after the
+    /// latest, newest first, each with whether its author's account was under a week old then: what the new accounts
+    /// around each review are counted from (`NewcomerWindows`), read once a store. At most `cap` a store, and never
+    /// more than the per-review statement would read for the store's reviews; a store with more (one more row comes
+    /// back) is counted by `newcomerCounts`.
+    static func storeWindows(_ ids: [String], cap: Int) -> PostgresQuery {
+        """
+        WITH q AS (
+            SELECT c.store_id, min(c.created_at) - interval '14 days' AS lo, max(c.created_at) + interval '14 days' AS hi,
+                count(*) AS reviews
+            FROM comments c
+            WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
+            GROUP BY c.store_id
+        )
+        SELECT q.store_id, s.created_at, s.author_id, s.rating::int, s.newcomer
+        FROM q CROSS JOIN LATERAL (
+            SELECT s.created_at, s.id, s.author_id, s.rating,
+                s.created_at >= u.created_at AND s.created_at < u.created_at + interval '7 days' AS newcomer
+            FROM comments s JOIN users u ON u.id = s.author_id
+            WHERE s.store_id = q.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
+              AND s.created_at BETWEEN q.lo AND q.hi
+            ORDER BY s.created_at DESC, s.id DESC
+            LIMIT least(\(cap), 2 * \(NewcomerWindows.sample) * q.reviews) + 1
+        ) s
+        ORDER BY q.store_id, s.created_at DESC, s.id DESC
+        """
+    }
+
+    /// The new accounts around each review, one review at a time: for the reviews of stores too busy to read whole.
+    static func newcomerCounts(_ ids: [String]) -> PostgresQuery {
+        """
+        SELECT c.id,
+            (SELECT count(DISTINCT s.author_id)::int FROM (
+                SELECT s.author_id, s.created_at FROM comments s
+                WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
+                  AND s.author_id <> c.author_id
+                  AND s.created_at BETWEEN c.created_at - interval '1 day' AND c.created_at + interval '1 day'
+                ORDER BY s.created_at DESC, s.id DESC LIMIT \(NewcomerWindows.sample)
+             ) s JOIN users su ON su.id = s.author_id
+             WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days') AS newcomers,
+            f.newcomers AS fortnight, f.alike AS fortnight_alike
+        FROM comments c
         CROSS JOIN LATERAL (
             SELECT count(DISTINCT s.author_id)::int AS newcomers,
                    count(DISTINCT s.author_id) FILTER (WHERE s.rating = c.rating)::int AS alike
@@ -94,12 +134,11 @@ enum TrustEvidenceStatements {
                 WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
                   AND s.author_id <> c.author_id
                   AND s.created_at BETWEEN c.created_at - interval '14 days' AND c.created_at + interval '14 days'
-                ORDER BY s.created_at DESC LIMIT 500
+                ORDER BY s.created_at DESC, s.id DESC LIMIT \(NewcomerWindows.sample)
             ) s JOIN users su ON su.id = s.author_id
             WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days'
         ) f
         WHERE c.id = ANY(\(ids)::text[]) AND c.kind = 'review'
-        ORDER BY c.id
         """
     }
 

@@ -164,29 +164,31 @@ package struct TrustService: Sendable {
             """, logger: logger)
     }
 
-    static func evidence(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
-        -> ([ReviewEvidence], [String: Current])
-    {
+    static func evidence(
+        _ ids: [String], on connection: PostgresConnection, logger: Logger, windowCap: Int = NewcomerWindows.cap
+    ) async throws -> ([ReviewEvidence], [String: Current]) {
         var found: [ReviewEvidence] = []
         var cuts: [Date] = []
+        var windows: [(day: ClosedRange<Date>, fortnight: ClosedRange<Date>)] = []
         var current: [String: Current] = [:]
         var bodies: [String: String] = [:]
         for row in try await connection.rows(TrustEvidenceStatements.evidence(ids), logger: logger) {
             let columns = try row.decode(
                 (
-                    String, String, String, Int, Date, Date, Bool, Int, Bool, Date, Int, Int, Int, [Int64],
+                    String, String, String, Int, Date, Date, Bool, Int, Bool, Date, Date, Date, Date, Date, [Int64],
                     Bool, Double, String, String
                 ).self)
             found.append(
                 ReviewEvidence(
                     commentID: columns.0, authorID: columns.1, storeID: columns.2, rating: columns.3,
                     postedAt: columns.4, authorSince: columns.5, historyKnown: columns.6, priorActivity: columns.7,
-                    openedStoreBefore: columns.8, settledMean: nil, newcomersAround: columns.10,
-                    newcomersFortnight: columns.11, fortnightAlike: columns.12, origins: Set(columns.13)))
+                    openedStoreBefore: columns.8, settledMean: nil, newcomersAround: 0, origins: Set(columns.14)))
             cuts.append(columns.9)
-            current[columns.0] = Current(recommended: columns.14, score: columns.15, byAdmin: columns.16 == "admin")
-            bodies[columns.0] = columns.17
+            windows.append((columns.10...columns.11, columns.12...columns.13))
+            current[columns.0] = Current(recommended: columns.15, score: columns.16, byAdmin: columns.17 == "admin")
+            bodies[columns.0] = columns.18
         }
+        try await NewcomerWindows.fill(&found, windows: windows, cap: windowCap, on: connection, logger: logger)
         var settled = SettledMeans()
         for row in try await connection.rows(TrustEvidenceStatements.settledRatings(ids), logger: logger) {
             let (store, at, rating) = try row.decode((String, Date, Int).self)

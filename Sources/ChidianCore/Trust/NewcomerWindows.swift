@@ -1,0 +1,100 @@
+import Foundation
+import PostgresNIO
+
+/// The new accounts around each review (`ReviewEvidence.newcomersAround`, `newcomersFortnight`, `fortnightAlike`),
+/// counted from its store's reviews read once (`TrustEvidenceStatements.storeWindows`) as the per-review statement
+/// counts them (`TrustEvidenceStatements.newcomerCounts`): of the store's `sample` latest live reviews by other
+/// authors within the window, the distinct authors whose account was under a week old when they posted.
+struct NewcomerWindows {
+    static let sample = 500
+    /// The most reviews read of one store (a few megabytes, held one store at a time): a busier store's reviews are
+    /// counted one at a time.
+    static let cap = 50_000
+
+    struct Row {
+        var at: Date
+        var author: String
+        var rating: Int
+        /// Whether the author's account was under a week old when this review was posted.
+        var newcomer: Bool
+    }
+
+    /// One store's reviews, newest first (ties by id, newest first), as the statement orders them.
+    var rows: [Row] = []
+
+    /// The distinct new authors (other than `author`) among the store's latest `sample` reviews by other authors
+    /// posted from `from` to `to` (both included), and how many of them gave `rating`.
+    func newcomers(author: String, rating: Int, from: Date, to: Date) -> (all: Int, alike: Int) {
+        // Newest first: the reviews up to `to` are a suffix.
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].at <= to { high = middle } else { low = middle + 1 }
+        }
+        var taken = 0
+        var all = Set<String>()
+        var alike = Set<String>()
+        for row in rows[low...] {
+            guard row.at >= from, taken < Self.sample else { break }
+            guard row.author != author else { continue }
+            taken += 1
+            guard row.newcomer else { continue }
+            all.insert(row.author)
+            if row.rating == rating { alike.insert(row.author) }
+        }
+        return (all.count, alike.count)
+    }
+}
+
+extension NewcomerWindows {
+    /// Sets the new accounts around each review of `found`, whose windows are `windows` (the same order), a store at
+    /// a time as its reviews stream in.
+    static func fill(
+        _ found: inout [ReviewEvidence], windows: [(day: ClosedRange<Date>, fortnight: ClosedRange<Date>)], cap: Int,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let byStore = Dictionary(grouping: found.indices, by: { found[$0].storeID })
+        var busy: [String] = []
+        func count(_ store: String, _ read: NewcomerWindows) {
+            guard let judged = byStore[store] else { return }
+            // One row past the statement's limit: the store was cut short.
+            guard read.rows.count <= min(cap, 2 * sample * judged.count) else {
+                busy += judged.map { found[$0].commentID }
+                return
+            }
+            for i in judged {
+                let review = found[i]
+                let (day, fortnight) = windows[i]
+                found[i].newcomersAround = read.newcomers(
+                    author: review.authorID, rating: review.rating, from: day.lowerBound, to: day.upperBound
+                ).all
+                (found[i].newcomersFortnight, found[i].fortnightAlike) = read.newcomers(
+                    author: review.authorID, rating: review.rating,
+                    from: fortnight.lowerBound, to: fortnight.upperBound)
+            }
+        }
+        var current: (store: String, read: NewcomerWindows)?
+        for row in try await connection.rows(
+            TrustEvidenceStatements.storeWindows(found.map(\.commentID), cap: cap), logger: logger)
+        {
+            let (store, at, author, rating, newcomer) = try row.decode((String, Date, String, Int, Bool).self)
+            if let done = current, done.store != store {
+                count(done.store, done.read)
+                current = nil
+            }
+            if current == nil { current = (store, NewcomerWindows()) }
+            current?.read.rows.append(Row(at: at, author: author, rating: rating, newcomer: newcomer))
+        }
+        if let done = current { count(done.store, done.read) }
+        guard !busy.isEmpty else { return }
+        let index = Dictionary(uniqueKeysWithValues: found.indices.map { (found[$0].commentID, $0) })
+        for row in try await connection.rows(TrustEvidenceStatements.newcomerCounts(busy), logger: logger) {
+            let (id, around, fortnight, alike) = try row.decode((String, Int, Int, Int).self)
+            guard let i = index[id] else { continue }
+            found[i].newcomersAround = around
+            found[i].newcomersFortnight = fortnight
+            found[i].fortnightAlike = alike
+        }
+    }
+}
