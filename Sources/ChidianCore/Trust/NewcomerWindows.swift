@@ -13,18 +13,37 @@ struct NewcomerWindows {
 
     struct Row {
         var at: Date
-        var author: String
+        /// The author, numbered within the store (`authors`).
+        var author: Int32
         var rating: Int
         /// Whether the author's account was under a week old when this review was posted.
         var newcomer: Bool
     }
 
     /// One store's reviews, newest first (ties by id, newest first), as the statement orders them.
-    var rows: [Row] = []
+    private(set) var rows: [Row] = []
+    private var authors: [String: Int32] = [:]
+    /// Per author, the last count that saw them (`counted`): distinct authors without hashing each row.
+    private var seenAll: [Int] = []
+    private var seenAlike: [Int] = []
+    private var counted = 0
+
+    mutating func append(at: Date, author: String, rating: Int, newcomer: Bool) {
+        let number: Int32
+        if let known = authors[author] {
+            number = known
+        } else {
+            number = Int32(authors.count)
+            authors[author] = number
+            seenAll.append(-1)
+            seenAlike.append(-1)
+        }
+        rows.append(Row(at: at, author: number, rating: rating, newcomer: newcomer))
+    }
 
     /// The distinct new authors (other than `author`) among the store's latest `sample` reviews by other authors
     /// posted from `from` to `to` (both included), and how many of them gave `rating`.
-    func newcomers(author: String, rating: Int, from: Date, to: Date) -> (all: Int, alike: Int) {
+    mutating func newcomers(author: String, rating: Int, from: Date, to: Date) -> (all: Int, alike: Int) {
         // Newest first: the reviews up to `to` are a suffix.
         var low = 0
         var high = rows.count
@@ -32,18 +51,27 @@ struct NewcomerWindows {
             let middle = (low + high) / 2
             if rows[middle].at <= to { high = middle } else { low = middle + 1 }
         }
+        let own = authors[author] ?? -1
+        counted += 1
         var taken = 0
-        var all = Set<String>()
-        var alike = Set<String>()
+        var all = 0
+        var alike = 0
         for row in rows[low...] {
             guard row.at >= from, taken < Self.sample else { break }
-            guard row.author != author else { continue }
+            guard row.author != own else { continue }
             taken += 1
             guard row.newcomer else { continue }
-            all.insert(row.author)
-            if row.rating == rating { alike.insert(row.author) }
+            let a = Int(row.author)
+            if seenAll[a] != counted {
+                seenAll[a] = counted
+                all += 1
+            }
+            if row.rating == rating, seenAlike[a] != counted {
+                seenAlike[a] = counted
+                alike += 1
+            }
         }
-        return (all.count, alike.count)
+        return (all, alike)
     }
 }
 
@@ -56,7 +84,7 @@ extension NewcomerWindows {
     ) async throws {
         let byStore = Dictionary(grouping: found.indices, by: { found[$0].storeID })
         var busy: [String] = []
-        func count(_ store: String, _ read: NewcomerWindows) {
+        func count(_ store: String, _ read: inout NewcomerWindows) {
             guard let judged = byStore[store] else { return }
             // One row past the statement's limit: the store was cut short.
             guard read.rows.count <= min(cap, 2 * sample * judged.count) else {
@@ -74,19 +102,20 @@ extension NewcomerWindows {
                     from: fortnight.lowerBound, to: fortnight.upperBound)
             }
         }
-        var current: (store: String, read: NewcomerWindows)?
+        var store: String?
+        var read = NewcomerWindows()
         for row in try await connection.rows(
             TrustEvidenceStatements.storeWindows(found.map(\.commentID), cap: cap), logger: logger)
         {
-            let (store, at, author, rating, newcomer) = try row.decode((String, Date, String, Int, Bool).self)
-            if let done = current, done.store != store {
-                count(done.store, done.read)
-                current = nil
+            let (rowStore, at, author, rating, newcomer) = try row.decode((String, Date, String, Int, Bool).self)
+            if let done = store, done != rowStore {
+                count(done, &read)
+                read = NewcomerWindows()
             }
-            if current == nil { current = (store, NewcomerWindows()) }
-            current?.read.rows.append(Row(at: at, author: author, rating: rating, newcomer: newcomer))
+            store = rowStore
+            read.append(at: at, author: author, rating: rating, newcomer: newcomer)
         }
-        if let done = current { count(done.store, done.read) }
+        if let done = store { count(done, &read) }
         guard !busy.isEmpty else { return }
         let index = Dictionary(uniqueKeysWithValues: found.indices.map { (found[$0].commentID, $0) })
         for row in try await connection.rows(TrustEvidenceStatements.newcomerCounts(busy), logger: logger) {
