@@ -94,9 +94,9 @@ extension NewcomerWindows {
             for i in judged {
                 let review = found[i]
                 let (day, fortnight) = windows[i]
-                found[i].newcomersAround = read.newcomers(
-                    author: review.authorID, rating: review.rating, from: day.lowerBound, to: day.upperBound
-                ).all
+                let around = read.newcomers(
+                    author: review.authorID, rating: review.rating, from: day.lowerBound, to: day.upperBound)
+                found[i].newcomersAround = around.all
                 (found[i].newcomersFortnight, found[i].fortnightAlike) = read.newcomers(
                     author: review.authorID, rating: review.rating,
                     from: fortnight.lowerBound, to: fortnight.upperBound)
