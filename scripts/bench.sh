@@ -530,7 +530,8 @@ run_open() {
         say "openloop $name ($rate requests/s for ${DURATION}s, up to $CONNECTIONS connections)"
         # A counter base of its own, so review bodies differ from the mixed run's.
         timeout $((DURATION + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$DURATION" -c "$CONNECTIONS" \
-            -f "$paths/mixed" -t "$paths/tokens" -n "$(date +%s)000" 2>"$res/$name.log" | tr ' ' '\n' >"$res/$name.open" \
+            -f "$paths/mixed" -t "$paths/tokens" -n "$(date +%s)000" -T "$res/$name.timeline" 2>"$res/$name.log" \
+            | tr ' ' '\n' >"$res/$name.open" \
             || say "openloop $name exited with $?"
     done
     printf 'GET\t/health\t0\n' >"$paths/open-health"
@@ -952,6 +953,14 @@ t_stale() {
         echo "| Route | Requests | p50 ms | p99 ms | Max ms | Non-2xx |"
         echo "|---|---:|---:|---:|---:|---:|"
         awk -F'\t' 'NR > 1 && NF == 6 { printf "| `%s` | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$res/open80.$m.log"
+    fi
+    # When the tail came: each second of the 80 % run's schedule, its worst time and the requests over 50 ms.
+    if [ -s "$res/open80.$m.timeline" ]; then
+        echo
+        echo "Second by second, 80 % of the mixed rate, cache $m (\`second:worst ms:requests over 50 ms\`):"
+        echo
+        awk -F'\t' 'NR > 1 && $2 > 0 { printf "%s%s:%s:%s", sep, $1, $3, $4; sep = ", " } END { print "." }' \
+            "$res/open80.$m.timeline"
     fi
 } >"$res/OPEN.md"
 # The soak (make soak): summarised when it ran, else carried over from the document as it stands.

@@ -8,7 +8,7 @@
  * wait, so a stall shows in the percentiles instead of slowing the client down (coordinated omission corrected).
  * Up to -c keep-alive connections; a due request goes to a free one, else waits, in order.
  *
- *   openloop -a 127.0.0.1:PORT -r RATE -d SECONDS -c CONNECTIONS -f LINES [-t TOKENS] [-n BASE]
+ *   openloop -a 127.0.0.1:PORT -r RATE -d SECONDS -c CONNECTIONS -f LINES [-t TOKENS] [-n BASE] [-T TIMELINE]
  *
  * LINES is the mixed scenario's file (scripts/bench/workload.py): METHOD <TAB> PATH <TAB> USER [<TAB> BODY],
  * USER 0 anonymous or the line of TOKENS whose bearer token signs the request in, BODY JSON whose "%n" becomes a
@@ -18,6 +18,9 @@
  * requests due, p50/p95/p99/max in ms, non-2xx answers, errors (connection failures or broken answers) and
  * requests never sent or never answered within 10 s of the schedule's end (timed to that moment), and its own
  * CPU time in % of one core. On stderr, the same per route (method and path, ids as {id}): where a tail comes from.
+ *
+ * With -T, TIMELINE gets one line a second of the schedule: the requests due in it, their worst time and how many
+ * took over 50 ms, so a stall shows when it came and how long it lasted.
  *
  * One thread, epoll, woken at each due time (epoll_pwait2's nanosecond timeout). Built by scripts/bench.sh.
  */
@@ -112,7 +115,21 @@ static char **read_lines(const char *path, size_t *count) {
     return out;
 }
 
+/* The timeline (-T): per second of the schedule, from schedule_start. */
+static int64_t schedule_start;
+static long long timeline_len, *timeline_due, *timeline_slow;
+static double *timeline_max;
+
 static void record(int64_t due, int64_t at, int route) {
+    if (timeline_len) {
+        long long second = (due - schedule_start) / 1000000000LL;
+        if (second >= 0 && second < timeline_len) {
+            double ms = (double)(at - due) / 1e6;
+            timeline_due[second]++;
+            if (ms > 50) timeline_slow[second]++;
+            if (ms > timeline_max[second]) timeline_max[second] = ms;
+        }
+    }
     if (latency_count == latency_cap) {
         latency_cap = latency_cap ? latency_cap * 2 : 65536;
         latencies = realloc(latencies, latency_cap * sizeof *latencies);
@@ -386,11 +403,11 @@ static double percentile(double p) {
 }
 
 int main(int argc, char **argv) {
-    const char *addr = NULL, *lines_path = NULL, *tokens_path = NULL;
+    const char *addr = NULL, *lines_path = NULL, *tokens_path = NULL, *timeline_path = NULL;
     double rate = 0, seconds = 0;
     int opt;
     conn_count = 64;
-    while ((opt = getopt(argc, argv, "a:r:d:c:f:t:n:")) != -1) {
+    while ((opt = getopt(argc, argv, "a:r:d:c:f:t:n:T:")) != -1) {
         switch (opt) {
         case 'a': addr = optarg; break;
         case 'r': rate = atof(optarg); break;
@@ -399,12 +416,13 @@ int main(int argc, char **argv) {
         case 'f': lines_path = optarg; break;
         case 't': tokens_path = optarg; break;
         case 'n': counter = atoll(optarg); break;
+        case 'T': timeline_path = optarg; break;
         default: goto usage;
         }
     }
     if (!addr || !lines_path || rate <= 0 || seconds <= 0 || conn_count <= 0) {
     usage:
-        fprintf(stderr, "usage: openloop -a HOST:PORT -r RATE -d SECONDS -c CONNECTIONS -f LINES [-t TOKENS] [-n BASE]\n");
+        fprintf(stderr, "usage: openloop -a HOST:PORT -r RATE -d SECONDS -c CONNECTIONS -f LINES [-t TOKENS] [-n BASE] [-T TIMELINE]\n");
         return 2;
     }
     const char *colon = strrchr(addr, ':');
@@ -434,6 +452,13 @@ int main(int argc, char **argv) {
     struct epoll_event events[256];
     int64_t start = now_ns() + 200000000LL; /* the connections open first */
     int64_t stop = start + (int64_t)(seconds * 1e9);
+    schedule_start = start;
+    if (timeline_path) {
+        timeline_len = (long long)seconds + 1;
+        timeline_due = calloc((size_t)timeline_len, sizeof *timeline_due);
+        timeline_slow = calloc((size_t)timeline_len, sizeof *timeline_slow);
+        timeline_max = calloc((size_t)timeline_len, sizeof *timeline_max);
+    }
     int64_t give_up = stop + DRAIN_NS;
     int free_hint = 0;
     for (;;) {
@@ -518,6 +543,14 @@ int main(int argc, char **argv) {
                 one[n - 1], route_non2xx[r]);
     }
     free(one);
+    if (timeline_path) {
+        FILE *t = fopen(timeline_path, "w");
+        if (!t) die("timeline");
+        fprintf(t, "second\tdue\tmax_ms\tover_50ms\n");
+        for (long long i = 0; i < timeline_len; i++)
+            fprintf(t, "%lld\t%lld\t%.1f\t%lld\n", i, timeline_due[i], timeline_max[i], timeline_slow[i]);
+        fclose(t);
+    }
     qsort(latencies, latency_count, sizeof *latencies, compare);
     double window = (double)((last_answer > stop ? last_answer : stop) - start) / 1e9;
     /* Its own cost: CPU seconds (user + system) per second of the schedule, in % of one core. */
