@@ -9,39 +9,14 @@ import Testing
 /// within a day (and within two weeks), the distinct authors whose account was under a week old then, and of the
 /// fortnight's, those with the review's rating. The busy store has more than 500 reviews in a fortnight, hidden ones
 /// and reviews sharing a time; some authors reviewed before their account was made. With a small cap the busy store
-/// is counted one review at a time, and the quiet store still from its window.
+/// is counted one review at a time (by the oracle's own statement: that run checks the hand-over, store by store),
+/// and the quiet store still from its window.
 @Suite struct NewcomerWindowsTests {
-    /// The statement each review's counts came from before (the oracle).
+    /// The per-review statement each review's counts came from before, kept for the stores too busy to read whole
+    /// (the oracle): the window path is a second implementation of it, in Swift, so any difference between them shows.
     static func oracle(_ app: TestApp, _ ids: [String]) async throws -> [String: [Int]] {
         var counts: [String: [Int]] = [:]
-        for row in try await app.database.query(
-            """
-            SELECT c.id,
-                (SELECT count(DISTINCT s.author_id)::int FROM (
-                    SELECT s.author_id, s.created_at FROM comments s
-                    WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
-                      AND s.author_id <> c.author_id
-                      AND s.created_at BETWEEN c.created_at - interval '1 day' AND c.created_at + interval '1 day'
-                    ORDER BY s.created_at DESC, s.id DESC LIMIT 500
-                 ) s JOIN users su ON su.id = s.author_id
-                 WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days'),
-                f.newcomers, f.alike
-            FROM comments c
-            CROSS JOIN LATERAL (
-                SELECT count(DISTINCT s.author_id)::int AS newcomers,
-                       count(DISTINCT s.author_id) FILTER (WHERE s.rating = c.rating)::int AS alike
-                FROM (
-                    SELECT s.author_id, s.created_at, s.rating FROM comments s
-                    WHERE s.store_id = c.store_id AND s.hidden_at IS NULL AND s.kind = 'review'
-                      AND s.author_id <> c.author_id
-                      AND s.created_at BETWEEN c.created_at - interval '14 days' AND c.created_at + interval '14 days'
-                    ORDER BY s.created_at DESC, s.id DESC LIMIT 500
-                ) s JOIN users su ON su.id = s.author_id
-                WHERE s.created_at >= su.created_at AND s.created_at < su.created_at + interval '7 days'
-            ) f
-            WHERE c.id = ANY(\(ids)::text[])
-            """)
-        {
+        for row in try await app.database.query(TrustEvidenceStatements.newcomerCounts(ids)) {
             let (id, around, fortnight, alike) = try row.decode((String, Int, Int, Int).self)
             counts[id] = [around, fortnight, alike]
         }
