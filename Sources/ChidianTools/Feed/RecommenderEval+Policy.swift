@@ -61,6 +61,14 @@ extension RecommenderEval {
         /// Evaluated, not shipped (docs/RECOMMENDER.md): the exploring places shrink with the evidence for the best
         /// estimate, n showings' worth beyond the prior (its opens and weighed skips), to ceil(places × k / (k + n)).
         public var exploringEvidence: Double? = nil
+        /// Evaluated: each first page the viewer is shown (a look) first multiplies their evidence by this, so a
+        /// viewer who comes often forgets by their visits as well as by the clock. `skipsOnly`: only the showings
+        /// and their clicks (the skips), not the interest scores.
+        public var lookDecay: Double? = nil
+        public var lookDecaySkipsOnly = false
+        /// Evaluated: a category's stored evidence (interest plus weighed skips) is scaled down to at most this many
+        /// showings' worth after each change, a memory counted in evidence rather than time.
+        public var evidenceCap: Double? = nil
 
         public static let newest = Policy(
             halfLifeDays: nil, signals: false, signalScale: 1, explorePlaces: 0, coldStart: false)
@@ -94,6 +102,8 @@ extension RecommenderEval {
             let signals = signals ? "signals ×\(signalScale.formatted())" : "opens"
             var seen = examination == .positionBias ? "" : ", skips \(examination.rawValue)"
             if let k = exploringEvidence { seen += ", exploring × \(k.formatted()) / (\(k.formatted()) + evidence)" }
+            if let c = evidenceCap { seen += ", evidence capped at \(c.formatted())" }
+            if let g = lookDecay { seen += ", \(lookDecaySkipsOnly ? "skips" : "evidence") ×\(g.formatted()) a look" }
             return "mixed, \(halfLifeDays.formatted()) d, \(signals), prior \(priorStrength.formatted()), "
                 + "explore \(explorePlaces)/10, skips ×\(skipWeight.formatted()), \(order.rawValue)\(seen)"
         }

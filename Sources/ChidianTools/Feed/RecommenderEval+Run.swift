@@ -61,6 +61,19 @@ extension RecommenderEval {
 
         mutating func add(_ viewer: Int, _ category: Int, _ weight: Double) {
             state[viewer].scores[category] = max(0, state[viewer].scores[category] + weight)
+            cap(viewer, category)
+        }
+
+        /// `policy.evidenceCap`: a category's evidence scaled down to the cap, its mean kept.
+        mutating func cap(_ viewer: Int, _ category: Int) {
+            guard policy.mixed, let cap = policy.evidenceCap else { return }
+            let v = state[viewer]
+            let n = v.scores[category] + policy.skipWeight * max(0, v.shown[category] - v.clicked[category])
+            guard n > cap else { return }
+            let f = cap / n
+            state[viewer].scores[category] *= f
+            state[viewer].shown[category] *= f
+            state[viewer].clicked[category] *= f
         }
 
         /// A review opened: interest, and a click of its category's showing within the last day.
@@ -70,11 +83,17 @@ extension RecommenderEval {
                 state[viewer].clicked[category] = min(
                     state[viewer].shown[category], state[viewer].clicked[category] + 1)
                 if state[viewer].exploring[category] { global.clicked[category] += 1 }
+                cap(viewer, category)
             }
         }
 
         /// The viewer's first page, recorded as the product records it; its categories by place.
         mutating func page(_ viewer: Int, at hour: Double) -> [Int] {
+            if policy.mixed, let g = policy.lookDecay {
+                if !policy.lookDecaySkipsOnly { state[viewer].scores = state[viewer].scores.map { $0 * g } }
+                state[viewer].shown = state[viewer].shown.map { $0 * g }
+                state[viewer].clicked = state[viewer].clicked.map { $0 * g }
+            }
             let (places, exploring) = eval.feed(policy, state[viewer], global, &banditRNG, &world)
             guard policy.halfLifeDays != nil else { return places }
             var counted = Set<Int>()
@@ -86,6 +105,7 @@ extension RecommenderEval {
                 if !counted.contains(category) { state[viewer].exploring[category] = false }
                 if explored { state[viewer].exploring[category] = true }
                 counted.insert(category)
+                cap(viewer, category)
                 if explored, policy.mixed ? !places[..<place].contains(category) : true {
                     global.shown[category] += 1
                 }

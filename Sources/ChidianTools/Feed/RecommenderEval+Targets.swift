@@ -103,6 +103,22 @@ extension RecommenderEval {
             policy.exploringEvidence = k
             return policy
         }
-        return [shipped] + rows + shrinking
+        let forgetting = [true, false].flatMap { skipsOnly in
+            [0.9, 0.8, 0.7, 0.5].map { g in
+                var policy = shipped
+                policy.lookDecay = g
+                policy.lookDecaySkipsOnly = skipsOnly
+                return policy
+            }
+        }
+        let capped = [4.0, 6, 10, 15, 20, 30].flatMap { c in
+            [8.0, 6, 4].map { prior in
+                var policy = shipped
+                policy.evidenceCap = c
+                policy.priorStrength = prior
+                return policy
+            }
+        }
+        return [shipped] + rows + shrinking + forgetting + capped
     }
 }
