@@ -41,10 +41,15 @@ public struct StoreVisits: Sendable {
                 WHERE o.viewer = \(viewer) AND o.store_id <> \(storeID) AND o.opened_at > \(since)::timestamptz
                     AND EXISTS (SELECT 1 FROM opened)
                 ORDER BY o.opened_at DESC LIMIT \(Self.maxPairs)
+            ), locked AS (
+                -- The pairs' stores, locked once each (the pairs have no foreign keys: migration 045).
+                SELECT s.id FROM stores s WHERE s.id IN (SELECT store_id FROM recent UNION SELECT id FROM store)
+                ORDER BY s.id FOR KEY SHARE
             ), pairs AS (
                 INSERT INTO viewer_covisits (viewer, a, b, at)
                 SELECT \(viewer), least(r.store_id, \(storeID)), greatest(r.store_id, \(storeID)), \(now)::timestamptz
-                FROM recent r ORDER BY 2, 3
+                FROM recent r JOIN locked l ON l.id = r.store_id
+                WHERE EXISTS (SELECT 1 FROM locked WHERE id = \(storeID)) ORDER BY 2, 3
                 ON CONFLICT DO NOTHING
                 RETURNING a, b
             ), counted AS (

@@ -69,4 +69,66 @@ import Testing
         let difference = zip(written, expected).first { $0 != $1 }
         #expect(difference == nil, "first difference (batched, one by one): \(String(describing: difference))")
     }
+
+    /// Pairs have no foreign keys (migration 045): a deleted store's pairs go with it, in both tables, and no other.
+    @Test func aDeletedStoreForgetsItsPairs() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            try await Self.stores(database)
+            let visits = StoreVisits(database: database)
+            let at = Date(timeIntervalSince1970: 1_790_000_000)
+            try await visits.write(
+                ["s01", "s02", "s03", "s04"].enumerated().map {
+                    .init(viewer: "v:a", storeID: $0.element, at: at + Double($0.offset))
+                })
+            let before = try await Self.tables(database)
+            // MUT
+            try await database.query("DELETE FROM stores WHERE id = 's02'")
+            // validate
+            let after = try await Self.tables(database)
+            #expect(before.filter { $0.contains("s02") }.count == 1 + 3 + 6)
+            #expect(after == before.filter { !$0.contains("s02") })
+        }
+    }
+
+    /// A batch that pairs a store whose deletion is not yet committed waits for it, then writes no pair with it
+    /// (the pairs' stores are locked, as a key's check would lock them), and the batch still succeeds.
+    @Test func aStoreDeletedWhileABatchPairsItGetsNoPair() async throws {
+        try await TestDatabase.withFresh { database, _ in
+            try await Self.stores(database)
+            let visits = StoreVisits(database: database)
+            let at = Date(timeIntervalSince1970: 1_790_000_000)
+            try await visits.write([.init(viewer: "v:a", storeID: "s02", at: at)])
+            let (deleted, signal) = AsyncStream<Void>.makeStream()
+            // MUT: the delete holds its transaction open until the batch waits on the store's row.
+            let deleting = Task {
+                try await database.transaction { connection in
+                    try await connection.query("DELETE FROM stores WHERE id = 's02'", logger: database.logger)
+                    signal.yield()
+                    // Until the batch waits on the row: a batch that does not wait returns, and is then cancelled.
+                    while true {
+                        let waiting = try await database.query(
+                            """
+                            SELECT count(*)::int FROM pg_stat_activity
+                            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%write_store_opens%'
+                            """
+                        ).first?.decode(Int.self)
+                        if waiting == 1 { return true }
+                        // timing: a poll with no bound; it ends once the batch waits, or on cancellation
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+            }
+            for await _ in deleted { break }
+            let counted = try await visits.write([.init(viewer: "v:a", storeID: "s03", at: at + 60)])
+            // A batch that did not wait finished with the delete still open: stop it there (it rolls back).
+            deleting.cancel()
+            // validate
+            let waited = (try? await deleting.value) ?? false
+            #expect(waited, "the batch never waited for the delete")
+            #expect(counted == 0)
+            let tables = try await Self.tables(database)
+            #expect(!tables.contains { $0.contains("s02") })
+            #expect(tables.contains { $0.hasPrefix("v:a s03 ") })
+        }
+    }
 }
