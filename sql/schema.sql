@@ -54,6 +54,7 @@
 --   stores: stores_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION stores_cache_notify()
 --   stores: stores_copy_to_comments AFTER UPDATE OF category_id, archived_at FOR EACH ROW WHEN (((old.category_id IS DISTINCT FROM new.category_id) OR ((old.archived_at IS NULL) IS DISTINCT FROM (new.archived_at IS NULL)))) EXECUTE FUNCTION stores_copy_to_comments()
 --   stores: stores_feed_notify AFTER UPDATE OF rating_score FOR EACH ROW WHEN ((old.rating_score IS DISTINCT FROM new.rating_score)) EXECUTE FUNCTION stores_feed_notify()
+--   stores: stores_forget_covisits AFTER DELETE REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION stores_forget_covisits()
 --   stores: stores_open_minutes BEFORE INSERT OR UPDATE OF hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_open_minutes()
 --   stores: stores_place_notify AFTER INSERT OR DELETE OR UPDATE OF location, archived_at, category_id, time_zone, hours, open_minutes FOR EACH ROW EXECUTE FUNCTION stores_place_notify()
 --   stores: stores_reviewed_notify AFTER UPDATE OF review_count FOR EACH ROW WHEN (((old.review_count = 0) IS DISTINCT FROM (new.review_count = 0))) EXECUTE FUNCTION stores_reviewed_notify()
@@ -597,13 +598,19 @@ CREATE FUNCTION public.drain_viewer_events(p_cutoff timestamp with time zone, p_
 DECLARE
     k text[]; v text[]; s text[]; n float8[]; t timestamptz[]; l text[];
     taken int;
+    last_at timestamptz;
+    last_id bigint;
     lo int := 1;
     hi int;
 BEGIN
     IF NOT pg_try_advisory_xact_lock(7041981) THEN RETURN -1; END IF;
+    -- The batch ends at its last event in time order; everything up to it goes (one committed late included).
+    SELECT x.at, x.id INTO last_at, last_id FROM (
+        SELECT at, id FROM viewer_event_queue WHERE at < p_cutoff ORDER BY at, id LIMIT p_limit) x
+    ORDER BY x.at DESC, x.id DESC LIMIT 1;
+    IF NOT FOUND THEN RETURN 0; END IF;
     WITH batch AS (
-        DELETE FROM viewer_event_queue q WHERE q.id IN (
-            SELECT id FROM viewer_event_queue WHERE at < p_cutoff ORDER BY at, id LIMIT p_limit)
+        DELETE FROM viewer_event_queue q WHERE (q.at, q.id) <= (last_at, last_id)
         RETURNING q.*
     )
     SELECT count(*)::int, array_agg(kind ORDER BY at, id), array_agg(viewer ORDER BY at, id),
@@ -2448,6 +2455,22 @@ BEGIN
 END $$;
 
 --
+-- Name: stores_forget_covisits(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stores_forget_covisits() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM viewer_covisits WHERE a IN (SELECT id FROM gone);
+    DELETE FROM viewer_covisits WHERE b IN (SELECT id FROM gone);
+    DELETE FROM store_covisits WHERE store_id IN (SELECT id FROM gone);
+    DELETE FROM store_covisits WHERE other_id IN (SELECT id FROM gone);
+    RETURN NULL;
+END
+$$;
+
+--
 -- Name: stores_open_minutes(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2666,13 +2689,20 @@ CREATE FUNCTION public.write_store_opens(p_viewers text[], p_stores text[], p_ti
         ) ranked WHERE n <= p_cap
     ), first AS (
         SELECT DISTINCT ON (viewer, a, b) viewer, a, b, at FROM candidate ORDER BY viewer, a, b, ord
+    ), locked AS (
+        -- The pairs' stores, locked as a foreign key's check would lock them, but once each: a store deleted
+        -- meanwhile makes no pair, and a delete that comes later waits for this transaction, then forgets them.
+        SELECT s.id FROM stores s WHERE s.id IN (SELECT a FROM first UNION SELECT b FROM first)
+        ORDER BY s.id FOR KEY SHARE
     ), opened AS (
         INSERT INTO viewer_store_opens AS o (viewer, store_id, opened_at)
         SELECT viewer, store_id, max(at) FROM input GROUP BY viewer, store_id ORDER BY viewer, store_id
         ON CONFLICT (viewer, store_id) DO UPDATE SET opened_at = greatest(o.opened_at, EXCLUDED.opened_at)
     ), pairs AS (
         INSERT INTO viewer_covisits (viewer, a, b, at)
-        SELECT viewer, a, b, at FROM first ORDER BY viewer, a, b
+        SELECT f.viewer, f.a, f.b, f.at FROM first f
+        WHERE f.a IN (SELECT id FROM locked) AND f.b IN (SELECT id FROM locked)
+        ORDER BY f.viewer, f.a, f.b
         ON CONFLICT DO NOTHING
         RETURNING a, b
     ), counted AS (
@@ -4698,6 +4728,12 @@ CREATE TRIGGER stores_copy_to_comments AFTER UPDATE OF category_id, archived_at 
 CREATE TRIGGER stores_feed_notify AFTER UPDATE OF rating_score ON public.stores FOR EACH ROW WHEN ((old.rating_score IS DISTINCT FROM new.rating_score)) EXECUTE FUNCTION public.stores_feed_notify();
 
 --
+-- Name: stores stores_forget_covisits; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stores_forget_covisits AFTER DELETE ON public.stores REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.stores_forget_covisits();
+
+--
 -- Name: stores stores_open_minutes; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -5016,20 +5052,6 @@ ALTER TABLE ONLY public.sessions
     ADD CONSTRAINT sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 --
--- Name: store_covisits store_covisits_other_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.store_covisits
-    ADD CONSTRAINT store_covisits_other_id_fkey FOREIGN KEY (other_id) REFERENCES public.stores(id) ON DELETE CASCADE;
-
---
--- Name: store_covisits store_covisits_store_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.store_covisits
-    ADD CONSTRAINT store_covisits_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
-
---
 -- Name: store_day_visitors store_day_visitors_store_id_day_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -5112,20 +5134,6 @@ ALTER TABLE ONLY public.trust_text_bands
 
 ALTER TABLE ONLY public.users
     ADD CONSTRAINT users_avatar_image_id_fkey FOREIGN KEY (avatar_image_id) REFERENCES public.images(id) ON DELETE SET NULL;
-
---
--- Name: viewer_covisits viewer_covisits_a_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.viewer_covisits
-    ADD CONSTRAINT viewer_covisits_a_fkey FOREIGN KEY (a) REFERENCES public.stores(id) ON DELETE CASCADE;
-
---
--- Name: viewer_covisits viewer_covisits_b_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.viewer_covisits
-    ADD CONSTRAINT viewer_covisits_b_fkey FOREIGN KEY (b) REFERENCES public.stores(id) ON DELETE CASCADE;
 
 --
 -- Name: viewer_explore viewer_explore_category_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
