@@ -101,7 +101,9 @@ import Testing
             let (deleted, signal) = AsyncStream<Void>.makeStream()
             // MUT: the delete holds its transaction open until the batch waits on the store's row.
             let deleting = Task {
-                try await database.transaction { connection in
+                // A delete that fails still ends the stream, so the batch below does not wait for it forever.
+                defer { signal.finish() }
+                return try await database.transaction { connection in
                     try await connection.query("DELETE FROM stores WHERE id = 's02'", logger: database.logger)
                     signal.yield()
                     // Until the batch waits on the row: a batch that does not wait returns, and is then cancelled.
