@@ -118,8 +118,10 @@ public final class CacheListener: Service, Sendable {
                 for cache in caches { cache.invalidate("search") }
                 return
             }
-            let matcher = event.matcher
-            for cache in caches where cache.holdsSearches { cache.invalidate(matching: matcher, fallback: "search") }
+            let (matcher, prefilter, keys) = (event.matcher, event.prefilter, event.keys)
+            for cache in caches where cache.holdsSearches {
+                cache.invalidate(matching: matcher, prefilter: prefilter, keys: keys, fallback: "search")
+            }
             return
         }
         for cache in caches { cache.invalidate(payload) }

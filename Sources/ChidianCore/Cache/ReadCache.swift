@@ -167,11 +167,12 @@ public final class ReadCache: Sendable {
         guard isLive, !(bypassable && Self.bypass) else { return }
         let cost = cost + entry.json.count + 2 * key.utf8.count + 64 * tags.count + 256
         guard cost <= capacity / 8 else { return }
+        let summary = holdsSearches ? (entry as? Entry<SearchRepository.Hits>)?.value.scanSummary : nil
         let kept = changing { lru -> Bool in
             guard lru.unchanged(tags, since: ticket.sequence), lru.unmatched(entry, since: ticket.sequence) else {
                 return false
             }
-            lru.insert(key, value: entry, tags: tags, cost: cost, capacity: allowance(lru.bytes))
+            lru.insert(key, value: entry, tags: tags, cost: cost, summary: summary, capacity: allowance(lru.bytes))
             return true
         }
         if holdsSearches, kept { _ = shelf.withLock { $0.removeValue(forKey: key) } }
@@ -203,13 +204,22 @@ public final class ReadCache: Sendable {
     }
 
     /// Drops every entry `matches` picks (search pages a write can change: `SearchInvalidation`), and refuses fills
-    /// in flight that it would have picked. A scan visits every entry, so its time is capped: past `scanBudget` in a
-    /// second, the event drops every entry under `fallback` instead (what every review did before issue #31),
-    /// which is cheap and leaves little to scan; the listener never falls behind the writes it hears.
-    func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool, fallback: String) {
-        let started = Monotonic.nanoseconds
+    /// in flight that it would have picked. A scan visits every entry, so its cost is capped: past `scanBudget` of
+    /// CPU in a second, the event drops every entry under `fallback` instead (what every review did before issue
+    /// #31), which is cheap and leaves little to scan; the listener never falls behind the writes it hears.
+    ///
+    /// The cost is the listener thread's own CPU time, not the time between the scan's ends: on a loaded machine a
+    /// scan of a millisecond's work waited for a core and for the lock many times over, the budget ran out on
+    /// waiting, and the fallbacks emptied the searches' cache twice a second (issue #44: 9,670 warm pages fell to
+    /// 359 in the mix, half its searches missed).
+    func invalidate(
+        matching matches: @escaping @Sendable (any Sendable) -> Bool,
+        prefilter: @Sendable (SearchInvalidation.ScanSummary) -> Bool = { _ in true }, keys: [UInt64]? = nil,
+        fallback: String
+    ) {
+        let now = Monotonic.nanoseconds
         let over = scanTime.withLock { window -> Bool in
-            if started - window.start >= 1_000_000_000 { window = (started, 0) }
+            if now - window.start >= 1_000_000_000 { window = (now, 0) }
             return window.spent >= scanBudget
         }
         if over {
@@ -217,13 +227,21 @@ public final class ReadCache: Sendable {
             fallbacks.increment()
             return shelve(changing { $0.invalidate(fallback) })
         }
-        shelve(changing { $0.invalidate(matching: matches) })
-        let spent = Monotonic.nanoseconds - started
+        let started = Self.threadCPUNanoseconds
+        shelve(changing { $0.invalidate(matching: matches, prefilter: prefilter, keys: keys) })
+        let spent = Self.threadCPUNanoseconds - started
         scanTime.withLock { $0.spent += spent }
     }
 
-    /// Nanoseconds of scanning a second (default 5 % of a core).
+    /// Nanoseconds of scanning's CPU a second (default 5 % of a core).
     let scanBudget: Int64
+
+    /// The CPU time this thread has used, in nanoseconds (a scan runs on one thread: it never suspends).
+    static var threadCPUNanoseconds: Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
 
     public func removeAll() {
         wipes.increment()
@@ -271,12 +289,15 @@ private struct LRU: ~Copyable {
         let value: Held
         let tags: [String]
         let cost: Int
+        /// A search page's, which an event's prefilter reads before its rules (nil: the rules judge it).
+        let summary: SearchInvalidation.ScanSummary?
 
-        init(key: String, value: Held, tags: [String], cost: Int) {
+        init(key: String, value: Held, tags: [String], cost: Int, summary: SearchInvalidation.ScanSummary?) {
             self.key = key
             self.value = value
             self.tags = tags
             self.cost = cost
+            self.summary = summary
         }
     }
 
@@ -287,6 +308,11 @@ private struct LRU: ~Copyable {
     var free: [Int] = []
     var index: [String: Int] = [:]
     var byTag: [String: Set<String>] = [:]
+    /// Search pages by their summaries' keys, and those every event visits (`always`): an event with keys visits
+    /// only the pages under them. Entries without a summary are counted: with any, every event visits all.
+    var byScanKey: [UInt64: Set<Int>] = [:]
+    var scanAlways: Set<Int> = []
+    var unsummarized = 0
     var newest = -1
     var oldest = -1
     var bytes = 0
@@ -320,9 +346,10 @@ private struct LRU: ~Copyable {
     }
 
     /// Returns what it dropped.
-    mutating func invalidate(matching matches: @escaping @Sendable (any Sendable) -> Bool)
-        -> [(key: String, value: Held)]
-    {
+    mutating func invalidate(
+        matching matches: @escaping @Sendable (any Sendable) -> Bool,
+        prefilter: (SearchInvalidation.ScanSummary) -> Bool, keys: [UInt64]?
+    ) -> [(key: String, value: Held)] {
         sequence += 1
         if predicates.count >= 1024 {
             predicates.removeFirst(predicates.count - 1023)
@@ -330,17 +357,28 @@ private struct LRU: ~Copyable {
         }
         predicates.append((sequence, matches))
         var doomed: [Int] = []
-        for slot in nodes.indices {
-            if let value = nodes[slot]?.value, matches(value) { doomed.append(slot) }
+        func visit(_ slot: Int) {
+            guard let node = nodes[slot] else { return }
+            if let summary = node.summary, !prefilter(summary) { return }
+            if matches(node.value) { doomed.append(slot) }
+        }
+        if let keys, unsummarized == 0 {
+            var picked = scanAlways
+            for key in keys { if let slots = byScanKey[key] { picked.formUnion(slots) } }
+            for slot in picked { visit(slot) }
+        } else {
+            for slot in nodes.indices { visit(slot) }
         }
         let dropped = doomed.map { (key: nodes[$0]!.key, value: nodes[$0]!.value) }
         for slot in doomed { remove(slot) }
         return dropped
     }
 
-    mutating func insert(_ key: String, value: Held, tags: [String], cost: Int, capacity: Int) {
+    mutating func insert(
+        _ key: String, value: Held, tags: [String], cost: Int, summary: SearchInvalidation.ScanSummary?, capacity: Int
+    ) {
         if let slot = index[key] { remove(slot) }
-        let node = Node(key: key, value: value, tags: tags, cost: cost)
+        let node = Node(key: key, value: value, tags: tags, cost: cost, summary: summary)
         let slot: Int
         if let reused = free.popLast() {
             slot = reused
@@ -353,6 +391,12 @@ private struct LRU: ~Copyable {
         }
         index[key] = slot
         for tag in tags { byTag[tag, default: []].insert(key) }
+        if let summary {
+            if summary.always { scanAlways.insert(slot) }
+            for scanKey in summary.keys { byScanKey[scanKey, default: []].insert(slot) }
+        } else {
+            unsummarized += 1
+        }
         bytes += cost
         link(slot)
         while bytes > capacity, oldest != -1, oldest != slot { remove(oldest) }
@@ -387,6 +431,9 @@ private struct LRU: ~Copyable {
         free = []
         index = [:]
         byTag = [:]
+        byScanKey = [:]
+        scanAlways = []
+        unsummarized = 0
         newest = -1
         oldest = -1
         bytes = 0
@@ -410,6 +457,15 @@ private struct LRU: ~Copyable {
         for tag in node.tags {
             byTag[tag]?.remove(node.key)
             if byTag[tag]?.isEmpty == true { byTag[tag] = nil }
+        }
+        if let summary = node.summary {
+            scanAlways.remove(slot)
+            for scanKey in summary.keys {
+                byScanKey[scanKey]?.remove(slot)
+                if byScanKey[scanKey]?.isEmpty == true { byScanKey[scanKey] = nil }
+            }
+        } else {
+            unsummarized -= 1
         }
         bytes -= node.cost
         nodes[slot] = nil

@@ -60,6 +60,82 @@ package enum SearchInvalidation {
         }
     }
 
+    /// A page as the events' prefilter reads it. Each field can only let more pages through to the rules: a page
+    /// ruled out here is one the rules keep (a test checks this on random pages and events).
+    package struct ScanSummary: Sendable {
+        /// Approximate, its text's lowering uncertain, or an empty text or dish: the rules judge it every time.
+        let always: Bool
+        /// Its lowered text, then each dish it counts, with their first scalars: a body that contains one has it.
+        let texts: [(first: UInt32, bytes: [UInt8])]
+        /// Each text's `scanKey`, under which the cache indexes the page (none when `always`).
+        let keys: [UInt64]
+        /// Its stores' ids, hashed.
+        let shown: [Int]
+        /// Its text can be pinyin, which a store's name matches through its keys.
+        let pinyin: Bool
+        /// Its bounds, for the group-2 rule (`reviewGroupChanged`), which is then applied here in full.
+        let start: Place?
+        let end: Place?
+    }
+
+    /// A text's first two scalars (the second 0 for a text of one): a body that contains the text has them, side by
+    /// side (UTF-8 is self-synchronising: a byte match is a scalar match).
+    static func scanKey(_ text: [UInt8]) -> UInt64 {
+        var scalars = String(decoding: text, as: UTF8.self).unicodeScalars.makeIterator()
+        let first = UInt64(scalars.next()?.value ?? 0)
+        return first << 32 | UInt64(scalars.next()?.value ?? 0)
+    }
+
+    /// Every key a text the body contains can have: each scalar alone and each with the next.
+    static func scanKeys(inBody body: [UInt8]) -> [UInt64] {
+        let scalars = String(decoding: body, as: UTF8.self).unicodeScalars.map { UInt64($0.value) }
+        var keys = Set<UInt64>()
+        for (index, scalar) in scalars.enumerated() {
+            keys.insert(scalar << 32)
+            if index + 1 < scalars.count { keys.insert(scalar << 32 | scalars[index + 1]) }
+        }
+        return Array(keys)
+    }
+
+    /// A page's bound as numbers: (group, count, score).
+    package typealias Place = (group: Int, count: Int, score: Double)
+
+    /// Group 2, for a store a page does not show and whose name and category do not match it: the counts c in
+    /// 1...reviews whose new place is on the page (ties counted in) and whose old place was not (ties counted out);
+    /// any such c may be the store's. From the bounds alone, so the prefilter applies it without the page.
+    static func reviewGroupChanged(start: Place?, end: Place?, old: Double, new: Double, reviews: Int) -> Bool {
+        guard reviews >= 1 else { return false }
+        let now = counts(start: start, end: end, score: new, loose: true, limit: reviews)
+        guard now.lower <= now.upper else { return false }
+        let before = counts(start: start, end: end, score: old, loose: false, limit: reviews)
+        guard before.lower <= before.upper else { return true }
+        return now.lower < before.lower || now.upper > before.upper
+    }
+
+    /// The counts c (within 1...limit) for which (2, c, score) lies after `start` and at or before `end`; `loose`
+    /// counts a tie of score as inside. Empty when lower > upper.
+    private static func counts(start: Place?, end: Place?, score: Double, loose: Bool, limit: Int)
+        -> (lower: Int, upper: Int)
+    {
+        var lower = 1
+        var upper = limit
+        if let end {
+            if end.group < 2 { return (1, 0) }
+            lower = max(lower, firstCount(atOrBefore: end, score: score, tieInside: loose))
+        }
+        if let start, start.group == 2 {
+            upper = min(upper, firstCount(atOrBefore: start, score: score, tieInside: !loose) - 1)
+        }
+        return (lower, upper)
+    }
+
+    /// The smallest count c at which (2, c, score) comes at or before `bound` (a group-2 position): larger counts
+    /// come first; at the bound's own count, a higher score does (and a tie when `tieInside`).
+    private static func firstCount(atOrBefore bound: Place, score: Double, tieInside: Bool) -> Int {
+        let beats = tieInside ? score >= bound.score : score > bound.score
+        return beats ? bound.count : bound.count + 1
+    }
+
     /// A lowered name with its pinyin keys, computed once per event.
     package struct Matchable: Sendable {
         package let lowered: [UInt8]
@@ -130,6 +206,61 @@ extension SearchRepository {
     }
 }
 
+extension SearchInvalidation.Event {
+    /// The keys (`ScanSummary.keys`) of the only pages, beside the `always` ones, that the event can change; nil:
+    /// any page. The cache looks them up instead of visiting every page: a visit is a few cache misses, and ten
+    /// thousand of them took 5-9 ms of CPU an event on a loaded machine, past the scan budget (issue #44).
+    var keys: [UInt64]? {
+        switch self {
+        case .review(_, let body, _): SearchInvalidation.scanKeys(inBody: body)
+        case .score(_, let old, let new, _, _, _): old == new ? [] : nil
+        }
+    }
+
+    /// Whether the event needs a page's rules at all, from its `ScanSummary`: computed once per event, it rules out
+    /// most pages with a set lookup and a byte search, where the rules cast the entry and parse its bounds.
+    var prefilter: @Sendable (SearchInvalidation.ScanSummary) -> Bool {
+        switch self {
+        case .review(_, let body, _):
+            let scalars = Set(String(decoding: body, as: UTF8.self).unicodeScalars.map(\.value))
+            return { page in
+                page.always
+                    || page.texts.contains { scalars.contains($0.first) && SearchInvalidation.contains(body, $0.bytes) }
+            }
+        case .score(let store, let old, let new, let reviews, let name, let category):
+            // A move that keeps the score (the store's review count changed, not its score: 244 of the mix's 246
+            // score events) moves no store on any page.
+            guard old != new else { return { page in page.always } }
+            let id = store.hashValue
+            let (name, category) = (Array(name.utf8), Array(category.utf8))
+            return { page in
+                guard !page.always, !page.pinyin, !page.shown.contains(id) else { return true }
+                let text = page.texts[0].bytes
+                return SearchInvalidation.contains(name, text) || SearchInvalidation.contains(category, text)
+                    || SearchInvalidation.reviewGroupChanged(
+                        start: page.start, end: page.end, old: old, new: new, reviews: reviews)
+            }
+        }
+    }
+}
+
+extension SearchRepository.Hits {
+    package var scanSummary: SearchInvalidation.ScanSummary {
+        let texts = ([scope.lowered] + scope.dishes).map { bytes in
+            (first: String(decoding: bytes, as: UTF8.self).unicodeScalars.first?.value ?? 0, bytes: bytes)
+        }
+        let always = approximate || !scope.caseExact || texts.contains { $0.bytes.isEmpty }
+        return SearchInvalidation.ScanSummary(
+            always: always, texts: texts, keys: always ? [] : texts.map { SearchInvalidation.scanKey($0.bytes) },
+            shown: hits.map(\.id.hashValue), pinyin: scope.pinyin != nil, start: scope.start.map(\.place),
+            end: scope.end.map(\.place))
+    }
+}
+
+extension SearchRepository.Position {
+    var place: SearchInvalidation.Place { (group, count, Double(score) ?? 0) }
+}
+
 extension SearchRepository.Kept {
     /// (group, count, score): its place without the id.
     package var place: (Int, Int, Double) { (Int(group), Int(count), score) }
@@ -160,6 +291,8 @@ extension SearchRepository.Hits {
 
     package func changed(by move: SearchInvalidation.ScoreMove) -> Bool {
         if approximate { return true }
+        // The score kept (the store's review count moved): no store moves on any page.
+        if move.old == move.new { return false }
         if let index = hits.firstIndex(where: { $0.id == move.store }) { return !stays(index, score: move.new) }
         if move.name.matches(scope) { return inside(group: 0, score: move.new) }
         if move.category.matches(scope) { return inside(group: 1, score: move.new) }
@@ -190,38 +323,10 @@ extension SearchRepository.Hits {
         return true
     }
 
-    /// Group 2: the counts c in 1...reviews whose new place is on the page (ties counted in) and whose old place was
-    /// not (ties counted out); any such c may be the store's.
     private func reviewGroupChanged(_ move: SearchInvalidation.ScoreMove) -> Bool {
-        guard move.reviews >= 1 else { return false }
-        let now = counts(score: move.new, loose: true, limit: move.reviews)
-        guard now.lower <= now.upper else { return false }
-        let before = counts(score: move.old, loose: false, limit: move.reviews)
-        guard before.lower <= before.upper else { return true }
-        return now.lower < before.lower || now.upper > before.upper
-    }
-
-    /// The counts c (within 1...limit) for which (2, c, score) lies after `start` and at or before `end`; `loose`
-    /// counts a tie of score as inside. Empty when lower > upper.
-    private func counts(score: Double, loose: Bool, limit: Int) -> (lower: Int, upper: Int) {
-        var lower = 1
-        var upper = limit
-        if let end = scope.end {
-            if end.group < 2 { return (1, 0) }
-            lower = max(lower, Self.firstCount(atOrBefore: end, score: score, tieInside: loose))
-        }
-        if let start = scope.start, start.group == 2 {
-            upper = min(upper, Self.firstCount(atOrBefore: start, score: score, tieInside: !loose) - 1)
-        }
-        return (lower, upper)
-    }
-
-    /// The smallest count c at which (2, c, score) comes at or before `bound` (a group-2 position): larger counts
-    /// come first; at the bound's own count, a higher score does (and a tie when `tieInside`).
-    private static func firstCount(atOrBefore bound: SearchRepository.Position, score: Double, tieInside: Bool) -> Int {
-        let boundScore = Double(bound.score) ?? 0
-        let beats = tieInside ? score >= boundScore : score > boundScore
-        return beats ? bound.count : bound.count + 1
+        SearchInvalidation.reviewGroupChanged(
+            start: scope.start.map(\.place), end: scope.end.map(\.place), old: move.old, new: move.new,
+            reviews: move.reviews)
     }
 
     package enum Order { case before, tie, after }

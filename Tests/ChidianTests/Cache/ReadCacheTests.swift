@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import Testing
 
@@ -116,6 +117,28 @@ import Testing
         #expect(scanning.get("a", as: String.self) == nil)
         #expect(scanning.get("b", as: String.self)?.value == "b")
         #expect(spent.get("a", as: String.self) == nil && spent.get("b", as: String.self) == nil)
+    }
+
+    /// Issue #44: the budget is charged the scan's CPU, not the time it waited (for a core, or here asleep), so a
+    /// loaded machine does not turn every event into a fallback that empties the cache.
+    @Test func aScanThatWaitsIsChargedOnlyItsCPU() {
+        let cache = ReadCache(
+            name: "test", capacityBytes: 1 << 20, freshness: .seconds(3600), scanBudget: .milliseconds(10))
+        cache.heard(sentAt: Monotonic.nanoseconds)
+        for key in ["a", "b", "c"] {
+            cache.insert(key, Self.entry(key), tags: ["search"], cost: 10, since: cache.ticket())
+        }
+        // MUT: an event whose scan sleeps 15 ms on each entry (45 ms between its ends, microseconds of CPU)
+        cache.invalidate(
+            matching: { value in
+                // timing: a sleep stands for a wait; the test holds whatever the machine's load or speed
+                Thread.sleep(forTimeInterval: 0.015)
+                return (value as? ReadCache.Entry<String>)?.value == "a"
+            }, fallback: "search")
+        cache.invalidate(matching: { ($0 as? ReadCache.Entry<String>)?.value == "b" }, fallback: "search")
+        // validate: the second event is still judged entry by entry, so "c" stays
+        #expect(cache.get("a", as: String.self) == nil && cache.get("b", as: String.self) == nil)
+        #expect(cache.get("c", as: String.self)?.value == "c")
     }
 
     /// Issue #44: a search page an event dropped answers, marked stale, until a fill replaces it; a structural

@@ -135,7 +135,8 @@ import Testing
         func cached(_ text: String) -> Bool { cache.get("q:\(text)", as: SearchRepository.Hits.self) != nil }
         func apply(_ payload: String) throws {
             let event = try #require(SearchInvalidation.Event(payload: payload[...]))
-            cache.invalidate(matching: event.matcher, fallback: "search")
+            // As the listener applies it: the keys, the prefilter, the rules.
+            cache.invalidate(matching: event.matcher, prefilter: event.prefilter, keys: event.keys, fallback: "search")
         }
         fill()
         // MUT: a review of 鱼乡 that mentions 鱼 but not 水煮鱼, and the score move it makes
@@ -157,14 +158,15 @@ import Testing
 
     static func page(
         _ text: String, hits: [(String, Int, Int, String)], start: SearchRepository.Position? = nil, more: Bool,
-        approximate: Bool = false
+        approximate: Bool = false, dishes: [String] = []
     ) throws -> SearchRepository.Hits {
         let query = try SearchQuery(text)
         let positions = hits.map { SearchRepository.Position(group: $0.1, count: $0.2, score: $0.3, id: $0.0) }
         let kept = positions.map {
             SearchRepository.Kept(SearchRepository.Hit(position: $0, category: false, textCount: 0, dishes: []))
         }
-        let scope = SearchRepository.Scope(query: query, dishes: [], start: start, end: more ? positions.last : nil)
+        let scope = SearchRepository.Scope(
+            query: query, dishes: dishes, start: start, end: more ? positions.last : nil)
         return SearchRepository.Hits(
             hits: kept, nextCursor: more ? "next" : nil, approximate: approximate, scope: scope)
     }
@@ -182,6 +184,9 @@ import Testing
         // Shown: its place holds while it stays between its neighbours; the last one's score is in the cursor.
         #expect(!first.changed(by: Self.move("a", from: 4.5, to: 4.4, reviews: 50)))
         #expect(first.changed(by: Self.move("b", from: 4.0, to: 4.01, reviews: 50)))
+        // A move that keeps the score (its review count moved) changes no page, not even the last store's.
+        #expect(!first.changed(by: Self.move("b", from: 4.0, to: 4.0, reviews: 51)))
+        #expect(!first.changed(by: Self.move("x", from: 4.0, to: 4.0, reviews: 50)))
         let names3 = try Self.page(
             "火锅", hits: [("a", 0, 0, "4.5"), ("b", 0, 0, "4.2"), ("c", 0, 0, "4.0")], more: false)
         #expect(!names3.changed(by: Self.move("b", from: 4.2, to: 4.3, reviews: 5, name: "b火锅")))
@@ -214,6 +219,54 @@ import Testing
         let approximate = try Self.page("水煮鱼", hits: [("a", 2, 9, "4.5")], more: false, approximate: true)
         #expect(approximate.changed(by: Self.move("x", from: 1, to: 1.1, reviews: 1)))
         #expect(approximate.changed(byReviewText: Array("无关".utf8), at: "x", reviews: 1))
+    }
+
+    /// Issue #44: an event judges only the pages under its keys that its prefilter lets through (a scan of ten
+    /// thousand pages cost the listener more than its budget, and each fallback emptied the cache). Both may let
+    /// through pages the rules keep, never skip one they drop: random pages and events over a small alphabet, seeded.
+    @Test func thePrefilterNeverSkipsAPageTheRulesWouldDrop() throws {
+        var random = SeededRandom(seed: 44)
+        let texts: [(String, [String])] = [
+            ("鱼", []), ("水煮鱼", []), ("毛肚", []), ("火锅", []), ("pizza", []), ("huoguo", ["火锅"]), ("hg", ["火锅"]),
+            ("Ärger", []), ("鱼乡", []), ("zhu", ["水煮鱼"]), ("p", []), ("锅", []),
+        ]
+        let letters = Array("鱼水煮毛肚火锅乡老灶pizahugoärge ")
+        let stores = ["a", "b", "c", "x", "y"]
+        func score() -> Double { Double(30 + random.below(21)) / 10 }
+        func text(_ length: Int) -> String { String((0..<length).map { _ in random.pick(letters) }) }
+        var (dropped, skipped) = (0, 0)
+        for _ in 0..<4000 {
+            let (query, dishes) = random.pick(texts)
+            let hits = (0..<random.below(5)).map { _ in
+                (random.pick(stores), random.below(3), random.below(7), String(score()))
+            }
+            let start =
+                random.below(2) == 0
+                ? nil : SearchRepository.Position(group: random.below(3), count: random.below(7), score: "4.0", id: "s")
+            let page = try Self.page(
+                query, hits: hits, start: start, more: random.below(2) == 0, approximate: random.below(10) == 0,
+                dishes: dishes)
+            let entry = ReadCache.Entry(value: page, json: [], etag: "")
+            let events: [SearchInvalidation.Event] = [
+                .review(
+                    store: random.pick(stores), body: Array(text(random.below(7)).utf8),
+                    reviews: random.below(3) == 0 ? nil : random.below(9)),
+                .score(
+                    store: random.pick(stores), old: score(), new: score(), reviews: random.below(9),
+                    name: text(random.below(4)), category: text(random.below(3))),
+            ]
+            for event in events {
+                let drops = event.matcher(entry)
+                let summary = page.scanSummary
+                let listed = event.keys.map { keys in summary.always || summary.keys.contains { keys.contains($0) } }
+                let passes = event.prefilter(summary) && listed ?? true
+                #expect(passes || !drops, "skipped a page the rules drop: \(query) \(event)")
+                dropped += drops ? 1 : 0
+                skipped += passes ? 0 : 1
+            }
+        }
+        // validate: both kinds of outcome occurred, so the property was tested, not vacuous
+        #expect(dropped > 500 && skipped > 500, "dropped \(dropped), skipped \(skipped)")
     }
 
     @Test func aReviewTextReachesTheTextsItContains() throws {
