@@ -100,6 +100,14 @@ import Testing
             let best = try await app.database.query(
                 "SELECT id FROM stores WHERE archived_at IS NULL ORDER BY rating_score DESC, id DESC LIMIT 1"
             ).map { try $0.decode(String.self) }[0]
+            // a store the user has not favorited yet: the best-but-one favorite above may be any store
+            let unfavorited = try await app.database.query(
+                """
+                SELECT id FROM unnest(\(Array(ids[70..<80]))::text[]) WITH ORDINALITY AS o (id, n)
+                WHERE NOT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = \(user.id) AND f.store_id = o.id)
+                ORDER BY n LIMIT 1
+                """
+            ).map { try $0.decode(String.self) }[0]
             let writes: [(String, @Sendable () async throws -> Void)] = [
                 (
                     "the best store's score falls",
@@ -161,7 +169,7 @@ import Testing
                     "a favorite",
                     {
                         try await app.database.query(
-                            "INSERT INTO favorites (user_id, store_id) VALUES (\(user.id), \(ids[70]))")
+                            "INSERT INTO favorites (user_id, store_id) VALUES (\(user.id), \(unfavorited))")
                     }
                 ),
                 (
@@ -210,7 +218,7 @@ import Testing
                     "the favorite removed",
                     {
                         try await app.database.query(
-                            "DELETE FROM favorites WHERE user_id = \(user.id) AND store_id = \(ids[70])")
+                            "DELETE FROM favorites WHERE user_id = \(user.id) AND store_id = \(unfavorited)")
                     }
                 ),
                 (
