@@ -11,7 +11,8 @@
 --   comment_likes: notify_like AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION notify_like()
 --   comment_replies: comment_replies_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comment_parts_cache_notify()
 --   comment_replies: notify_reply AFTER INSERT FOR EACH ROW EXECUTE FUNCTION notify_reply()
---   comments: comments_cache_notify AFTER INSERT OR DELETE OR UPDATE FOR EACH ROW EXECUTE FUNCTION comments_cache_notify()
+--   comments: comments_cache_notify AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comments_cache_notify()
+--   comments: comments_cache_notify_update AFTER UPDATE FOR EACH ROW WHEN (((to_jsonb(old.*) - 'trust_score'::text) IS DISTINCT FROM (to_jsonb(new.*) - 'trust_score'::text))) EXECUTE FUNCTION comments_cache_notify()
 --   comments: comments_feed_notify AFTER INSERT OR DELETE FOR EACH ROW EXECUTE FUNCTION comments_feed_notify()
 --   comments: comments_feed_notify_update AFTER UPDATE OF kind, hidden_at, store_archived, recommended, category_id, created_at, like_count, rating, store_id FOR EACH ROW WHEN ((((((((((old.kind IS DISTINCT FROM new.kind) OR ((old.hidden_at IS NULL) IS DISTINCT FROM (new.hidden_at IS NULL))) OR (old.store_archived IS DISTINCT FROM new.store_archived)) OR (old.recommended IS DISTINCT FROM new.recommended)) OR (old.category_id IS DISTINCT FROM new.category_id)) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.like_count IS DISTINCT FROM new.like_count)) OR (old.rating IS DISTINCT FROM new.rating)) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION comments_feed_notify()
 --   comments: comments_fill_store_copy BEFORE INSERT OR UPDATE OF store_id FOR EACH ROW EXECUTE FUNCTION comments_fill_store_copy()
@@ -2412,8 +2413,7 @@ BEGIN
         PERFORM cache_notify('c:' || id);
         PERFORM cache_notify('categories');
         PERFORM cache_notify('search');
-    ELSIF NEW.archived_at IS NULL AND (NEW.rating_score IS DISTINCT FROM OLD.rating_score
-        OR NEW.review_count IS DISTINCT FROM OLD.review_count) THEN
+    ELSIF NEW.archived_at IS NULL AND NEW.rating_score IS DISTINCT FROM OLD.rating_score THEN
         PERFORM search_cache_notify(jsonb_build_object(
             's', NEW.id, 'o', OLD.rating_score::text, 'n', NEW.rating_score::text,
             'rc', greatest(OLD.review_count, NEW.review_count), 'name', lower(NEW.name),
@@ -4455,7 +4455,13 @@ CREATE TRIGGER comment_replies_cache_notify AFTER INSERT OR DELETE OR UPDATE ON 
 -- Name: comments comments_cache_notify; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER comments_cache_notify AFTER INSERT OR DELETE OR UPDATE ON public.comments FOR EACH ROW EXECUTE FUNCTION public.comments_cache_notify();
+CREATE TRIGGER comments_cache_notify AFTER INSERT OR DELETE ON public.comments FOR EACH ROW EXECUTE FUNCTION public.comments_cache_notify();
+
+--
+-- Name: comments comments_cache_notify_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER comments_cache_notify_update AFTER UPDATE ON public.comments FOR EACH ROW WHEN (((to_jsonb(old.*) - 'trust_score'::text) IS DISTINCT FROM (to_jsonb(new.*) - 'trust_score'::text))) EXECUTE FUNCTION public.comments_cache_notify();
 
 --
 -- Name: comments comments_feed_notify; Type: TRIGGER; Schema: public; Owner: -
