@@ -57,19 +57,28 @@ import Testing
         }
     }
 
-    /// The payloads on the caches' channel while `writes` run, in order, up to a marker sent after them (PostgreSQL
-    /// delivers transactions' notifications in commit order, so the marker comes after everything the writes said).
+    /// The payloads on the caches' channel while `writes` run, in order, between two markers. PostgreSQL delivers
+    /// notifications in commit order, but a new listener starts where the other listeners of its database are, and
+    /// one that lags (the server's own, on a busy machine) hands it what the setup said before the LISTEN: the
+    /// first marker, sent after the LISTEN and before the writes, cuts those off.
     static func heard(_ app: TestApp, during writes: @Sendable () async throws -> Void) async throws -> [String] {
-        let marker = "test-marker-\(UUID().uuidString)"
+        let id = UUID().uuidString
+        let (start, end) = ("test-start-\(id)", "test-end-\(id)")
         return try await app.database.client.withConnection { connection in
             try await connection.listen(on: CacheListener.channel) { notifications in
+                try await app.database.query("SELECT pg_notify(\(CacheListener.channel), \(start))")
                 try await writes()
-                try await app.database.query("SELECT pg_notify(\(CacheListener.channel), \(marker))")
-                var heard: [String] = []
+                try await app.database.query("SELECT pg_notify(\(CacheListener.channel), \(end))")
+                var heard: [String]?
                 for try await notification in notifications {
-                    if notification.payload == marker { break }
-                    heard.append(notification.payload)
+                    if notification.payload == end { break }
+                    if notification.payload == start {
+                        heard = []
+                    } else {
+                        heard?.append(notification.payload)
+                    }
                 }
+                guard let heard else { throw TestFailure("the start marker was not heard before the end marker") }
                 return heard
             }
         }
