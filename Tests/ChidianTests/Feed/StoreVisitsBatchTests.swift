@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import ChidianCore
@@ -99,6 +100,7 @@ import Testing
             let at = Date(timeIntervalSince1970: 1_790_000_000)
             try await visits.write([.init(viewer: "v:a", storeID: "s02", at: at)])
             let (deleted, signal) = AsyncStream<Void>.makeStream()
+            let batchReturned = Atomic<Bool>(false)
             // MUT: the delete holds its transaction open until the batch waits on the store's row.
             let deleting = Task {
                 // A delete that fails still ends the stream, so the batch below does not wait for it forever.
@@ -106,8 +108,10 @@ import Testing
                 return try await database.transaction { connection in
                     try await connection.query("DELETE FROM stores WHERE id = 's02'", logger: database.logger)
                     signal.yield()
-                    // Until the batch waits on the row: a batch that does not wait returns, and is then cancelled.
-                    while true {
+                    // Until the batch waits on the row; a batch that returned without waiting ends the poll (and the
+                    // check fails). Not a cancellation: one that lands while this transaction's COMMIT is answered
+                    // (the batch already released by it) would fail a batch that did wait, as under a loaded shake.
+                    while !batchReturned.load(ordering: .acquiring) {
                         let waiting = try await database.query(
                             """
                             SELECT count(*)::int FROM pg_stat_activity
@@ -115,17 +119,17 @@ import Testing
                             """
                         ).first?.decode(Int.self)
                         if waiting == 1 { return true }
-                        // timing: a poll with no bound; it ends once the batch waits, or on cancellation
+                        // timing: a poll that ends once the batch waits or has returned
                         try await Task.sleep(for: .milliseconds(20))
                     }
+                    return false
                 }
             }
             for await _ in deleted { break }
             let counted = try await visits.write([.init(viewer: "v:a", storeID: "s03", at: at + 60)])
-            // A batch that did not wait finished with the delete still open: stop it there (it rolls back).
-            deleting.cancel()
+            batchReturned.store(true, ordering: .releasing)
             // validate
-            let waited = (try? await deleting.value) ?? false
+            let waited = try await deleting.value
             #expect(waited, "the batch never waited for the delete")
             #expect(counted == 0)
             let tables = try await Self.tables(database)
