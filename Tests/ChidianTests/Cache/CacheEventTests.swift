@@ -58,9 +58,9 @@ import Testing
     }
 
     /// The payloads on the caches' channel while `writes` run, in order, between two markers. PostgreSQL delivers
-    /// notifications in commit order, but a new listener starts where the other listeners of its database are, and
-    /// one that lags (the server's own, on a busy machine) hands it what the setup said before the LISTEN: the
-    /// first marker, sent after the LISTEN and before the writes, cuts those off.
+    /// notifications in commit order, but a new LISTEN skips the queue's committed entries only up to the first one
+    /// of a transaction still committing, and hands over what follows, the setup's included: the first marker, sent
+    /// after the LISTEN and before the writes, cuts those off.
     static func heard(_ app: TestApp, during writes: @Sendable () async throws -> Void) async throws -> [String] {
         let id = UUID().uuidString
         let (start, end) = ("test-start-\(id)", "test-end-\(id)")

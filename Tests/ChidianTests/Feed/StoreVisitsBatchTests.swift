@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import Synchronization
 import Testing
 
 @testable import ChidianCore
@@ -94,40 +93,32 @@ import Testing
     /// A batch that pairs a store whose deletion is not yet committed waits for it, then writes no pair with it
     /// (the pairs' stores are locked, as a key's check would lock them), and the batch still succeeds.
     @Test func aStoreDeletedWhileABatchPairsItGetsNoPair() async throws {
-        try await TestDatabase.withFresh { database, _ in
+        try await TestDatabase.withFresh { database, url in
             try await Self.stores(database)
             let visits = StoreVisits(database: database)
             let at = Date(timeIntervalSince1970: 1_790_000_000)
             try await visits.write([.init(viewer: "v:a", storeID: "s02", at: at)])
             let (deleted, signal) = AsyncStream<Void>.makeStream()
-            let batchReturned = Atomic<Bool>(false)
-            // MUT: the delete holds its transaction open until the batch waits on the store's row.
+            let (batches, sendBatch) = AsyncStream<Task<Int, any Error>>.makeStream()
+            // MUT: the delete holds its transaction open until the batch waits on the store's row, or has returned
+            // without waiting (then the check below fails).
             let deleting = Task {
                 // A delete that fails still ends the stream, so the batch below does not wait for it forever.
                 defer { signal.finish() }
                 return try await database.transaction { connection in
                     try await connection.query("DELETE FROM stores WHERE id = 's02'", logger: database.logger)
                     signal.yield()
-                    // Until the batch waits on the row; a batch that returned without waiting ends the poll (and the
-                    // check fails). Not a cancellation: one that lands while this transaction's COMMIT is answered
-                    // (the batch already released by it) would fail a batch that did wait, as under a loaded shake.
-                    while !batchReturned.load(ordering: .acquiring) {
-                        let waiting = try await database.query(
-                            """
-                            SELECT count(*)::int FROM pg_stat_activity
-                            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%write_store_opens%'
-                            """
-                        ).first?.decode(Int.self)
-                        if waiting == 1 { return true }
-                        // timing: a poll that ends once the batch waits or has returned
-                        try await Task.sleep(for: .milliseconds(20))
+                    for await batch in batches {
+                        return try await TestDatabase.waitForLockWait(in: url.database, longerThan: .zero, or: batch)
                     }
                     return false
                 }
             }
             for await _ in deleted { break }
-            let counted = try await visits.write([.init(viewer: "v:a", storeID: "s03", at: at + 60)])
-            batchReturned.store(true, ordering: .releasing)
+            let batch = Task { try await visits.write([.init(viewer: "v:a", storeID: "s03", at: at + 60)]) }
+            sendBatch.yield(batch)
+            sendBatch.finish()
+            let counted = try await batch.value
             // validate
             let waited = try await deleting.value
             #expect(waited, "the batch never waited for the delete")

@@ -118,12 +118,13 @@ enum TestDatabase {
 }
 
 extension TestDatabase {
-    /// Returns once a statement in `database` has waited on a lock for longer than `age` by PostgreSQL's clock, or
-    /// once `work` has finished (work that failed early ends the wait so, and fails its own check). Asked from a
-    /// session of its own: one inside the lock's transaction would keep seeing pg_stat_activity as first read.
+    /// Returns true once a statement in `database` has waited on a lock for longer than `age` by PostgreSQL's clock,
+    /// or false once `work` has finished (work that failed early ends the wait so, and fails its own check). Asked
+    /// from a session of its own: one inside the lock's transaction would keep seeing pg_stat_activity as first read.
+    @discardableResult
     static func waitForLockWait<T: Sendable>(
         in database: String, longerThan age: Duration, or work: Task<T, any Error>
-    ) async throws {
+    ) async throws -> Bool {
         let finished = Atomic<Bool>(false)
         let watcher = Task {
             _ = try? await work.value
@@ -131,17 +132,18 @@ extension TestDatabase {
         }
         defer { watcher.cancel() }
         let seconds = Double(StatementDeadlines.milliseconds(age)) / 1000
-        try await withAdmin { admin in
+        return try await withAdmin { admin in
             while !finished.load(ordering: .acquiring) {
                 let rows = try await admin.query(
                     """
                     SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = \(database)
                       AND clock_timestamp() - query_start > make_interval(secs => \(seconds))
                     """)
-                if try rows.first?.decode(Int.self) ?? 0 > 0 { return }
+                if try rows.first?.decode(Int.self) ?? 0 > 0 { return true }
                 // timing: a poll of PostgreSQL's clock, not a bound: it ends on that event or when the work ends
                 try await Task.sleep(for: .milliseconds(50))
             }
+            return false
         }
     }
 
