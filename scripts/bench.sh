@@ -543,11 +543,12 @@ run_open() {
 # run_open_routes MODE: the open loop at 50 % of each composed route's closed-loop rate from this run (issue #45:
 # near me, the pick, 猜你喜欢 near and not, the featured feed signed in and not, the following feed's two readers,
 # the home page, also viewed), over the same paths; BENCH_SCENARIOS takes routes-open50 beside them.
+OPEN_ROUTES="near pick foryou-near foryou foryou-anon feed feed-anon following-many following-fan home-html also"
 run_open_routes() {
     local m=$1 route rps rate user source
     want routes-open50 || return 0
     printf '%s\n' "$viewer_token" "$follow_many_token" "$follow_fan_token" >"$paths/open-tokens"
-    for route in near pick foryou-near foryou foryou-anon feed feed-anon following-many following-fan home-html also; do
+    for route in $OPEN_ROUTES; do
         rps=$(get "$route.$m" rps)
         [[ "$rps" =~ ^[0-9.]+$ ]] || { say "open loop $route (cache $m): no closed-loop rate; run $route too"; continue; }
         rate=$(awk -v r="$rps" 'BEGIN { printf "%.0f", r / 2 }')
@@ -561,10 +562,11 @@ run_open_routes() {
         esac
         awk -v u="$user" '{ print "GET\t" $0 "\t" u }' "$paths/$source" >"$paths/open-$route"
         # The same schedule for 5 s first, unmeasured: the routes before this one have filled the shared cache with
-        # their own entries, and a route met cold queues its misses for a second or more (its p99 kept in .cold).
+        # their own entries, and a route met cold queues its misses for a second or more (its p99 reported beside).
         say "openloop $route-open50.$m: 5 s to warm it"
         timeout 65 "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d 5 -c "$CONNECTIONS" -t "$paths/open-tokens" \
-            -f "$paths/open-$route" 2>"$res/$route-open50.$m.cold" >/dev/null || say "openloop $route warm-up exited with $?"
+            -f "$paths/open-$route" 2>/dev/null | tr ' ' '\n' >"$res/$route-open50-cold.$m.open" \
+            || say "openloop $route warm-up exited with $?"
         say "openloop $route-open50.$m ($rate requests/s for ${DURATION}s)"
         timeout $((DURATION + 60)) "$out/openloop" -a "127.0.0.1:$port" -r "$rate" -d "$DURATION" -c "$CONNECTIONS" \
             -t "$paths/open-tokens" -f "$paths/open-$route" 2>"$res/$route-open50.$m.log" \
@@ -942,11 +944,11 @@ t_stale() {
             echo "| $label | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
         done
         # Issue #45's routes, each at half its own closed-loop rate.
-        for route in near pick foryou-near foryou foryou-anon feed feed-anon following-many following-fan home-html also; do
+        for route in $OPEN_ROUTES; do
             [ -s "$res/$route-open50.$m.open" ] || continue
             name=$route-open50
             target="p99 ≤ 25 ms: $(verdict "$(oget "$name.$m" p99)" 25 "<=")"
-            cold=$(awk -F'\t' 'NR == 2 { print $4 }' "$res/$name.$m.cold" 2>/dev/null)
+            cold=$(oget "$name-cold.$m" p99)
             [ -n "$cold" ] && target="$target (its 5 s warm-up, met cold: p99 $cold ms)"
             echo "| \`$route\` at 50 % of its closed-loop rate | $m | $(oget "$name.$m" offered) | $(oget "$name.$m" achieved) | $(oget "$name.$m" p50) | $(oget "$name.$m" p95) | $(oget "$name.$m" p99) | $(oget "$name.$m" max) | $(oget "$name.$m" non2xx) | $(oget "$name.$m" errors) | $(oget "$name.$m" unanswered) | $(oget "$name.$m" cpu_pct) | $target |"
         done
