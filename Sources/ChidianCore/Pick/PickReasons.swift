@@ -13,14 +13,46 @@ package struct PickReason: Sendable, Equatable, Codable {
 /// The reasons of a pick, in the viewer's language (Chinese unless the request prefers English):
 /// 你常看火锅 · 800 m · 营业到02:00 · 人均 ¥97 · 4.6 分.
 enum PickReasons {
-    package static func reasons(
-        for store: StoreView, interest: Double, explored: Bool, quiet: Bool = false, at now: Date, english: Bool
+    /// What the reasons say of the chosen store: from its view, or from its cached card without reading the JSON
+    /// back (a tenth of a pick's server time went to that).
+    struct Facts {
+        var favorited: Bool
+        var categoryName: String
+        var distanceMeters: Int?
+        var status: WeeklyHours.Status?
+        var pricePerPerson: Int?
+        var ratingAverage: Double?
+        var favoriteCount: Int
+
+        init(_ store: StoreView, at now: Date) {
+            favorited = store.favorited
+            categoryName = store.category.name
+            distanceMeters = store.distanceMeters
+            status = store.status(at: now)
+            pricePerPerson = store.pricePerPerson
+            ratingAverage = store.rating.average
+            favoriteCount = store.favoriteCount
+        }
+
+        init(_ card: StoreCard, favorited: Bool, near point: GeoPoint?, at now: Date) {
+            self.favorited = favorited
+            categoryName = card.categoryName
+            distanceMeters = card.meters(from: point)
+            status = card.status(at: now)
+            pricePerPerson = card.pricePerPerson
+            ratingAverage = card.ratingAverage
+            favoriteCount = card.favoriteCount
+        }
+    }
+
+    static func reasons(
+        for store: Facts, interest: Double, explored: Bool, quiet: Bool = false, english: Bool
     ) -> [PickReason] {
         var reasons: [PickReason] = []
         if store.favorited {
             reasons.append(.init(kind: .interest, text: english ? "In your favorites" : "你收藏过"))
         } else if interest >= 0.5 {
-            let name = store.category.name
+            let name = store.categoryName
             reasons.append(.init(kind: .interest, text: english ? "You often look at \(name)" : "你常看\(name)"))
         }
         if explored {
@@ -29,7 +61,7 @@ enum PickReasons {
         if let meters = store.distanceMeters {
             reasons.append(.init(kind: .distance, text: distance(meters)))
         }
-        if let status = store.status(at: now), status.open {
+        if let status = store.status, status.open {
             let text: String
             if let closes = status.closesAt {
                 text = english ? "Open until \(closes.time)" : "营业到\(closes.time)"
@@ -44,7 +76,7 @@ enum PickReasons {
         if let price = store.pricePerPerson {
             reasons.append(.init(kind: .price, text: english ? "¥\(price) per person" : "人均 ¥\(price)"))
         }
-        if let average = store.rating.average {
+        if let average = store.ratingAverage {
             reasons.append(.init(kind: .rating, text: english ? "Rated \(rating(average))" : "\(rating(average)) 分"))
         }
         if store.favoriteCount > 0 {

@@ -62,8 +62,10 @@ package struct PickService: Sendable {
         }
         // A store archived between the two reads drops out; another call finds the rest.
         guard let chosen = views.first else { throw PlaceError.nothingToPick }
+        let facts = PickReasons.Facts(chosen, at: pick.now)
         let answer = Answer(
-            store: chosen, reasons: try await reasons(for: chosen, pick, english: english),
+            store: chosen,
+            reasons: try await reasons(for: facts, id: chosen.id, timeZone: chosen.timeZone, pick, english: english),
             alternatives: Array(views.dropFirst().prefix(2)))
         insights?.shown([answer.store.id] + answer.alternatives.map(\.id), as: .pick)
         return answer
@@ -86,10 +88,11 @@ package struct PickService: Sendable {
             items = entries.map { .init(store: $0, distance: $0.value.meters(from: point), favorited: false) }
         }
         guard let first = items.first else { throw PlaceError.nothingToPick }
-        let chosen = try first.store.view().personalised(for: viewer.user, favorited: first.favorited).measured(
-            from: point)
+        let card = first.store.value
+        let facts = PickReasons.Facts(card, favorited: first.favorited, near: point, at: pick.now)
         let answer = WrittenAnswer(
-            store: first, reasons: try await reasons(for: chosen, pick, english: english),
+            store: first,
+            reasons: try await reasons(for: facts, id: card.id, timeZone: card.timeZone, pick, english: english),
             alternatives: Array(items.dropFirst().prefix(2)))
         insights?.shown([first.store.value.id] + answer.alternatives.map(\.store.value.id), as: .pick)
         return answer
@@ -118,13 +121,14 @@ package struct PickService: Sendable {
         let asker = StoreCandidates.Viewer(key: viewer.interestKey, userID: viewer.user?.id, now: now)
         var found: [StoreCandidates.Candidate]
         if let walked = try await candidates.walked(filter, for: asker, stores: stores) {
+            // Already nearest first: the walk's order.
             found = walked
         } else {
             found = try await candidates.qualifying(filter, for: asker)
+            // One order whichever way they were read, so the draws below fall alike.
+            if question.near != nil { found.sort(by: StoreCandidates.Candidate.nearestFirst) }
         }
         guard !found.isEmpty else { throw PlaceError.nothingToPick }
-        // One order whichever way they were read, so the draws below fall alike.
-        if question.near != nil { found.sort(by: StoreCandidates.Candidate.nearestFirst) }
         let state = try await interests.state(viewer: viewer.interestKey, at: now)
         let ranking = PickRanking(
             interests: PickRanking.weights(state.interests), radius: question.near.map { Double($0.radius) },
@@ -134,14 +138,17 @@ package struct PickService: Sendable {
     }
 
     /// The chosen store's reasons: `quiet` when it is usually quiet now.
-    private func reasons(for chosen: StoreView, _ pick: Pick, english: Bool) async throws -> [PickReason] {
+    private func reasons(
+        for chosen: PickReasons.Facts, id: String, timeZone: String, _ pick: Pick, english: Bool
+    ) async throws -> [PickReason] {
         let busy = try await popular?.popularTimes(
-            storeID: chosen.id, timeZone: chosen.timeZone, at: pick.now, freshness: PopularTimesRepository.pageFreshness
+            storeID: id, timeZone: timeZone, at: pick.now, freshness: PopularTimesRepository.pageFreshness
         ).level(at: pick.now)
+        // The category as ranked: the chosen store is one of the candidates.
+        let category = pick.ranked.first { $0.id == id }?.categoryID
         return PickReasons.reasons(
-            for: chosen, interest: pick.ranking.interests[chosen.category.id] ?? 0,
-            explored: pick.explored && chosen.id == pick.ranked.first?.id, quiet: busy == .quiet, at: pick.now,
-            english: english)
+            for: chosen, interest: category.flatMap { pick.ranking.interests[$0] } ?? 0,
+            explored: pick.explored && id == pick.ranked.first?.id, quiet: busy == .quiet, english: english)
     }
 }
 

@@ -17,6 +17,10 @@ package struct StoreCard: Sendable {
     package let couponWindows: [Range<Date>]
     /// Not in the anonymous JSON: the manager and admins see it (`StoreView.personalised`).
     package let adSpend: Int?
+    /// What the pick's reasons say of it (`PickReasons.Facts`), without reading the JSON back.
+    package let ratingAverage: Double?
+    package let pricePerPerson: Int?
+    package let favoriteCount: Int
 
     package init(_ view: StoreView) {
         id = view.id
@@ -29,6 +33,9 @@ package struct StoreCard: Sendable {
         timeZone = view.timeZone
         couponWindows = view.couponWindows
         adSpend = view.adSpend
+        ratingAverage = view.rating.average
+        pricePerPerson = view.pricePerPerson
+        favoriteCount = view.favoriteCount
     }
 
     func couponCount(at date: Date) -> Int {
@@ -45,7 +52,7 @@ package struct StoreCard: Sendable {
 
     /// The card's own bytes, for the cache's cap (its JSON is counted apart).
     package static func cost(_ card: StoreCard) -> Int {
-        320 + 24 * (card.hours?.ranges.count ?? 0) + 16 * card.couponWindows.count
+        344 + 24 * (card.hours?.ranges.count ?? 0) + 16 * card.couponWindows.count
     }
 
     /// Whole metres from `point`, when both are known (as `StoreView.meters(from:)`).
