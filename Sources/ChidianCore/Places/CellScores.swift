@@ -31,6 +31,21 @@ package final class CellScores: Sendable {
 }
 
 extension PlaceCells {
+    /// The cells under `keys` with their score columns, in order, each pair read by one `gk:` look (a pair holds its
+    /// cell); the rest through `cells` and `scores(of:keys:)`. nil when the cache does not serve. A pick's walk looked
+    /// each cell up twice, and a look is several cache misses.
+    func scoredCells(_ keys: [Int64]) async throws -> [CellScores]? {
+        guard let found = cache.getAll(keys.map { "gk:\($0)" }, as: CellScores.self) else { return nil }
+        var scored = found.map { $0?.value }
+        let missing = keys.indices.filter { scored[$0] == nil }
+        guard !missing.isEmpty else { return scored.map { $0! } }
+        let missingKeys = missing.map { keys[$0] }
+        guard let cells = try await cells(missingKeys), let read = try await scores(of: cells, keys: missingKeys)
+        else { return nil }
+        for (index, columns) in zip(missing, read) { scored[index] = columns }
+        return scored.map { $0! }
+    }
+
     /// The score columns of `cells` (under `keys`, their grid numbers), in order: cached ones that follow the same
     /// cell object, and the rest in one statement on the primary; nil when the cache does not serve.
     func scores(of cells: [PlaceCell], keys: [Int64]) async throws -> [CellScores]? {
@@ -44,12 +59,17 @@ extension PlaceCells {
             try await ReadRouting.$floor.withValue(nil) {
                 try await database.run(Scores(ids: missing.flatMap { cells[$0].ids }))
             }, uniquingKeysWith: { first, _ in first })
-        for index in missing {
+        // Kept only for a cell still the grid's after the ticket (`scoredCells` reads the cell through its columns):
+        // one dropped before the ticket is not, and a drop after it stops the insert.
+        let current = cache.getAll(missing.map { "g:\(keys[$0])" }, as: PlaceCell.self) ?? []
+        for (at, index) in missing.enumerated() {
             let key = keys[index]
             let columns = CellScores(cell: cells[index], read: read)
-            cache.insert(
-                "gk:\(key)", ReadCache.Entry(value: columns, json: [], etag: ""), tags: ["gk:\(key)", "g:\(key)"],
-                cost: columns.cost, since: ticket)
+            if at < current.count, current[at]?.value === cells[index] {
+                cache.insert(
+                    "gk:\(key)", ReadCache.Entry(value: columns, json: [], etag: ""), tags: ["gk:\(key)", "g:\(key)"],
+                    cost: columns.cost, since: ticket)
+            }
             scores[index] = columns
         }
         return scores.map { $0! }

@@ -1,10 +1,11 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 
 /// One cell of `PlaceGrid`: its live stores with what near me filters on, cached under `g:<cell>` (migration 036
-/// tells the cell when one of them moves, opens or closes for good, changes category, zone or hours). Kept as
-/// columns, so that a walk reads a store's position and hours without copying (and retaining) its strings: copying
-/// each store whole was a seventh of a pick's time.
+/// tells the cell when one of them moves, opens or closes for good, changes category, zone or hours). What a walk
+/// reads of a store is packed in one array (`Spot`): the walk is bound by memory, and with a column per field each
+/// store cost a cache miss per column (a tenth of a pick's time went to first touches of cells and columns).
 package final class PlaceCell: Sendable {
     /// One store, as a fill reads it.
     package struct Store: Sendable {
@@ -17,19 +18,24 @@ package final class PlaceCell: Sendable {
         package let open: [Int32]?
     }
 
+    /// What a walk reads of one store.
+    struct Spot {
+        let lat: Double
+        let lng: Double
+        /// `cos(lat)` in radians, as `PlaceGrid.meters` computes it: the same value, once per fill, not per walk.
+        let cosLat: Double
+        /// An index into `categoryNames`.
+        let category: Int32
+        /// Its (zone, schedule) pair, an index into `openTable`'s answer: `zone * schedules.count + schedule`.
+        let slot: Int32
+    }
+
     package let ids: [String]
-    let lats: [Double]
-    let lngs: [Double]
-    /// Each store's category, an index into `categoryNames`.
-    let categories: [Int32]
+    let spots: [Spot]
     let categoryNames: [String]
-    /// Each store's zone, an index into `zoneNames`.
-    let zones: [Int32]
     let zoneNames: [String]
-    /// Each store's hours, an index into `schedules`: a dense city's stores share a few schedules, so a cell keeps
-    /// each once (a 200,000-store grid then fits the cache: 45 bytes a store where it took 150).
-    let hours: [Int32]
-    /// Distinct `open_minutes` as flat [start, end) pairs; empty (never open) for a store without hours.
+    /// Distinct `open_minutes` as flat [start, end) pairs; empty (never open) for a store without hours: a dense
+    /// city's stores share a few schedules, so a cell keeps each once (a 200,000-store grid then fits the cache).
     let schedules: [[Int32]]
 
     init(stores: [Store]) {
@@ -43,12 +49,16 @@ package final class PlaceCell: Sendable {
             list.append(key)
             return added
         }
-        categories = stores.map { index($0.categoryID, &categoryIndex, &categoryNames) }
-        zones = stores.map { index($0.zone, &zoneIndex, &zoneNames) }
-        hours = stores.map { index($0.open ?? [], &scheduleIndex, &schedules) }
+        let categories = stores.map { index($0.categoryID, &categoryIndex, &categoryNames) }
+        let zones = stores.map { index($0.zone, &zoneIndex, &zoneNames) }
+        let hours = stores.map { index($0.open ?? [], &scheduleIndex, &schedules) }
+        let width = Int32(schedules.count)
+        spots = stores.indices.map { at in
+            Spot(
+                lat: stores[at].lat, lng: stores[at].lng, cosLat: PlaceGrid.cosine(of: stores[at].lat),
+                category: categories[at], slot: zones[at] * width + hours[at])
+        }
         ids = stores.map(\.id)
-        lats = stores.map(\.lat)
-        lngs = stores.map(\.lng)
         self.categoryNames = categoryNames
         self.zoneNames = zoneNames
         self.schedules = schedules
@@ -56,31 +66,42 @@ package final class PlaceCell: Sendable {
 
     var count: Int { ids.count }
 
+    /// The last `openTable` a walk asked for, by its minute: a minute's walks ask the same cells the same.
+    private let lastOpen = Mutex<(minute: Int, table: [Bool])?>(nil)
+
+    /// `openTable` at `date`, each zone's minute of the week from `weekMinute`; kept for the rest of that minute
+    /// (zones are whole minutes apart from UTC), so most walks read it instead of each schedule.
+    func openTable(at date: Date, weekMinute: (String) -> Int) -> [Bool] {
+        let minute = Int((date.timeIntervalSince1970 / 60).rounded(.down))
+        if let kept = lastOpen.withLock({ $0 }), kept.minute == minute { return kept.table }
+        let table = openTable(atWeekMinutes: zoneNames.map(weekMinute))
+        lastOpen.withLock { $0 = (minute, table) }
+        return table
+    }
+
     /// Whether each (zone, schedule) pair is open, at index `zone * schedules.count + schedule`, given each zone's
-    /// minute of the week (`open_minutes @> minute`): one check per schedule a walk, not one per store.
+    /// minute of the week (`open_minutes @> minute`): one check per schedule a walk, not one per store. A schedule's
+    /// ranges are canonical (sorted, apart), so the last one starting at or before the minute decides.
     func openTable(atWeekMinutes minutes: [Int]) -> [Bool] {
         var table: [Bool] = []
         table.reserveCapacity(minutes.count * schedules.count)
         for minute in minutes {
             for bounds in schedules {
-                var open = false
-                var at = 0
-                while at + 1 < bounds.count {
-                    if Int(bounds[at]) <= minute && minute < Int(bounds[at + 1]) {
-                        open = true
-                        break
-                    }
-                    at += 2
+                var (low, high) = (0, bounds.count / 2)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if Int(bounds[2 * middle]) <= minute { low = middle + 1 } else { high = middle }
                 }
-                table.append(open)
+                table.append(low > 0 && minute < Int(bounds[2 * low - 1]))
             }
         }
         return table
     }
 
-    /// Bytes against the cache's cap: the columns, the shared schedules and names.
+    /// Bytes against the cache's cap: the packed spots and ids, the shared schedules and names.
     var cost: Int {
-        256 + count * 44 + schedules.reduce(0) { $0 + 48 + $1.count * 4 } + (categoryNames.count + zoneNames.count) * 64
+        256 + count * MemoryLayout<Spot>.stride + count * 16 + schedules.reduce(0) { $0 + 48 + $1.count * 4 }
+            + (categoryNames.count + zoneNames.count) * 64
     }
 }
 

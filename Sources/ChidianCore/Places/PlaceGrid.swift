@@ -63,11 +63,22 @@ package enum PlaceGrid {
     /// Metres from `point` to `(lat, lng)` on PostGIS's sphere: SQL's `place_meters`, operation for operation, so
     /// the walk and the statement order and cut alike (the C library's functions on both sides).
     package static func meters(from point: GeoPoint, lat: Double, lng: Double) -> Double {
+        meters(from: point, cosPoint: cosine(of: point.lat), lat: lat, lng: lng, cosLat: cosine(of: lat))
+    }
+
+    /// `meters` with both latitudes' cosines given (`cosine(of:)`): a walk computes the point's once and keeps each
+    /// store's in its cell, and the answer is the same to the bit.
+    static func meters(from point: GeoPoint, cosPoint: Double, lat: Double, lng: Double, cosLat: Double) -> Double {
         let toRadians = Double.pi / 180
         let dLat = (lat - point.lat) * toRadians / 2
         let dLng = (lng - point.lng) * toRadians / 2
-        let a = sin(dLat) * sin(dLat) + cos(point.lat * toRadians) * cos(lat * toRadians) * sin(dLng) * sin(dLng)
+        let a = sin(dLat) * sin(dLat) + cosPoint * cosLat * sin(dLng) * sin(dLng)
         return 2 * sphereRadius * asin(min(1, a.squareRoot()))
+    }
+
+    /// The cosine of a latitude in degrees, as `meters` takes it.
+    static func cosine(of lat: Double) -> Double {
+        cos(lat * (Double.pi / 180))
     }
 
     /// A float8 as PostgreSQL writes it (`float8out`: the shortest digits that read back, no trailing `.0`), so a

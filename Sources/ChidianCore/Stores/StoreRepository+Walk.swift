@@ -44,9 +44,19 @@ extension StoreRepository {
         near: NearQuery, categoryID: String?, openAt: Date?, skip: Set<String> = [],
         after: (meters: Double, id: [UInt8])? = nil, keep: Int, scored: Bool = false
     ) async throws -> [Walked]? {
-        guard let places, let nearest = PlaceGrid.nearestCells(around: near.point, radius: near.radius),
-            let cells = try await places.cells(nearest.map(\.cell))
-        else { return nil }
+        guard let places, let nearest = PlaceGrid.nearestCells(around: near.point, radius: near.radius) else {
+            return nil
+        }
+        // Scored, each cell comes with its score columns in one look.
+        let cells: [PlaceCell]
+        var scores: [CellScores]?
+        if scored {
+            guard let read = try await places.scoredCells(nearest.map(\.cell)) else { return nil }
+            (cells, scores) = (read.map(\.cell), read)
+        } else {
+            guard let read = try await places.cells(nearest.map(\.cell)) else { return nil }
+            cells = read
+        }
         let radius = Double(near.radius)
         // The nearest so far as plain values (no strings: comparing and shifting them retained two ids each time).
         var best: [Found] = []
@@ -57,6 +67,7 @@ extension StoreRepository {
             a.meters != b.meters ? a.meters < b.meters : id(b).utf8.lexicographicallyPrecedes(id(a).utf8)
         }
         var minutes: [String: Int] = [:]
+        let cosPoint = PlaceGrid.cosine(of: near.point.lat)
         for (cellIndex, (cell, bound)) in zip(cells, nearest).enumerated() {
             // Cells come nearest first: once `best` is full and a cell cannot hold anything nearer, none can.
             if best.count == keep, bound.atLeast > best[keep - 1].meters { break }
@@ -68,24 +79,22 @@ extension StoreRepository {
             }
             // Each (zone, schedule) of the cell open or not at `openAt` (a cell has one or two zones).
             let open = openAt.map { at in
-                cell.openTable(
-                    atWeekMinutes: cell.zoneNames.map { name in
-                        if let minute = minutes[name] { return minute }
-                        let minute = WeeklyHours.weekMinute(of: at, in: StoreTimeZone.zone(name))
-                        minutes[name] = minute
-                        return minute
-                    })
+                cell.openTable(at: at) { name in
+                    if let minute = minutes[name] { return minute }
+                    let minute = WeeklyHours.weekMinute(of: at, in: StoreTimeZone.zone(name))
+                    minutes[name] = minute
+                    return minute
+                }
             }
             if let open, !open.contains(true) { continue }
-            let schedules = cell.schedules.count
-            // The columns once per cell (each read through the class would retain its array per store).
-            let (ids, lats, lngs, categories, zones, hours) = (
-                cell.ids, cell.lats, cell.lngs, cell.categories, cell.zones, cell.hours
-            )
-            for index in 0..<ids.count {
-                if let wanted, categories[index] != wanted { continue }
-                if let open, !open[Int(zones[index]) * schedules + Int(hours[index])] { continue }
-                let meters = PlaceGrid.meters(from: near.point, lat: lats[index], lng: lngs[index])
+            // The arrays once per cell (each read through the class would retain its array per store).
+            let (ids, spots) = (cell.ids, cell.spots)
+            for index in 0..<spots.count {
+                let spot = spots[index]
+                if let wanted, spot.category != wanted { continue }
+                if let open, !open[Int(spot.slot)] { continue }
+                let meters = PlaceGrid.meters(
+                    from: near.point, cosPoint: cosPoint, lat: spot.lat, lng: spot.lng, cosLat: spot.cosLat)
                 guard meters <= radius else { continue }
                 if best.count == keep, meters > best[keep - 1].meters { continue }
                 if let after, meters <= after.meters,
@@ -106,17 +115,12 @@ extension StoreRepository {
             let cell = cells[Int(found.cell)]
             return Walked(
                 meters: found.meters, id: cell.ids[Int(found.row)],
-                categoryID: cell.categoryNames[Int(cell.categories[Int(found.row)])])
+                categoryID: cell.categoryNames[Int(cell.spots[Int(found.row)].category)])
         }
-        guard scored else { return best.map(walked) }
-        // The score columns of the cells that gave a store, each read once.
-        let used = Array(Set(best.map { Int($0.cell) })).sorted()
-        guard let columns = try await places.scores(of: used.map { cells[$0] }, keys: used.map { nearest[$0].cell })
-        else { return nil }
-        var byCell = [CellScores?](repeating: nil, count: cells.count)
-        for (cell, column) in zip(used, columns) { byCell[cell] = column }
+        guard let columns = scores else { return best.map(walked) }
         return best.compactMap { found in
-            guard let column = byCell[Int(found.cell)], !column.ratings[Int(found.row)].isNaN else { return nil }
+            let column = columns[Int(found.cell)]
+            guard !column.ratings[Int(found.row)].isNaN else { return nil }
             var scored = walked(found)
             scored.rating = column.ratings[Int(found.row)]
             scored.favorites = Int(column.favorites[Int(found.row)])
