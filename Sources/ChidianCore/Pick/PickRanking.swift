@@ -17,7 +17,8 @@ struct PickRanking {
     static let temperature = 0.35
 
     package func score(_ candidate: StoreCandidates.Candidate) -> Double {
-        var score = 2 * (interests[candidate.categoryID] ?? 0)
+        // No lookup without interests (every anonymous pick): a hundred hashed ids.
+        var score = interests.isEmpty ? 0 : 2 * (interests[candidate.categoryID] ?? 0)
         if candidate.favorited { score += 1 }
         score += candidate.ratingScore - 3.5
         score += 0.2 * log1p(Double(candidate.favoriteCount))
@@ -40,8 +41,8 @@ struct PickRanking {
         }
         var ranked = Array(candidates.indices)
         ranked.sort { keys[$0] > keys[$1] }
-        let present = Set(candidates.map(\.categoryID))
-        let arms = unshown.filter { present.contains($0.categoryID) }
+        // A few arms against the candidates (most match early): cheaper than hashing every candidate's category.
+        let arms = unshown.filter { arm in candidates.contains { $0.categoryID == arm.categoryID } }
         // The bandit's category, best store first; nil when every qualifying category is one the viewer knows.
         let explore = Exploration.choose(arms, count: 1, using: &generator).first
         var explored = false

@@ -32,8 +32,21 @@ public struct ViewerState: Sendable {
 extension InterestRepository {
     /// The viewer's state in one statement (nobody: everyone's counts alone).
     public func state(viewer: String?, at now: Date) async throws -> ViewerState {
+        // Nobody's state has no scores and nothing explored, so no time in it: one piece for every anonymous
+        // request, under the tags of everyone's rows (building it from them was a thirtieth of a pick).
+        if viewer == nil, let cache {
+            return try await cache.entry(
+                "state:nobody", tags: { _ in ["categories", "explore", "kr"] },
+                cost: { 160 * ($0.arms.count + $0.interests.count) + 96 * $0.names.count },
+                load: { state(try await stateRows(viewer: nil), at: now) }
+            ).value
+        }
+        return state(try await stateRows(viewer: viewer), at: now)
+    }
+
+    func state(_ rows: [StateStatement.Row], at now: Date) -> ViewerState {
         var state = ViewerState(interests: [], arms: [], names: [:])
-        for row in try await stateRows(viewer: viewer) {
+        for row in rows {
             if let score = row.score, let scoreAt = row.scoreAt {
                 let decayed = Decay.decayed(score, from: scoreAt, to: now, halfLife: halfLife)
                 if decayed > Decay.threshold {
