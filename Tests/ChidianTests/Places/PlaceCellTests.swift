@@ -58,7 +58,11 @@ import Testing
     }
 
     @Test func scoreColumnsAreKeptOnlyForTheCurrentCell() async throws {
-        try await TestApp.run(configure: { $0.cacheEnabled = true }) { client, app in
+        try await TestApp.run(configure: {
+            $0.cacheEnabled = true
+            // Served however long a loaded machine keeps the listener's heartbeat waiting.
+            $0.cacheFreshness = .seconds(300)
+        }) { client, app in
             // setup: stores around one point, their cell read, then told that it changed
             let caching = try #require(app.services.caching)
             let places = PlaceCells(database: app.database, cache: caching.places)
