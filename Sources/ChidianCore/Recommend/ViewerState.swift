@@ -78,18 +78,32 @@ extension InterestRepository {
     /// tags) and the viewer's own rows from `OwnStatement` (none for nobody), merged as the statement joins them.
     func stateRows(viewer: String?) async throws -> [StateStatement.Row] {
         guard let cache else { return try await database.run(StateStatement(viewer: viewer)) }
-        let everyone = try await cache.entry(
-            "state:everyone", tags: { _ in ["categories", "explore", "kr"] }, cost: { 160 * $0.count },
-            load: { try await database.run(StateStatement(viewer: nil)) }
+        let everyoneTags = ["categories", "explore", "kr"]
+        let everyone = { @Sendable () async throws -> [StateStatement.Row] in
+            try await cache.entry(
+                "state:everyone", tags: { _ in everyoneTags }, cost: { 160 * $0.count },
+                load: { try await database.run(StateStatement(viewer: nil)) }
+            ).value
+        }
+        guard let viewer else { return try await everyone() }
+        // The merge kept too, under both parts' tags: a signed-in page merged the same rows on every request.
+        return try await cache.entry(
+            "vsm:" + viewer, tags: { _ in ["vs:" + viewer] + everyoneTags }, cost: { 160 * $0.count },
+            load: {
+                // The viewer's own rows: a piece of their own (migration 040 tells vs:<viewer> of every row written).
+                let own = try await cache.entry(
+                    "vs:" + viewer, tags: { _ in ["vs:" + viewer] }, cost: { 64 + 96 * $0.count },
+                    load: { try await database.run(OwnStatement(viewer: viewer)) }
+                ).value
+                return Self.merge(try await everyone(), own: own)
+            }
         ).value
-        guard let viewer else { return everyone }
+    }
+
+    /// Everyone's rows with the viewer's own interests and explorations in place.
+    static func merge(_ everyone: [StateStatement.Row], own: [OwnStatement.Row]) -> [StateStatement.Row] {
         var interests: [String: OwnStatement.Row] = [:]
         var explored: [String: OwnStatement.Row] = [:]
-        // The viewer's own rows: a piece of their own (migration 040 tells vs:<viewer> of every row written).
-        let own = try await cache.entry(
-            "vs:" + viewer, tags: { _ in ["vs:" + viewer] }, cost: { 64 + 96 * $0.count },
-            load: { try await database.run(OwnStatement(viewer: viewer)) }
-        ).value
         for row in own {
             if row.explore { explored[row.categoryID] = row } else { interests[row.categoryID] = row }
         }
