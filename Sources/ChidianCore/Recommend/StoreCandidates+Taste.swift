@@ -75,7 +75,7 @@ extension StoreCandidates {
         for (id, count) in evidence.related {
             if let index = at[id] { candidates[index].covisits = count } else { outside.append(id) }
         }
-        guard let scores = try await places.scores(outside) else { return nil }
+        guard let scores = try await relatedScores(evidence, for: viewer, places: places) else { return nil }
         for id in outside {
             guard let score = scores[id] else { continue }
             at[id] = candidates.count

@@ -41,7 +41,8 @@ extension StoreCandidates {
         let walked = Set(nearest.map(\.id))
         // Related stores outside the nearest: their scores and places by id, kept within the radius.
         let related = evidence.related.keys.filter { !walked.contains($0) }.sorted()
-        guard let scores = try await stores.places?.scores(related) else { return nil }
+        guard let places = stores.places, let scores = try await relatedScores(evidence, for: viewer, places: places)
+        else { return nil }
         let pool = nearest.map { walked in
             Candidate(
                 id: walked.id, categoryID: walked.categoryID, ratingScore: walked.rating,

@@ -108,7 +108,35 @@ import Testing
                 ORDER BY n LIMIT 1
                 """
             ).map { try $0.decode(String.self) }[0]
+            // The visitor's lowest related store, below every list: its score comes from the related scores alone.
+            let related = Array(try await candidates.evidence(for: viewers[1], cache: nil).related.keys)
+            let lowRelated = try await app.database.query(
+                "SELECT id FROM stores WHERE id = ANY(\(related)) ORDER BY rating_score, id LIMIT 1"
+            ).map { try $0.decode(String.self) }[0]
             let writes: [(String, @Sendable () async throws -> Void)] = [
+                (
+                    "a related store gains a favorite",
+                    {
+                        try await app.database.query(
+                            "INSERT INTO favorites (user_id, store_id) VALUES (\(critic.id), \(lowRelated))")
+                    }
+                ),
+                (
+                    "a related store's rating moves",
+                    {
+                        try await app.database.query(
+                            "UPDATE stores SET rating_sum = rating_sum + 1, rating_count = rating_count + 1 WHERE id = \(lowRelated)"
+                        )
+                    }
+                ),
+                (
+                    "a related store is archived",
+                    { try await app.database.query("UPDATE stores SET archived_at = now() WHERE id = \(lowRelated)") }
+                ),
+                (
+                    "and restored",
+                    { try await app.database.query("UPDATE stores SET archived_at = NULL WHERE id = \(lowRelated)") }
+                ),
                 (
                     "the best store's score falls",
                     {
