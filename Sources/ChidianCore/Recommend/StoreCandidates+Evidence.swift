@@ -13,6 +13,8 @@ extension StoreCandidates {
         package var reviewed: Set<String> = []
         /// The stores that seeded `related` (its tags, `relatedScores`).
         package var seeds: [String] = []
+        /// Names `related`'s set of stores (`relatedScores` keeps their scores under it).
+        package var fingerprint: UInt64 = 0
     }
 
     /// The statement's answer as kept: each reviewed store with its latest review, so "lately" is judged when asked
@@ -22,11 +24,23 @@ extension StoreCandidates {
         var favorites: Set<String> = []
         var reviewed: [String: Date] = [:]
         var seeds: [String] = []
+        var fingerprint: UInt64 = 0
 
         func evidence(since: Date) -> Evidence {
             Evidence(
                 related: related, favorites: favorites,
-                reviewed: Set(reviewed.compactMap { $0.value > since ? $0.key : nil }), seeds: seeds)
+                reviewed: Set(reviewed.compactMap { $0.value > since ? $0.key : nil }), seeds: seeds,
+                fingerprint: fingerprint)
+        }
+
+        /// FNV-1a over the related ids in order, once a fill.
+        static func fingerprint(_ ids: [String]) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for id in ids {
+                for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                hash = (hash ^ 0xff) &* 0x100_0000_01b3
+            }
+            return hash
         }
 
         func tags(_ viewer: Viewer) -> [String] {
@@ -50,6 +64,7 @@ extension StoreCandidates {
                 default: kept.seeds.append(row.id)
                 }
             }
+            kept.fingerprint = KeptEvidence.fingerprint(kept.related.keys.sorted())
             return kept
         }
         guard let cache else { return try await load().evidence(since: viewer.since) }
@@ -58,20 +73,25 @@ extension StoreCandidates {
             .evidence(since: viewer.since)
     }
 
-    /// The scores of the viewer's related stores (missing: unknown or archived), kept as one piece per viewer under
-    /// the evidence's tags and each store's `s:`: a pool looked each one up by itself, a hundred looks of several
-    /// cache misses each (an eighth of a signed-in 猜你喜欢). nil when the cache does not serve.
+    /// The scores of the viewer's related stores (missing: unknown or archived), kept as one piece per viewer and
+    /// related set (its fingerprint in the key: evidence read before a change cannot leave its set under the new
+    /// one's name) under the evidence's tags and each store's `s:`. A pool looked each one up by itself, a hundred
+    /// looks of several cache misses each (an eighth of a signed-in 猜你喜欢). nil when the cache does not serve.
     func relatedScores(_ evidence: Evidence, for viewer: Viewer, places: PlaceCells) async throws
         -> [String: StoreScore]?
     {
-        let ids = evidence.related.keys.sorted()
-        guard !ids.isEmpty else { return [:] }
-        let tags = KeptEvidence(seeds: evidence.seeds).tags(viewer) + ids.map { "s:" + $0 }
+        guard !evidence.related.isEmpty else { return [:] }
+        let key = "er:\(viewer.key ?? "")|\(viewer.userID ?? "")|\(evidence.fingerprint)"
         do {
+            // Tags and ids only on a fill: a hit is one look.
             return try await places.cache.entry(
-                "er:\(viewer.key ?? "")|\(viewer.userID ?? "")", tags: { _ in tags }, cost: { 64 + 120 * $0.count },
+                key,
+                tags: { _ in
+                    KeptEvidence(seeds: evidence.seeds).tags(viewer) + evidence.related.keys.map { "s:" + $0 }
+                },
+                cost: { 64 + 120 * $0.count },
                 load: {
-                    guard let read = try await places.scores(ids) else { throw NotServing() }
+                    guard let read = try await places.scores(Array(evidence.related.keys)) else { throw NotServing() }
                     return read
                 }
             ).value
