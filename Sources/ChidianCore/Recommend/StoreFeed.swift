@@ -20,7 +20,12 @@ package enum StoreFeed {
     package static func worth(_ candidate: Candidate, interests: [String: Double], maxCovisits: Int, radius: Double?)
         -> Double
     {
-        var worth = 2 * (interests[candidate.categoryID] ?? 0)
+        worth(candidate, interest: interests[candidate.categoryID] ?? 0, maxCovisits: maxCovisits, radius: radius)
+    }
+
+    /// `worth` with the candidate's category's interest looked up already.
+    static func worth(_ candidate: Candidate, interest: Double, maxCovisits: Int, radius: Double?) -> Double {
+        var worth = 2 * interest
         if maxCovisits > 0 { worth += 1.5 * Double(candidate.covisits) / Double(maxCovisits) }
         worth += candidate.ratingScore - 3.5
         worth += 0.2 * log1p(Double(candidate.favoriteCount))
@@ -36,8 +41,13 @@ package enum StoreFeed {
         let fresh = candidates.indices.filter { !candidates[$0].known }
         let most = fresh.lazy.map { candidates[$0].covisits }.max() ?? 0
         var worths = [Double](repeating: 0, count: candidates.count)
+        // Candidates come in runs of a category (each list's): its interest is looked up once a run, not hashed
+        // for every candidate.
+        var run: (category: String, interest: Double)?
         for index in fresh {
-            worths[index] = worth(candidates[index], interests: interests, maxCovisits: most, radius: radius)
+            let category = candidates[index].categoryID
+            if run?.category != category { run = (category, interests[category] ?? 0) }
+            worths[index] = worth(candidates[index], interest: run!.interest, maxCovisits: most, radius: radius)
         }
         let ranked = fresh.sorted { a, b in
             worths[a] != worths[b] ? worths[a] > worths[b] : candidates[a].id > candidates[b].id
