@@ -61,11 +61,11 @@ extension PlaceCells {
             }, uniquingKeysWith: { first, _ in first })
         // Kept only for a cell still the grid's after the ticket (`scoredCells` reads the cell through its columns):
         // one dropped before the ticket is not, and a drop after it stops the insert.
-        let current = cache.getAll(missing.map { "g:\(keys[$0])" }, as: PlaceCell.self) ?? []
+        let current = cache.getAll(missing.map { "g:\(keys[$0])" }, as: PlaceCell.self)
         for (at, index) in missing.enumerated() {
             let key = keys[index]
             let columns = CellScores(cell: cells[index], read: read)
-            if at < current.count, current[at]?.value === cells[index] {
+            if current?[at]?.value === cells[index] {
                 cache.insert(
                     "gk:\(key)", ReadCache.Entry(value: columns, json: [], etag: ""), tags: ["gk:\(key)", "g:\(key)"],
                     cost: columns.cost, since: ticket)

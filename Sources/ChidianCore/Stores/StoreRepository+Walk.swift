@@ -49,13 +49,13 @@ extension StoreRepository {
         }
         // Scored, each cell comes with its score columns in one look.
         let cells: [PlaceCell]
-        var scores: [CellScores]?
+        let scores: [CellScores]?
         if scored {
             guard let read = try await places.scoredCells(nearest.map(\.cell)) else { return nil }
             (cells, scores) = (read.map(\.cell), read)
         } else {
             guard let read = try await places.cells(nearest.map(\.cell)) else { return nil }
-            cells = read
+            (cells, scores) = (read, nil)
         }
         let radius = Double(near.radius)
         // The nearest so far as plain values (no strings: comparing and shifting them retained two ids each time).
