@@ -51,19 +51,20 @@ package struct WebController {
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = context.web?.language ?? .zh
         let page = try PageRequest(request)
-        async let promoted = stores.promoted(limit: 10, viewer: context.viewer.user)
+        // The cards show what everyone sees: rendered from the stores' shared entries, each once (`storeCards`).
+        async let promoted = stores.promotedEntries(limit: 10)
         async let forYou =
             page.cursor == nil
-            ? services.recommend.forYou(
-                viewer: context.viewer, near: nil, limit: 10, newVisitor: context.newVisitor) : []
+            ? services.recommend.forYouEntries(viewer: context.viewer, limit: 10, newVisitor: context.newVisitor)
+            : []
         var generator = SeededRandom.forRequest()
         let featured = try await services.feed.featuredPage(
             viewer: context.viewer, page: page, newVisitor: context.newVisitor, using: &generator)
-        services.stores.insights?.shown(try await promoted.map(\.id), as: .daily)
+        services.stores.insights?.shown(try await promoted.map(\.value.id), as: .daily)
         var model: TemplateFields = [
-            "promoted": try await promoted.map { StoreCardModel($0, language: language, from: .daily) },
+            "promotedCards": try await pages.storeCards(promoted, language: language, from: .daily),
             "hasPromoted": try await !promoted.isEmpty,
-            "forYou": try await forYou.map { StoreCardModel($0, language: language, from: .feed) },
+            "forYouCards": try await pages.storeCards(forYou, language: language, from: .feed),
             "hasForYou": try await !forYou.isEmpty,
             "explored": featured.personalization.explore.map { ["id": $0.id, "name": $0.name] },
             "hasExplored": !featured.personalization.explore.isEmpty,

@@ -28,6 +28,9 @@ public final class ReadCache: Sendable {
         /// The last minute (since the epoch, by the server's clock) at which `json`'s clock-computed parts were
         /// found still true; `Int64.min` before any check.
         let heldMinute = Atomic<Int64>(Int64.min)
+        /// HTML a front end rendered from `value` alone, by variant (a store's card per language and list): it lives
+        /// exactly as long as the entry, which is replaced whenever anything it shows changes.
+        package let fragments = Mutex<[String: [UInt8]]>([:])
 
         package init(value: Value, json: [UInt8], etag: String, renderedAt: Date = ServerClock.now()) {
             self.value = value

@@ -40,6 +40,15 @@ package struct RecommendService: Sendable {
         return try await stores.views(ids: ids, viewer: viewer.user).map { $0.measured(from: near?.point) }
     }
 
+    /// 猜你喜欢 without `near`, as the stores' shared cache entries: for a page that renders a store's card once per
+    /// entry, not once per request (the home page).
+    package func forYouEntries(viewer: Viewer, limit: Int, newVisitor: Bool) async throws
+        -> [ReadCache.Entry<StoreCard>]
+    {
+        let ids = try await forYouIDs(viewer: viewer, near: nil, limit: limit, newVisitor: newVisitor)
+        return try await stores.sharedEntries(ids: ids)
+    }
+
     /// 猜你喜欢's store ids, in order.
     /// `newVisitor`: the visitor's id was minted by this request, so nothing is known of them and nothing is read.
     package func forYouIDs(viewer: Viewer, near: NearQuery?, limit: Int, newVisitor: Bool = false) async throws

@@ -137,6 +137,15 @@ extension StoreRepository {
         return try await views(ids: ids, viewer: viewer)
     }
 
+    /// The daily promotions as the stores' shared cache entries (a page that renders each card once per entry).
+    package func promotedEntries(limit: Int) async throws -> [ReadCache.Entry<StoreCard>] {
+        let ids =
+            cache != nil
+            ? try await promotedEntry(limit: limit).value.map(\.id)
+            : try await database.forReads.run(StoreStatements.Promoted(limit: limit))
+        return try await sharedEntries(ids: ids)
+    }
+
     /// The daily promotions as everyone sees them, cached under `daily` and each store's tag.
     package func promotedEntry(limit: Int) async throws -> ReadCache.Entry<[StoreView]> {
         let load = { @Sendable in

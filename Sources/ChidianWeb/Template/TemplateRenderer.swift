@@ -10,9 +10,14 @@ struct TemplateLibrary: Sendable {
 
     /// `name` rendered with `root` as the bottom of the context stack; an unknown template renders nothing.
     func render(_ name: String, _ root: TemplateValue) -> [UInt8] {
+        render(name, stack: [root], capacity: 16 * 1024)
+    }
+
+    /// `name` rendered with `stack` as the context stack (its last value on top).
+    func render(_ name: String, stack: [TemplateValue], capacity: Int) -> [UInt8] {
         guard let template = templates[name] else { return [] }
-        var renderer = TemplateRenderer(library: self, stack: [root])
-        renderer.output.reserveCapacity(16 * 1024)
+        var renderer = TemplateRenderer(library: self, stack: stack)
+        renderer.output.reserveCapacity(capacity)
         renderer.render(template.nodes)
         return renderer.output
     }

@@ -63,14 +63,15 @@ extension Bool: TemplateRepresentable {
     var templateValue: TemplateValue? { .bool(self) }
 }
 
+// Closures, not key paths: a key path through a generic element is instantiated at run time on every call.
 extension Array: TemplateRepresentable where Element: TemplateRepresentable {
-    var templateValue: TemplateValue? { .list(compactMap(\.templateValue)) }
+    var templateValue: TemplateValue? { .list(compactMap { $0.templateValue }) }
 }
 
 extension Dictionary: TemplateRepresentable where Key == String, Value: TemplateRepresentable {
-    var templateValue: TemplateValue? { .object(TemplateFields(compactMapValues(\.templateValue))) }
+    var templateValue: TemplateValue? { .object(TemplateFields(compactMapValues { $0.templateValue })) }
 }
 
 extension Optional: TemplateRepresentable where Wrapped: TemplateRepresentable {
-    var templateValue: TemplateValue? { flatMap(\.templateValue) }
+    var templateValue: TemplateValue? { flatMap { $0.templateValue } }
 }
