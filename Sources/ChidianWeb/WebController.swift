@@ -68,7 +68,11 @@ package struct WebController {
             "hasForYou": try await !forYou.isEmpty,
             "explored": featured.personalization.explore.map { ["id": $0.id, "name": $0.name] },
             "hasExplored": !featured.personalization.explore.isEmpty,
-            "comments": featured.items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
+            // Without a like button (no one signed in), a card is the same for everyone: kept, not rendered again.
+            "commentCards": context.viewer.user == nil
+                ? pages.anonymousCommentCards(featured.items, language: language) : nil,
+            "comments": context.viewer.user == nil
+                ? nil : featured.items.map { CommentCardModel($0, viewer: context.viewer, language: language) },
             "interests": featured.personalization.categories.map { ["id": $0.id, "name": $0.name] },
             "hasInterests": !featured.personalization.categories.isEmpty,
             "next": featured.nextCursor.map { "/?cursor=\(Self.escapeQuery($0))" },
