@@ -22,7 +22,8 @@ extension WebPages {
                 "storeCard",
                 stack: [.object(words), .object(StoreCardModel(try entry.view(), language: language, from: from))],
                 capacity: 1024)
-            entry.fragments.withLock { $0[variant] = card }
+            // Not counted in the cache's bytes: at most two cards an entry (about 1.3 kB), a store rarely shows more.
+            entry.fragments.withLock { if $0.count < 2 { $0[variant] = card } }
             html += card
         }
         return .bytes(html)

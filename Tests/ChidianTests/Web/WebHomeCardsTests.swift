@@ -53,12 +53,14 @@ import Testing
                 .post, "/v1/stores/\(world.storeID)/coupons",
                 body: [
                     "title": "满100减20", "faceValue": 20, "minSpend": 100, "stock": 5,
-                    "startsAt": CouponFixture.time(starts), "endsAt": CouponFixture.time(starts.addingTimeInterval(86400)),
+                    "startsAt": CouponFixture.time(starts),
+                    "endsAt": CouponFixture.time(starts.addingTimeInterval(86400)),
                 ], token: world.manager.token)
             #expect(offered.status == .created)
             let before = try await dailyCard()
             // A loaded machine may have taken past the start: then only the second check applies.
             if Date() < starts { #expect(!before.contains("coupon-mark"), "a coupon not yet started is shown") }
+            // timing: a lower bound (past the coupon's start, which only the clock decides); a slow machine only lengthens it
             try await Task.sleep(for: .seconds(max(0.1, starts.timeIntervalSinceNow + 1.1)))
             #expect(try await dailyCard().contains("coupon-mark"), "a started coupon is not shown")
         }
@@ -75,7 +77,8 @@ import Testing
             func card() async throws -> String {
                 let page = try await WebBrowser(client).get("/")
                 #expect(page.status == .ok)
-                let start = try #require(page.text.range(of: "<article class=\"comment\" aria-labelledby=\"c-\(review)\""))
+                let start = try #require(
+                    page.text.range(of: "<article class=\"comment\" aria-labelledby=\"c-\(review)\""))
                 let end = try #require(page.text[start.upperBound...].range(of: "</article>"))
                 return String(page.text[start.lowerBound..<end.upperBound])
             }
