@@ -16,11 +16,8 @@ extension WebPages {
                 html += kept
                 continue
             }
-            // The words come from below the card, as they do inside a page.
-            let words: TemplateFields = ["t": language.templateStrings]
-            let card = library.render(
-                "storeCard",
-                stack: [.object(words), .object(StoreCardModel(try entry.view(), language: language, from: from))],
+            let card = renderCard(
+                "storeCard", StoreCardModel(try entry.view(), language: language, from: from), language: language,
                 capacity: 1024)
             // Not counted in the cache's bytes: at most two cards an entry (about 1.3 kB), a store rarely shows more.
             entry.fragments.withLock { if $0.count < 2 { $0[variant] = card } }
@@ -44,13 +41,23 @@ extension WebPages {
                 html += kept
                 continue
             }
-            let words: TemplateFields = ["t": language.templateStrings]
-            let model = CommentCardModel(comment, viewer: .nobody, language: language)
-            let card = library.render("commentCard", stack: [.object(words), .object(model)], capacity: 2048)
+            let card = renderCard(
+                "commentCard", CommentCardModel(comment, viewer: .nobody, language: language), language: language,
+                capacity: 2048)
             CommentCardMemo.shared.keep(key, card, for: comment)
             html += card
         }
         return .bytes(html)
+    }
+}
+
+extension WebPages {
+    /// A card's template alone, with the page's words below its model, as they are inside a page.
+    fileprivate func renderCard(
+        _ name: String, _ model: some TemplateObject, language: Language, capacity: Int
+    ) -> [UInt8] {
+        let words: TemplateFields = ["t": language.templateStrings]
+        return library.render(name, stack: [.object(words), .object(model)], capacity: capacity)
     }
 }
 
