@@ -127,7 +127,7 @@ package struct WebController {
         // "Also viewed" looks the same to everyone and changes with every batch of opens: a piece of its own, so
         // those batches re-render ten cards, not the reviews.
         let also = try await services.pieces.piece("also:\(id):\(language.rawValue)") { [self] in
-            let stores = try await services.recommend.alsoViewed(storeID: id, limit: 10, viewer: .nobody, keep: false)
+            let stores = try await services.recommend.alsoViewed(ofLive: id, limit: 10, viewer: .nobody, keep: false)
             let model: TemplateFields = [
                 "alsoViewed": stores.map { StoreCardModel($0, language: language) }, "hasAlsoViewed": !stores.isEmpty,
             ]

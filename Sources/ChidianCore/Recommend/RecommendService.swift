@@ -28,6 +28,14 @@ package struct RecommendService: Sendable {
         -> [StoreView]
     {
         guard try await stores.isLive(storeID, keep: keep) else { throw StoreError.notFound(id: storeID) }
+        return try await alsoViewed(ofLive: storeID, limit: limit, viewer: viewer, keep: keep)
+    }
+
+    /// `alsoViewed` of a store the caller has just found live (the web store page, from the card it shows):
+    /// without reading the store again, which a visitor's page did on every miss of this piece.
+    package func alsoViewed(ofLive storeID: String, limit: Int, viewer: Viewer, keep: Bool) async throws
+        -> [StoreView]
+    {
         let ids = try await visits.alsoViewed(storeID: storeID, limit: limit, keep: keep)
         return try await stores.views(ids: ids, viewer: viewer.user, keep: keep).filter { $0.id != storeID }
     }
