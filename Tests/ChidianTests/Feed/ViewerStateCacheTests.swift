@@ -78,6 +78,9 @@ import Testing
                 let nobody = try await cached.state(viewer: nil, at: now)
                 let unknown = try await plain.state(viewer: "v:never-seen", at: now)
                 #expect(Self.same(nobody, unknown), "after \(label): a new visitor")
+                // without the cache, nobody's own statement (no viewer bound) reads the same
+                let uncached = try await plain.state(viewer: nil, at: now)
+                #expect(Self.same(uncached, unknown), "after \(label): nobody, without the cache")
                 #expect(nobody.isCold && unknown.isCold)
             }
             try await check("the start")
