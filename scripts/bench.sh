@@ -405,6 +405,10 @@ prepare() {
     token_hash='\x'$(printf %s "$viewer_token" | sha256sum | cut -c1-64)
     category=$(sql "$bench_url" "SELECT category_id FROM viewer_interests WHERE viewer = 'u:$viewer_id' ORDER BY score DESC, category_id LIMIT 1")
     clicked="{$(sql "$bench_url" "SELECT string_agg(category_id, ',' ORDER BY score DESC, category_id) FROM viewer_interests WHERE viewer = 'u:$viewer_id'")}"
+    # The top three clicked: what 猜你喜欢 draws its categories' best stores from (foryou.sql).
+    top_categories="{$(sql "$bench_url" "SELECT string_agg(t.category_id, ',' ORDER BY t.score DESC, t.category_id) FROM (
+        SELECT category_id, score FROM viewer_interests WHERE viewer = 'u:$viewer_id' ORDER BY score DESC, category_id
+        LIMIT 3) t")}"
     # Three categories with reviews the viewer has not shown: what the feed explores on every first page.
     explore="{$(sql "$bench_url" "SELECT string_agg(x.id, ',' ORDER BY x.id) FROM (SELECT k.id FROM categories k
         WHERE k.id <> ALL('$clicked'::text[]) AND EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id
@@ -425,13 +429,13 @@ prepare() {
     follow_fan_ids=$(following_ids "$follow_fan_id")
     vars=(
         [lifetime]=2592000 [token_hash]="$token_hash" [viewer]="u:$viewer_id" [viewer_id]="$viewer_id" [category]="$category"
-        [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked"
+        [feed_ids]="$feed_ids" [promo_ids]="$promo_ids" [stores]="$STORES" [n]="$sample_store" [clicked]="$clicked" [top_categories]="$top_categories"
         [explore]="$explore" [dlat]=0 [dlng]=0 [follow_many]="$follow_many_id" [follow_fan]="$follow_fan_id"
         [follow_many_ids]="$follow_many_ids" [follow_fan_ids]="$follow_fan_ids"
         [clock]="${CLOCK:-now}" [writer]="$writer_id"
     )
     pgbench_defines=()
-    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked explore follow_many \
+    for key in lifetime token_hash viewer viewer_id category feed_ids promo_ids stores clicked top_categories explore follow_many \
         follow_fan follow_many_ids follow_fan_ids clock writer; do pgbench_defines+=(-D "$key=${vars[$key]}"); done
 }
 declare -A vars=()
@@ -661,7 +665,9 @@ run_mode() {
     run_wrk "pick.$m" "$paths/pick" "" GET ""
     run_pgbench pick
     run_wrk "also.$m" "$paths/also" "" GET ""
+    run_pgbench also
     run_wrk "foryou.$m" "$paths/foryou" "$viewer_token" GET ""
+    run_pgbench foryou
     run_wrk "foryou-near.$m" "$paths/foryou-near" "" GET ""
     for i in "${!search_queries[@]}"; do
         run_wrk "search$i.$m" "$paths/search$i" "" GET ""
@@ -878,18 +884,18 @@ t_stale() {
     }
     cached() { echo "$(t_pg on "$1" 1.0); $(t_health on "$1" 0.6); $(t_pg off "$1" 0.5)"; }
     row health "\`GET /health\` (the HTTP limit)" "" ""
-    row feed "Featured feed (signed in, 10 categories)" feed "$(t_p95 on feed 20); $(t_pg off feed 0.5)"
-    row following-many "Following feed, following 1,000 authors (\`/v1/feed/following\`, signed in)" following-many "$(t_p95 on following-many 20)"
-    row following-fan "Following feed, a follower of an author followed by 100,000" following-fan "$(t_p95 on following-fan 20)"
+    row feed "Featured feed (signed in, 10 categories)" feed "$(t_p95 on feed 20); $(t_pg off feed 0.8)"
+    row following-many "Following feed, following 1,000 authors (\`/v1/feed/following\`, signed in)" following-many "$(t_p95 on following-many 20); $(t_pg off following-many 0.8)"
+    row following-fan "Following feed, a follower of an author followed by 100,000" following-fan "$(t_p95 on following-fan 20); $(t_pg off following-fan 0.8)"
     row following-many "Following 1,000: ratios against the cached path's SQL (the page's cards by id)" following-many-cards "" no
     row following-fan "Follower of the 100,000-follower author: ratios against the cached path's SQL" following-fan-cards "" no
     row store "Store page (Zipf)" store "$(cached store)"
     row reviews "Store reviews page (\`/v1/stores/{id}/comments\`, Zipf)" reviews "$(cached reviews)"
     row daily "Daily promotions" daily "$(cached daily)"
-    row near "Near me (3 km, open now, nearest first; random positions in 12 cities)" near "$(t_p95 on near 20); $(t_pg on near 0.5)"
-    row pick "今天吃点啥 (\`GET /v1/pick?near=\`, the same positions)" pick "$(t_p95 on pick 20); $(t_pg on pick 0.5)"
-    row also "Also viewed (\`/v1/stores/{id}/also-viewed\`, Zipf)" "" "$(t_p95 on also 20)"
-    row foryou "猜你喜欢 (\`/v1/feed/stores\`, signed in: 20 recent stores, 10 categories)" "" "$(t_p95 on foryou 20)"
+    row near "Near me (3 km, open now, nearest first; random positions in 12 cities)" near "$(t_p95 on near 20); $(t_pg on near 0.5); $(t_pg off near 0.8)"
+    row pick "今天吃点啥 (\`GET /v1/pick?near=\`, the same positions)" pick "$(t_p95 on pick 20); $(t_pg on pick 0.5); $(t_pg off pick 0.8)"
+    row also "Also viewed (\`/v1/stores/{id}/also-viewed\`, Zipf)" also "$(t_p95 on also 20); $(t_pg off also 0.8)"
+    row foryou "猜你喜欢 (\`/v1/feed/stores\`, signed in: 20 recent stores, 10 categories)" foryou "$(t_p95 on foryou 20); $(t_pg off foryou 0.8)"
     row foryou-near "猜你喜欢 near (\`?near=\`, the near-me positions, anonymous)" "" "$(t_p95 on foryou-near 20)"
     row store-html "Store page as HTML (\`/stores/{id}\`: the store and its first 20 reviews, Zipf)" "" "$(t_p95 on store-html 20); $(t_p95 off store-html 20)"
     quotient "Store page HTML ÷ JSON store page" store-html store 0.5
