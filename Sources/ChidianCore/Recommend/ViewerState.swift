@@ -170,13 +170,9 @@ extension InterestRepository {
         package static let name = "viewer_state_everyone"
         package static let sql = """
             SELECT k.id, k.name, NULL::float8, NULL::timestamptz, 0,
-                0::float8, 0::float8, NULL::timestamptz,
-                coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
-                EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
-                    AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended)
+                0::float8, 0::float8, NULL::timestamptz, \(StateStatement.everyoneColumns)
             FROM categories k
-            LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
-                GROUP BY category_id) g ON g.category_id = k.id
+            \(StateStatement.everyoneJoin)
             """
         static let bindingDataTypes: [PostgresDataType] = []
 
@@ -191,13 +187,19 @@ extension InterestRepository {
         package static let name = "viewer_state"
         package static let sql = """
             SELECT k.id, k.name, i.score, i.score_at, coalesce(i.clicks, 0),
-                coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at,
-                coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
-                EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
-                    AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended)
+                coalesce(e.shown, 0), coalesce(e.clicked, 0), e.updated_at, \(everyoneColumns)
             FROM categories k
             LEFT JOIN viewer_interests i ON i.viewer = $1 AND i.category_id = k.id
             LEFT JOIN viewer_explore e ON e.viewer = $1 AND e.category_id = k.id
+            \(everyoneJoin)
+            """
+        /// Everyone's part, shared with `EveryoneStatement`: the global counts and whether the category has reviews.
+        static let everyoneColumns = """
+            coalesce(g.shown, 0)::int8, coalesce(g.clicked, 0)::int8,
+                EXISTS (SELECT 1 FROM comments c WHERE c.category_id = k.id AND c.kind = 'review'
+                    AND c.hidden_at IS NULL AND NOT c.store_archived AND c.recommended)
+            """
+        static let everyoneJoin = """
             LEFT JOIN (SELECT category_id, sum(shown) AS shown, sum(clicked) AS clicked FROM category_explore
                 GROUP BY category_id) g ON g.category_id = k.id
             """
