@@ -29,7 +29,7 @@ package struct StoreCard: Sendable {
         managerId = view.managerId
         version = view.version
         location = view.location
-        hours = view.hours
+        hours = view.hours?.shared()
         timeZone = view.timeZone
         couponWindows = view.couponWindows
         adSpend = view.adSpend

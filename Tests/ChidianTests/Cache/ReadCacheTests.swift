@@ -85,6 +85,32 @@ import Testing
         #expect(cache.count == 0 && cache.bytes == 0)
     }
 
+    @Test func anEntryTaggedWithItsOwnKeyGoesWithThatTagAndWithItsOthers() {
+        // setup: a store entry tagged with its key alone (found by `index`, not `byTag`), a score tagged with the
+        // store's key, and an entry tagged with its key and another tag
+        let cache = Self.live()
+        cache.insert("s:1", Self.entry("store"), tags: ["s:1"], cost: 10, since: cache.ticket())
+        cache.insert("k:1", Self.entry("score"), tags: ["s:1"], cost: 10, since: cache.ticket())
+        cache.insert("s:2", Self.entry("two"), tags: ["s:2", "c:9"], cost: 10, since: cache.ticket())
+        cache.insert("s:3", Self.entry("three"), tags: ["s:3"], cost: 10, since: cache.ticket())
+        // MUT: a store's tag, then another's second tag
+        cache.invalidate("s:1")
+        cache.invalidate("c:9")
+        // validate
+        #expect(cache.get("s:1", as: String.self) == nil)
+        #expect(cache.get("k:1", as: String.self) == nil)
+        #expect(cache.get("s:2", as: String.self) == nil)
+        #expect(cache.get("s:3", as: String.self)?.value == "three")
+        #expect(cache.count == 1 && cache.bytes > 0)
+        // MUT: replaced under the same key, then its tag
+        cache.insert("s:3", Self.entry("new"), tags: ["s:3"], cost: 10, since: cache.ticket())
+        #expect(cache.get("s:3", as: String.self)?.value == "new" && cache.count == 1)
+        cache.invalidate("s:3")
+        // validate: a tag no entry holds any more drops nothing, and nothing is left over
+        cache.invalidate("s:1")
+        #expect(cache.count == 0 && cache.bytes == 0)
+    }
+
     @Test func aValueReadBeforeAnInvalidationOfItsTagIsNotKept() {
         let cache = Self.live()
         let before = cache.ticket()

@@ -62,6 +62,23 @@ import Testing
         #expect(tuesday.weekIntervals.map { [$0.start, $0.end] } == [[1980, 3420]])
     }
 
+    @Test func equalSchedulesReadApartShareOneStorageAndOthersKeepTheirOwn() throws {
+        // setup: two equal schedules parsed separately (two storages), and a different one
+        let text = #"[{"day":3,"open":"10:17","close":"21:43"},{"day":4,"open":"10:17","close":"21:43"}]"#
+        let (first, second) = (try Self.hours(text), try Self.hours(text))
+        let other = try Self.hours(#"[{"day":3,"open":"10:17","close":"21:44"}]"#)
+        func storage(_ hours: WeeklyHours) -> UnsafeRawPointer? {
+            hours.ranges.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        #expect(storage(first) != storage(second))
+        // MUT
+        let (a, b, c) = (first.shared(), second.shared(), other.shared())
+        // validate
+        #expect(a == first && b == second && c == other)
+        #expect(storage(a) == storage(b))
+        #expect(storage(c) != storage(a))
+    }
+
     @Test func theStoreZoneDecides() throws {
         // setup: open 09:00-17:00 every day
         let hours = try Self.hours(
