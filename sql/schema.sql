@@ -4368,10 +4368,10 @@ CREATE INDEX stores_rating ON public.stores USING btree (rating_score DESC, id D
 CREATE INDEX trust_origins_origin ON public.trust_origins USING btree (origin);
 
 --
--- Name: trust_queue_due; Type: INDEX; Schema: public; Owner: -
+-- Name: trust_queue_due_order; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX trust_queue_due ON public.trust_queue USING btree (due_at);
+CREATE INDEX trust_queue_due_order ON public.trust_queue USING btree (due_at, comment_id);
 
 --
 -- Name: trust_text_bands_comment; Type: INDEX; Schema: public; Owner: -
