@@ -291,7 +291,7 @@ private struct LRU: ~Copyable {
         let key: String
         let value: Held
         /// Its tags but its own key: a store's entry is tagged with its key alone, and is found by it in `index`
-        /// without a set of its own in `byTag` (about 180 bytes a store, at 200,000 stores a city's worth).
+        /// without a one-element set of its own in `byTag` (one per cached store: a city's worth at 200,000).
         let tags: [String]
         let keyIsTag: Bool
         let cost: Int
