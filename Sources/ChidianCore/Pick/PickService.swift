@@ -65,7 +65,8 @@ package struct PickService: Sendable {
         let facts = PickReasons.Facts(chosen, at: pick.now)
         let answer = Answer(
             store: chosen,
-            reasons: try await reasons(for: facts, id: chosen.id, timeZone: chosen.timeZone, pick, english: english),
+            reasons: try await reasons(
+                for: facts, id: chosen.id, location: chosen.location, timeZone: chosen.timeZone, pick, english: english),
             alternatives: Array(views.dropFirst().prefix(2)))
         insights?.shown([answer.store.id] + answer.alternatives.map(\.id), as: .pick)
         return answer
@@ -92,7 +93,8 @@ package struct PickService: Sendable {
         let facts = PickReasons.Facts(card, favorited: first.favorited, near: point, at: pick.now)
         let answer = WrittenAnswer(
             store: first,
-            reasons: try await reasons(for: facts, id: card.id, timeZone: card.timeZone, pick, english: english),
+            reasons: try await reasons(
+                for: facts, id: card.id, location: card.location, timeZone: card.timeZone, pick, english: english),
             alternatives: Array(items.dropFirst().prefix(2)))
         insights?.shown([first.store.value.id] + answer.alternatives.map(\.store.value.id), as: .pick)
         return answer
@@ -139,16 +141,14 @@ package struct PickService: Sendable {
 
     /// The chosen store's reasons: `quiet` when it is usually quiet now.
     private func reasons(
-        for chosen: PickReasons.Facts, id: String, timeZone: String, _ pick: Pick, english: Bool
+        for chosen: PickReasons.Facts, id: String, location: GeoPoint?, timeZone: String, _ pick: Pick, english: Bool
     ) async throws -> [PickReason] {
-        let busy = try await popular?.popularTimes(
-            storeID: id, timeZone: timeZone, at: pick.now, freshness: PopularTimesRepository.pageFreshness
-        ).level(at: pick.now)
+        let quiet = try await popular?.isQuiet(storeID: id, location: location, timeZone: timeZone, at: pick.now)
         // The category as ranked: the chosen store is one of the candidates.
         let category = pick.ranked.first { $0.id == id }?.categoryID
         return PickReasons.reasons(
             for: chosen, interest: category.flatMap { pick.ranking.interests[$0] } ?? 0,
-            explored: pick.explored && id == pick.ranked.first?.id, quiet: busy == .quiet, english: english)
+            explored: pick.explored && id == pick.ranked.first?.id, quiet: quiet == true, english: english)
     }
 }
 
