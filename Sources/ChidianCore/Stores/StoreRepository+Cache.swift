@@ -51,10 +51,15 @@ extension StoreRepository {
     }
 
     /// The stores `ids` as everyone sees them, from the primary: what is read for the cache, or for a piece kept in
-    /// it, must not be older than the invalidations the cache has heard.
+    /// it, must not be older than the invalidations the cache has heard. Concurrent requests' misses share a
+    /// statement (`SharedStoreReads`).
     private func readShared(_ ids: [String]) async throws -> [StoreView] {
-        guard !ids.isEmpty else { return [] }
-        return try await ReadRouting.$floor.withValue(nil) {
+        try await sharedReads.views(ids)
+    }
+
+    /// `SharedStoreReads`'s statement: one store by the single-id statement, more by the list's.
+    static func readShared(_ ids: [String], from database: Database) async throws -> [StoreView] {
+        try await ReadRouting.$floor.withValue(nil) {
             ids.count == 1
                 ? try await database.run(StoreStatements.ByID(id: ids[0], viewer: nil, shared: true))
                 : try await database.run(StoreStatements.SharedByIDs(ids: ids))

@@ -10,11 +10,14 @@ public struct StoreRepository: Sendable {
     package let cache: ReadCache?
     /// Near me's cells (`Caching.places`); nil: the distance sort is the statement's.
     let places: PlaceCells?
+    /// The cache's misses, read together with other requests' (`SharedStoreReads`).
+    let sharedReads: SharedStoreReads
 
     public init(database: Database, cache: ReadCache? = nil, places: ReadCache? = nil) {
         self.database = database
         self.cache = cache
         self.places = places.map { PlaceCells(database: database, cache: $0) }
+        sharedReads = SharedStoreReads { ids in try await Self.readShared(ids, from: database) }
     }
 
     /// Full store views for `ids`, in the order given (duplicates kept), skipping ids that are unknown or archived.
