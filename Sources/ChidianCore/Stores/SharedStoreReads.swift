@@ -31,7 +31,7 @@ final class SharedStoreReads: Sendable {
         self.read = read
     }
 
-    /// The stores among `ids` that `read` finds, in no particular order.
+    /// The stores among `ids` that `read` finds, in the order of `ids` (a repeated id repeated).
     func views(_ ids: [String]) async throws -> [StoreView] {
         guard !ids.isEmpty else { return [] }
         return try await withCheckedThrowingContinuation { continuation in
