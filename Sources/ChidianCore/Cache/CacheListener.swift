@@ -141,9 +141,11 @@ public final class CacheListener: Service, Sendable {
 
     /// Returns once this server has applied every invalidation committed before the call: a client that has just
     /// written never reads its write stale from this server. Waits at most 1 s, then empties the caches instead (at
-    /// once while the listener has no connection: nothing would hear the fence).
-    public func fence() async {
-        guard caches.contains(where: \.isLive) else { return }
+    /// once while the listener has no connection: nothing would hear the fence). Whether the fence was heard: an
+    /// unheard one may leave invalidations still on their way, to be applied when they arrive.
+    @discardableResult
+    public func fence() async -> Bool {
+        guard caches.contains(where: \.isLive) else { return true }
         let started = ContinuousClock.now
         defer { fenceWaits.record(duration: started.duration(to: .now)) }
         let heard = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -155,6 +157,7 @@ public final class CacheListener: Service, Sendable {
             if send { Task { await self.sendFences() } }
         }
         if !heard { for cache in caches { cache.removeAll() } }
+        return heard
     }
 
     /// One NOTIFY for all the callers that gathered while the previous one was sent, until none is left: under load
