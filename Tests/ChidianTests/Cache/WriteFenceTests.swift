@@ -99,9 +99,10 @@ import Testing
         for await _ in took { break }
         let sent = listener.fenceStatements.load(ordering: .relaxed)
         // MUT
-        await listener.fence()
+        let heard = await listener.fence()
         // validate: sent and heard while the pool's other connection was still held
         #expect(listener.fenceStatements.load(ordering: .relaxed) == sent + 1)
+        #expect(heard, "a heard fence says so (TestApp.settle goes on until one is)")
         #expect(cache.count == 1)
         release.yield()
         try await holder.value
