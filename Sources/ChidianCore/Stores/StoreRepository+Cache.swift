@@ -13,7 +13,7 @@ extension StoreRepository {
         // Not kept: a miss is read as a view, not written as JSON to be read back.
         let (hits, missing) = Self.current(cache.getAll(ids.map { "s:" + $0 }, as: StoreCard.self), ids)
         var found = try hits.mapValues { try $0.view() }
-        for view in try await readShared(missing) { found[view.id] = view }
+        for view in try await sharedReads.views(missing) { found[view.id] = view }
         return ids.compactMap { found[$0] }
     }
 
@@ -27,7 +27,7 @@ extension StoreRepository {
         if let hits, !hits.contains(where: { $0?.isCurrent(at: now) != true }) { return hits.map { $0! } }
         var (found, missing) = Self.current(hits, ids)
         let ticket = cache?.ticket()
-        for view in try await readShared(missing) {
+        for view in try await sharedReads.views(missing) {
             let entry = try ReadCache.Entry(store: view)
             found[view.id] = entry
             if keep, let cache, let ticket {
@@ -51,13 +51,8 @@ extension StoreRepository {
     }
 
     /// The stores `ids` as everyone sees them, from the primary: what is read for the cache, or for a piece kept in
-    /// it, must not be older than the invalidations the cache has heard. Concurrent requests' misses share a
-    /// statement (`SharedStoreReads`).
-    private func readShared(_ ids: [String]) async throws -> [StoreView] {
-        try await sharedReads.views(ids)
-    }
-
-    /// `SharedStoreReads`'s statement: one store by the single-id statement, more by the list's.
+    /// it, must not be older than the invalidations the cache has heard. `SharedStoreReads`'s statement, which
+    /// concurrent requests' misses share: one store by the single-id statement, more by the list's.
     static func readShared(_ ids: [String], from database: Database) async throws -> [StoreView] {
         try await ReadRouting.$floor.withValue(nil) {
             ids.count == 1

@@ -65,7 +65,9 @@ struct TestApp: Sendable {
     /// connection (a test that cut it) answers every fence unheard at once.
     func settle() async {
         guard let listener = services.caching?.listener else { return }
-        for _ in 0..<30 where await listener.fence() { return }
+        for _ in 0..<30 {
+            if await listener.fence() { return }
+        }
     }
 
     /// Writes the signals this server holds, as `serve` does every second (interests, "also viewed" and 猜你喜欢 may
