@@ -30,7 +30,8 @@ run: db-start build
 # deploys under load and a point-in-time restore (docs/OPERATIONS.md); the Swift suite runs twice, with CACHE=off and
 # with the cache; every part runs, and a failure fails the target and names its parts on the last line (CI keeps only the tail).
 test: db-start swift-deps
-	swift build $(SWIFT_FLAGS) --build-tests
+	@mkdir -p .test-logs && rm -f .test-logs/times.log
+	scripts/test-step.sh build swift build $(SWIFT_FLAGS) --build-tests
 	@failed=""; \
 	scripts/test-step.sh lint $(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	DATABASE_URL=$(DB_URL) scripts/test-step.sh schema scripts/schema.sh --check || failed="$$failed schema"; \
@@ -46,6 +47,7 @@ test: db-start swift-deps
 	DATABASE_URL=$(DB_URL) CACHE=off BCRYPT_COST=4 scripts/test-step.sh swift-tests-cache-off scripts/swift-test.sh $(SWIFT_FLAGS) || failed="$$failed swift-tests-cache-off"; \
 	echo "swift tests with the cache (the default)"; \
 	DATABASE_URL=$(DB_URL) BCRYPT_COST=4 scripts/test-step.sh swift-tests-cache-on scripts/swift-test.sh $(SWIFT_FLAGS) || failed="$$failed swift-tests-cache-on"; \
+	echo "time a part:"; cat .test-logs/times.log; \
 	if [ -n "$$failed" ]; then scripts/test-step.sh --summary $$failed; fi
 
 # No unexplained wall-clock wait or bound in the tests (scripts/lint-timing.py, docs/RELIABILITY.md), no statement

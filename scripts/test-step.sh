@@ -19,5 +19,9 @@ if [[ "${1:-}" == "--summary" ]]; then
 fi
 name=$1
 shift
+start=$SECONDS
 "$@" 2>&1 | tee ".test-logs/$name.log"
-exit "${PIPESTATUS[0]}"
+status=${PIPESTATUS[0]}
+# Each part's time, so that what makes `make test` long is visible in CI's tail.
+echo "$name: $((SECONDS - start)) s" | tee -a .test-logs/times.log
+exit "$status"
