@@ -31,7 +31,7 @@ run: db-start build
 # with the cache; every part runs, and a failure fails the target and names its parts on the last line (CI keeps only the tail).
 test: db-start swift-deps
 	@mkdir -p .test-logs && rm -f .test-logs/times.log
-	scripts/test-step.sh build swift build $(SWIFT_FLAGS) --build-tests
+	scripts/test-step.sh build scripts/build-for-tests.sh $(SWIFT_FLAGS)
 	@failed=""; \
 	scripts/test-step.sh lint $(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	DATABASE_URL=$(DB_URL) scripts/test-step.sh schema scripts/schema.sh --check || failed="$$failed schema"; \
